@@ -1,0 +1,206 @@
+//! `cohort`: a thin command line over the rules library (NOTATION.md's contract).
+
+mod play;
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+use cohort_rules::{builtin_variants, parse_variants, perft, Position, Variant};
+
+#[derive(Parser)]
+#[command(name = "cohort", version, about = "Cohort: chess variants whose turns are made of many unit moves")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args, Clone)]
+struct VariantArgs {
+    /// Variant id (see `cohort variants`).
+    #[arg(long)]
+    variant: String,
+    /// A variant file to load besides the built-ins (docs/variants.md).
+    #[arg(long)]
+    variant_file: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the variant ids, one per line, first word the id.
+    Variants {
+        #[arg(long)]
+        variant_file: Option<String>,
+    },
+    /// Count legal step sequences (NOTATION.md step perft).
+    Perft {
+        #[command(flatten)]
+        v: VariantArgs,
+        #[arg(long)]
+        position: Option<String>,
+        #[arg(long)]
+        depth: u32,
+        /// One line per legal first step with its count.
+        #[arg(long)]
+        divide: bool,
+        /// Split the first steps over this many threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Play one turn and print the resulting position string as the last line.
+    Apply {
+        #[command(flatten)]
+        v: VariantArgs,
+        #[arg(long)]
+        position: Option<String>,
+        /// Steps separated by spaces or commas; the turn is closed at its end.
+        #[arg(long)]
+        turn: String,
+    },
+    /// A terminal game, human against human.
+    Play {
+        #[command(flatten)]
+        v: VariantArgs,
+        #[arg(long)]
+        position: Option<String>,
+    },
+}
+
+/// A user error: one line on standard error, exit status 2.
+struct Fail(String);
+
+type Res<T> = Result<T, Fail>;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
+            eprintln!("error: {first} (see cohort --help)");
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Fail(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn load_variants(file: Option<&str>) -> Res<Vec<Arc<Variant>>> {
+    let mut all = builtin_variants();
+    if let Some(path) = file {
+        let text = std::fs::read_to_string(path).map_err(|e| Fail(format!("cannot read variant file {path}: {e}")))?;
+        let extra = parse_variants(path, &text, &all).map_err(|e| Fail(e.to_string()))?;
+        all.extend(extra);
+    }
+    Ok(all)
+}
+
+fn variant(args: &VariantArgs) -> Res<Arc<Variant>> {
+    let all = load_variants(args.variant_file.as_deref())?;
+    all.iter().find(|v| v.id == args.variant).cloned().ok_or_else(|| {
+        let ids: Vec<&str> = all.iter().map(|v| v.id.as_str()).collect();
+        Fail(format!("unknown variant '{}' (known: {})", args.variant, ids.join(", ")))
+    })
+}
+
+fn position(v: &Arc<Variant>, text: Option<&str>) -> Res<Position> {
+    match text {
+        None => Ok(v.start()),
+        Some(t) => Position::parse(v, t).map_err(|e| Fail(format!("position: {e}"))),
+    }
+}
+
+fn run(cli: Cli) -> Res<()> {
+    match cli.command {
+        Command::Variants { variant_file } => {
+            for v in load_variants(variant_file.as_deref())? {
+                println!("{:<18} {}", v.id, v.name);
+            }
+        }
+        Command::Perft { v, position: p, depth, divide, threads } => {
+            let v = variant(&v)?;
+            let pos = position(&v, p.as_deref())?;
+            if threads == 0 {
+                return Err(Fail("--threads must be at least 1".into()));
+            }
+            let started = Instant::now();
+            let total = if divide || threads > 1 {
+                let rows = parallel_divide(&pos, depth, threads);
+                let mut total = 0;
+                for (step, n) in &rows {
+                    if divide {
+                        println!("{} {n}", pos.step_text(*step));
+                    }
+                    total += n;
+                }
+                if depth == 0 { 1 } else { total }
+            } else {
+                perft::perft(&mut pos.clone(), depth)
+            };
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!("{total} steps in {secs:.3} s: {:.1} M steps/s ({threads} thread(s), leaves counted without being made)", total as f64 / secs / 1e6);
+            println!("{total}");
+        }
+        Command::Apply { v, position: p, turn } => {
+            let v = variant(&v)?;
+            let mut pos = position(&v, p.as_deref())?;
+            pos.apply_turn(&turn).map_err(|e| Fail(format!("turn: {e}")))?;
+            println!("{}", pos.to_text());
+        }
+        Command::Play { v, position: p } => {
+            let v = variant(&v)?;
+            let pos = position(&v, p.as_deref())?;
+            play::run(pos);
+        }
+    }
+    Ok(())
+}
+
+/// Perft of every first step, the steps dealt round-robin to `threads` workers; a progress
+/// bar on standard error (hidden when it is not a terminal) counts finished first steps.
+fn parallel_divide(pos: &Position, depth: u32, threads: usize) -> Vec<(cohort_rules::Step, u64)> {
+    if depth == 0 {
+        return vec![];
+    }
+    let mut list = cohort_rules::StepList::new();
+    pos.legal_steps(&mut list);
+    let steps: Vec<_> = list.iter().copied().collect();
+    let bar = indicatif::ProgressBar::new(steps.len() as u64);
+    bar.set_style(indicatif::ProgressStyle::with_template("perft {bar:40} {pos}/{len} first steps {elapsed}").unwrap());
+    let mut results = vec![0u64; steps.len()];
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.min(steps.len()).max(1))
+            .map(|t| {
+                let (steps, bar) = (&steps, &bar);
+                let mut local = pos.clone();
+                scope.spawn(move || {
+                    let mut out = vec![];
+                    for i in (t..steps.len()).step_by(threads) {
+                        let undo = local.make(steps[i]);
+                        out.push((i, perft::perft(&mut local, depth - 1)));
+                        local.unmake(steps[i], undo);
+                        bar.inc(1);
+                    }
+                    out
+                })
+            })
+            .collect();
+        for h in handles {
+            for (i, n) in h.join().expect("perft worker panicked") {
+                results[i] = n;
+            }
+        }
+    });
+    bar.finish_and_clear();
+    steps.into_iter().zip(results).collect()
+}

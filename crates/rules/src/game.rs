@@ -1,0 +1,170 @@
+//! A game: a position plus its history, with the draw rules of RULES.md section 8
+//! (repetition at turn starts, consecutive turns without a capture) and undo inside a turn.
+
+use crate::position::{Outcome, Position, Side, Undo};
+use crate::step::{Step, StepList};
+use crate::variant::NoLegalTurn;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// The last enemy royal unit was captured.
+    Victory,
+    /// The side to move had no legal turn.
+    NoLegalTurn,
+    Repetition,
+    QuietTurns,
+    Agreement,
+    Resignation,
+}
+
+impl EndReason {
+    pub fn describe(self) -> &'static str {
+        match self {
+            EndReason::Victory => "all enemy royal units captured",
+            EndReason::NoLegalTurn => "no legal turn",
+            EndReason::Repetition => "repetition",
+            EndReason::QuietTurns => "turns without a capture",
+            EndReason::Agreement => "agreement",
+            EndReason::Resignation => "resignation",
+        }
+    }
+}
+
+pub struct Game {
+    position: Position,
+    start: Position,
+    /// Every step played, `end` included.
+    steps: Vec<Step>,
+    /// Undo records of the steps of the current turn.
+    turn_undos: Vec<(Step, Undo)>,
+    /// Hashes of the positions at each turn start, the current one last.
+    turn_starts: Vec<u64>,
+    /// Consecutive completed turns without a capture.
+    quiet: u16,
+    units_at_turn_start: usize,
+    result: Option<(Outcome, EndReason)>,
+}
+
+impl Game {
+    pub fn new(position: Position) -> Game {
+        let mut g = Game {
+            start: position.clone(),
+            turn_starts: vec![position.hash()],
+            units_at_turn_start: position.units().count(),
+            position,
+            steps: vec![],
+            turn_undos: vec![],
+            quiet: 0,
+            result: None,
+        };
+        g.judge_turn_start();
+        g
+    }
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+    pub fn result(&self) -> Option<(Outcome, EndReason)> {
+        self.result
+    }
+    pub fn quiet_turns(&self) -> u16 {
+        self.quiet
+    }
+    pub fn legal_steps(&self, list: &mut StepList) {
+        list.clear();
+        if self.result.is_none() {
+            self.position.legal_steps(list);
+        }
+    }
+
+    /// Play one step; an illegal one is refused and changes nothing.
+    pub fn play(&mut self, step: Step) -> Result<(), String> {
+        if self.result.is_some() {
+            return Err("the game is over".into());
+        }
+        if !self.position.is_legal(step) {
+            return Err(format!("{} is not legal here", self.position.step_text(step)));
+        }
+        let side = self.position.side_to_move();
+        let undo = self.position.make(step);
+        self.steps.push(step);
+        self.turn_undos.push((step, undo));
+        if let Some(outcome) = self.position.outcome() {
+            self.result = Some((outcome, EndReason::Victory));
+        } else if self.position.side_to_move() != side {
+            self.turn_ended();
+        }
+        Ok(())
+    }
+
+    /// Parse and play one step written in notation.
+    pub fn play_text(&mut self, text: &str) -> Result<Step, String> {
+        if self.result.is_some() {
+            return Err("the game is over".into());
+        }
+        let step = self.position.parse_step(text)?;
+        self.play(step)?;
+        Ok(step)
+    }
+
+    /// Take back the last step of the turn in progress. False when the turn has no step yet.
+    pub fn undo(&mut self) -> bool {
+        if self.result.is_some() {
+            return false;
+        }
+        match self.turn_undos.pop() {
+            Some((step, undo)) => {
+                self.position.unmake(step, undo);
+                self.steps.pop();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// End the game by agreement (a draw) or resignation of `side`.
+    pub fn agree_draw(&mut self) {
+        if self.result.is_none() {
+            self.result = Some((Outcome::Draw, EndReason::Agreement));
+        }
+    }
+    pub fn resign(&mut self, side: Side) {
+        if self.result.is_none() {
+            self.result = Some((Outcome::Win(side.other()), EndReason::Resignation));
+        }
+    }
+
+    fn turn_ended(&mut self) {
+        self.turn_undos.clear();
+        let units = self.position.units().count();
+        self.quiet = if units < self.units_at_turn_start { 0 } else { self.quiet + 1 };
+        self.units_at_turn_start = units;
+        let hash = self.position.hash();
+        self.turn_starts.push(hash);
+        let v = self.position.variant().clone();
+        if v.repetition > 0 && self.turn_starts.iter().filter(|&&h| h == hash).count() >= v.repetition as usize {
+            self.result = Some((Outcome::Draw, EndReason::Repetition));
+        } else if v.quiet_turns > 0 && self.quiet >= v.quiet_turns {
+            self.result = Some((Outcome::Draw, EndReason::QuietTurns));
+        } else {
+            self.judge_turn_start();
+        }
+    }
+
+    fn judge_turn_start(&mut self) {
+        if let Some(o) = self.position.outcome() {
+            self.result = Some((o, EndReason::Victory));
+        } else if self.position.count_steps() == 0 {
+            let outcome = match self.position.variant().no_legal_turn {
+                NoLegalTurn::Loss => Outcome::Win(self.position.side_to_move().other()),
+                NoLegalTurn::Draw => Outcome::Draw,
+            };
+            self.result = Some((outcome, EndReason::NoLegalTurn));
+        }
+    }
+}

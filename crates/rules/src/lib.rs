@@ -1,0 +1,27 @@
+//! Cohort's rules core: geometry, piece movement, positions, turn state, command models,
+//! variants and notation for chess variants whose turns are made of many unit moves.
+//! No I/O, no search: the engine, server and command line build on this.
+
+pub mod bitboard;
+pub mod game;
+pub mod geometry;
+mod movegen;
+pub mod movement;
+pub mod perft;
+pub mod position;
+pub mod step;
+pub mod variant;
+mod zobrist;
+
+pub use bitboard::{Bitboard, Square};
+pub use game::{EndReason, Game};
+pub use position::{Outcome, Position, PositionError, Side, TurnState, Undo, Unit};
+pub use step::{Step, StepKind, StepList};
+pub use variant::{builtin_variants, parse_variants, CommandModel, Variant, VariantError};
+
+use std::sync::Arc;
+
+/// Look up a built-in variant by id.
+pub fn builtin(id: &str) -> Option<Arc<Variant>> {
+    builtin_variants().into_iter().find(|v| v.id == id)
+}

@@ -1,0 +1,256 @@
+//! Step generation under the command models: which units may move now, and where.
+//!
+//! Everything goes through `for_each_mover`, which hands out (square, destinations) pairs;
+//! `legal_steps` expands them into a list, `count_steps` only counts them (perft leaves).
+
+use crate::bitboard::{Bitboard, Square};
+use crate::position::{available_leaders, Position, Side, NO_UNIT};
+use crate::step::{Step, StepKind, StepList};
+use crate::variant::CommandModel;
+
+/// The units of a group reachable from `seed` through king-adjacent squares of `within`.
+#[inline(always)]
+pub(crate) fn flood(seed: Bitboard, within: Bitboard) -> Bitboard {
+    let mut reach = seed;
+    loop {
+        let next = reach.king_dilate() & within;
+        if next == reach {
+            return reach;
+        }
+        reach = next;
+    }
+}
+
+impl Position {
+    /// Units of the side to move that may start a move now (before looking at destinations).
+    pub fn movable_units(&self) -> Bitboard {
+        if self.outcome.is_some() {
+            return Bitboard::EMPTY;
+        }
+        let s = self.side.index();
+        match self.variant.command {
+            CommandModel::Single => self.occupied[s],
+            CommandModel::Chain { links_any_friendly, cap, reactivate } => {
+                if cap > 0 && self.turn.moves >= cap {
+                    return Bitboard::EMPTY;
+                }
+                let mut movers = Bitboard::EMPTY;
+                let chosen = self.turn.group.map(|g| g as usize);
+                for g in chosen.unwrap_or(0)..chosen.map_or(self.variant.groups.len(), |g| g + 1) {
+                    let leader = self.leaders[s][g];
+                    if leader == NO_UNIT {
+                        continue; // a leaderless chesimal is frozen
+                    }
+                    let members = self.groups[s][g];
+                    let within = if links_any_friendly { self.occupied[s] } else { members };
+                    let seed = Bitboard::from_square(self.units[leader as usize].square);
+                    movers |= flood(seed, within) & members;
+                }
+                if reactivate {
+                    movers
+                } else {
+                    movers & !self.turn.moved
+                }
+            }
+            CommandModel::Range { .. } => {
+                let avail = available_leaders(self.turn.feasible);
+                let mut zone = Bitboard::EMPTY;
+                for i in 0..self.activator_count[s] as usize {
+                    let u = &self.units[self.activators[s][i] as usize];
+                    if avail >> i & 1 != 0 && u.alive {
+                        zone |= self.variant.range_box[u.square.index()];
+                    }
+                }
+                self.occupied[s] & zone & !self.turn.moved
+            }
+        }
+    }
+
+    /// Where the unit on `from` could go, ignoring whether it may move now.
+    #[inline(always)]
+    pub fn destinations(&self, from: Square) -> Bitboard {
+        let u = &self.units[self.board[from.index()] as usize];
+        let s = u.side.index();
+        let enemy = self.occupied[s ^ 1];
+        let empty = self.variant.geometry.squares & !(self.occupied[s] | enemy);
+        self.variant.pieces[u.kind as usize].movesets[s].destinations(&self.variant.geometry, from, empty, enemy)
+    }
+
+    #[inline(always)]
+    fn for_each_mover(&self, mut f: impl FnMut(Square, Bitboard)) {
+        let movers = self.movable_units();
+        if movers.is_empty() {
+            return;
+        }
+        let s = self.side.index();
+        let enemy = self.occupied[s ^ 1];
+        let empty = self.variant.geometry.squares & !(self.occupied[s] | enemy);
+        let geo = &self.variant.geometry;
+        for from in movers.iter() {
+            let kind = self.units[self.board[from.index()] as usize].kind as usize;
+            let d = self.variant.pieces[kind].movesets[s].destinations(geo, from, empty, enemy);
+            if d.any() {
+                f(from, d);
+            }
+        }
+    }
+
+    /// `end` is legal once the turn has a unit move and the game goes on.
+    #[inline(always)]
+    fn end_is_legal(&self) -> bool {
+        self.turn.moves > 0 && self.outcome.is_none() && self.variant.command != CommandModel::Single
+    }
+
+    /// All legal steps now (NOTATION.md's step rules).
+    pub fn legal_steps(&self, list: &mut StepList) {
+        list.clear();
+        self.for_each_mover(|from, dests| {
+            for to in dests.iter() {
+                list.push(Step::new(from, to));
+            }
+        });
+        if self.end_is_legal() {
+            list.push(Step::END);
+        }
+    }
+
+    /// The number of legal steps, without listing them.
+    #[inline]
+    pub fn count_steps(&self) -> u64 {
+        let mut n = self.end_is_legal() as u64;
+        self.for_each_mover(|_, dests| n += dests.count() as u64);
+        n
+    }
+
+    pub fn is_legal(&self, step: Step) -> bool {
+        match step.kind {
+            StepKind::End => self.end_is_legal(),
+            StepKind::Move => {
+                self.occupied[self.side.index()].has(step.from)
+                    && self.movable_units().has(step.from)
+                    && self.destinations(step.from).has(step.to)
+            }
+        }
+    }
+
+    /// Write a step as NOTATION.md does: `e2-e4`, `e2xe4` for a capture, or `end`.
+    pub fn step_text(&self, step: Step) -> String {
+        let geo = &self.variant.geometry;
+        match step.kind {
+            StepKind::End => "end".into(),
+            StepKind::Move => {
+                let capture = self.unit_at(step.to).is_some_and(|u| Some(u.side) != self.unit_at(step.from).map(|f| f.side));
+                format!("{}{}{}", geo.square_name(step.from), if capture { 'x' } else { '-' }, geo.square_name(step.to))
+            }
+        }
+    }
+
+    /// Read a step (`e2-e4`, `e2xe4` or `end`) and check it is legal now; the error says why not.
+    pub fn parse_step(&self, text: &str) -> Result<Step, String> {
+        let text = text.trim();
+        if text == "end" {
+            let step = Step::END;
+            return if self.is_legal(step) {
+                Ok(step)
+            } else if self.outcome.is_some() {
+                Err("the game is over; no step is legal".into())
+            } else {
+                Err("'end' needs at least one unit move in the turn first".into())
+            };
+        }
+        let geo = &self.variant.geometry;
+        let Some(sep) = text.find(['-', 'x']) else {
+            return Err(format!("'{text}' is not a step: write <from>-<to>, <from>x<to> or end"));
+        };
+        let (a, b) = (&text[..sep], &text[sep + 1..]);
+        let from = geo.parse_square(a).ok_or_else(|| format!("'{a}' in '{text}' is not a square of the {}x{} board", geo.files, geo.ranks))?;
+        let to = geo.parse_square(b).ok_or_else(|| format!("'{b}' in '{text}' is not a square of the {}x{} board", geo.files, geo.ranks))?;
+        let step = Step::new(from, to);
+        if self.is_legal(step) {
+            return Ok(step);
+        }
+        Err(format!("{text} is illegal: {}", self.why_illegal(from, to)))
+    }
+
+    fn why_illegal(&self, from: Square, to: Square) -> String {
+        let geo = &self.variant.geometry;
+        let (fname, tname) = (geo.square_name(from), geo.square_name(to));
+        if self.outcome.is_some() {
+            return "the game is over".into();
+        }
+        let Some(u) = self.unit_at(from) else { return format!("there is no unit on {fname}") };
+        let piece = &self.variant.pieces[u.kind as usize].name;
+        if u.side != self.side {
+            return format!("the {piece} on {fname} is {}'s, and {} is to move", u.side.name(), self.side.name());
+        }
+        if self.movable_units().has(from) {
+            return format!("the {piece} on {fname} cannot reach {tname}");
+        }
+        if self.turn.moved.has(from) {
+            return format!("the {piece} on {fname} has already moved this turn");
+        }
+        match self.variant.command {
+            CommandModel::Chain { cap, .. } => {
+                let g = u.group as usize;
+                if cap > 0 && self.turn.moves >= cap {
+                    format!("this turn has used all {cap} activations")
+                } else if self.turn.group.is_some_and(|c| c as usize != g) {
+                    format!("this turn moves chesimal ({}); the {piece} on {fname} belongs to chesimal ({})", self.turn.group.unwrap() + 1, g + 1)
+                } else if self.leaders[u.side.index()][g] == NO_UNIT {
+                    format!("chesimal ({}) has lost its leader and cannot move", g + 1)
+                } else {
+                    format!("the {piece} on {fname} is not linked to its leader by a chain of adjacent units")
+                }
+            }
+            CommandModel::Range { range } => {
+                format!("no {} with an activation left is within {range} squares of {fname}", self.leader_name())
+            }
+            CommandModel::Single => format!("the {piece} on {fname} cannot move"),
+        }
+    }
+
+    fn leader_name(&self) -> String {
+        self.variant.pieces.iter().find(|p| p.leader).map(|p| p.name.clone()).unwrap_or_else(|| "leader".into())
+    }
+
+    /// Play a whole turn written as steps (spaces or commas between them); the turn is closed
+    /// with `end` if the text does not end it. On error the position is unchanged.
+    pub fn apply_turn(&mut self, text: &str) -> Result<Vec<Step>, String> {
+        let start_side = self.side;
+        let mut played = Vec::new();
+        let mut undos = Vec::new();
+        let words: Vec<&str> = text.split([' ', ',', '\t', '\n']).filter(|w| !w.is_empty()).collect();
+        if words.is_empty() {
+            return Err("the turn has no steps".into());
+        }
+        let fail = |pos: &mut Position, played: &Vec<Step>, undos: &mut Vec<_>, msg: String| {
+            for (step, undo) in played.iter().zip(undos.drain(..)).rev() {
+                pos.unmake(*step, undo);
+            }
+            Err(msg)
+        };
+        for (i, w) in words.iter().enumerate() {
+            if self.side != start_side {
+                let msg = format!("step {} '{w}': the turn already ended", i + 1);
+                return fail(self, &played, &mut undos, msg);
+            }
+            match self.parse_step(w) {
+                Ok(step) => {
+                    undos.push(self.make(step));
+                    played.push(step);
+                }
+                Err(e) => return fail(self, &played, &mut undos, format!("step {} '{w}': {e}", i + 1)),
+            }
+        }
+        if self.side == start_side && self.outcome.is_none() {
+            undos.push(self.make(Step::END));
+            played.push(Step::END);
+        }
+        Ok(played)
+    }
+
+    /// Side whose units these are, for the UI.
+    pub fn side_of(&self, sq: Square) -> Option<Side> {
+        self.unit_at(sq).map(|u| u.side)
+    }
+}

@@ -1,0 +1,41 @@
+//! Step perft (NOTATION.md): count sequences of legal steps. Leaves are counted without
+//! being made (`count_steps`), which every reported figure states.
+
+use crate::position::Position;
+use crate::step::{Step, StepList};
+
+/// Number of legal step sequences of length `depth` from `pos`.
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_steps(),
+        _ => {
+            let mut list = StepList::new();
+            pos.legal_steps(&mut list);
+            let mut nodes = 0;
+            for &step in list.iter() {
+                let undo = pos.make(step);
+                nodes += perft(pos, depth - 1);
+                pos.unmake(step, undo);
+            }
+            nodes
+        }
+    }
+}
+
+/// Perft per first step, in generation order.
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Step, u64)> {
+    if depth == 0 {
+        return vec![];
+    }
+    let mut list = StepList::new();
+    pos.legal_steps(&mut list);
+    list.iter()
+        .map(|&step| {
+            let undo = pos.make(step);
+            let n = perft(pos, depth - 1);
+            pos.unmake(step, undo);
+            (step, n)
+        })
+        .collect()
+}

@@ -1,0 +1,537 @@
+//! Positions: units with identity on a board, the side to move, the explicit turn state,
+//! make/unmake of steps, and an incrementally kept Zobrist hash that covers the turn state.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::bitboard::{Bitboard, Square};
+use crate::step::{Step, StepKind};
+use crate::variant::{CommandModel, Variant, MAX_ACTIVATORS, MAX_GROUPS};
+use crate::zobrist::ZOBRIST;
+
+/// Marks "no unit" in the board array and in leader slots.
+pub const NO_UNIT: u8 = u8::MAX;
+/// Unit ids are u8 below NO_UNIT; no built-in game comes near this.
+pub const MAX_UNITS: usize = 200;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    White = 0,
+    Black = 1,
+}
+
+impl Side {
+    #[inline(always)]
+    pub fn other(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::White => "White",
+            Side::Black => "Black",
+        }
+    }
+}
+
+/// A unit with identity: it keeps its id for the whole game, so "each unit moves once a
+/// turn" and chesimal membership survive any rearrangement of the board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    pub square: Square,
+    pub kind: u8,
+    pub side: Side,
+    /// Group index (0-based; `(1)` in notation is group 0). 0 in games without groups.
+    pub group: u8,
+    pub alive: bool,
+}
+
+/// Where the current turn stands. A fresh turn is `TurnState::default()`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TurnState {
+    /// Unit moves made so far this turn.
+    pub moves: u8,
+    /// Chain model: the chesimal this turn moves, fixed by its first step.
+    pub group: Option<u8>,
+    /// Squares of the units that moved this turn (where they stand now).
+    pub moved: Bitboard,
+    /// Range model: bit `s` is set when the moves so far can be matched to distinct leaders
+    /// making up the subset `s` (bit i of s = the side's i-th leader). A fresh turn has only
+    /// the empty subset.
+    pub feasible: u64,
+}
+
+impl Default for TurnState {
+    fn default() -> Self {
+        TurnState { moves: 0, group: None, moved: Bitboard::EMPTY, feasible: 1 }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win(Side),
+    Draw,
+}
+
+/// What `unmake` needs to take a step back.
+#[derive(Copy, Clone, Debug)]
+pub struct Undo {
+    captured: u8,
+    turn: TurnState,
+    hash: u64,
+    outcome: Option<Outcome>,
+    side: Side,
+}
+
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) variant: Arc<Variant>,
+    pub(crate) board: [u8; 256],
+    pub(crate) units: Vec<Unit>,
+    pub(crate) occupied: [Bitboard; 2],
+    pub(crate) groups: [[Bitboard; MAX_GROUPS]; 2],
+    /// Chain model: the living leader of each group, or NO_UNIT once it is captured.
+    pub(crate) leaders: [[u8; MAX_GROUPS]; 2],
+    /// Range model: the side's leader units, in id order; bit i of a subset is entry i.
+    pub(crate) activators: [[u8; MAX_ACTIVATORS]; 2],
+    pub(crate) activator_count: [u8; 2],
+    pub(crate) royals: [u8; 2],
+    pub(crate) side: Side,
+    pub(crate) turn: TurnState,
+    pub(crate) outcome: Option<Outcome>,
+    pub(crate) hash: u64,
+}
+
+/// A malformed position string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionError(pub String);
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for PositionError {}
+
+impl Position {
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+    pub fn turn(&self) -> &TurnState {
+        &self.turn
+    }
+    /// Set when a victory condition was met (possibly in the middle of a turn).
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    pub fn unit_at(&self, sq: Square) -> Option<&Unit> {
+        let id = self.board[sq.index()];
+        (id != NO_UNIT).then(|| &self.units[id as usize])
+    }
+    pub fn units(&self) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(|u| u.alive)
+    }
+    pub fn occupied(&self, side: Side) -> Bitboard {
+        self.occupied[side.index()]
+    }
+    /// True at the start of a turn (no step of it made yet).
+    pub fn at_turn_start(&self) -> bool {
+        self.turn.moves == 0
+    }
+
+    /// Parse a position string (NOTATION.md): `<board> <side>`.
+    pub fn parse(variant: &Arc<Variant>, text: &str) -> Result<Position, PositionError> {
+        let err = |m: String| Err(PositionError(m));
+        let geo = &variant.geometry;
+        let mut fields = text.split_whitespace();
+        let Some(board) = fields.next() else { return err("empty position string".into()) };
+        let side = match fields.next() {
+            Some("w") => Side::White,
+            Some("b") => Side::Black,
+            Some(other) => return err(format!("side to move must be 'w' or 'b', found '{other}'")),
+            None => return err("missing side to move ('w' or 'b') after the board".into()),
+        };
+        if let Some(extra) = fields.next() {
+            return err(format!("unexpected field '{extra}' after the side to move ({} takes no more fields)", variant.id));
+        }
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != geo.ranks as usize {
+            return err(format!("board has {} ranks separated by '/', {} needs {}", rows.len(), variant.id, geo.ranks));
+        }
+        let mut pos = Position {
+            variant: variant.clone(),
+            board: [NO_UNIT; 256],
+            units: Vec::new(),
+            occupied: [Bitboard::EMPTY; 2],
+            groups: [[Bitboard::EMPTY; MAX_GROUPS]; 2],
+            leaders: [[NO_UNIT; MAX_GROUPS]; 2],
+            activators: [[NO_UNIT; MAX_ACTIVATORS]; 2],
+            activator_count: [0; 2],
+            royals: [0; 2],
+            side,
+            turn: TurnState::default(),
+            outcome: None,
+            hash: 0,
+        };
+        let uses_groups = !variant.groups.is_empty();
+        for (ri, row) in rows.iter().enumerate() {
+            let rank = geo.ranks - 1 - ri as u8;
+            let where_ = || format!("rank {}", rank + 1);
+            let chars: Vec<char> = row.chars().collect();
+            let (mut i, mut file) = (0usize, 0u32);
+            while i < chars.len() {
+                let c = chars[i];
+                if c.is_ascii_digit() {
+                    let start = i;
+                    while i < chars.len() && chars[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                    let run: String = chars[start..i].iter().collect();
+                    match run.parse::<u32>() {
+                        Ok(n) if n > 0 && !run.starts_with('0') => file += n,
+                        _ => return err(format!("{}: bad empty-square count '{run}'", where_())),
+                    }
+                    continue;
+                }
+                let Some(kind) = variant.kind_of_letter(c).filter(|_| c.is_ascii_alphabetic()) else {
+                    return err(format!("{}: '{c}' is not a piece of {}", where_(), variant.id));
+                };
+                i += 1;
+                let mut group = 0u8;
+                if chars.get(i) == Some(&'(') {
+                    let close = chars[i..].iter().position(|&c| c == ')').map(|p| p + i);
+                    let Some(close) = close else { return err(format!("{}: '(' without ')'", where_())) };
+                    let num: String = chars[i + 1..close].iter().collect();
+                    match num.parse::<usize>() {
+                        Ok(n) if uses_groups && (1..=variant.groups.len()).contains(&n) && !num.starts_with('0') => group = n as u8 - 1,
+                        _ if !uses_groups => return err(format!("{}: {} has no groups, found '({num})'", where_(), variant.id)),
+                        _ => return err(format!("{}: group '({num})' must be 1..{}", where_(), variant.groups.len())),
+                    }
+                    i = close + 1;
+                } else if uses_groups {
+                    return err(format!("{}: unit '{c}' needs a group number, like '{c}(1)'", where_()));
+                }
+                if file >= geo.files as u32 {
+                    return err(format!("{}: more than {} files", where_(), geo.files));
+                }
+                let sq = Square::new(file as u8, rank);
+                let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
+                pos.add_unit(Unit { square: sq, kind: kind as u8, side, group, alive: true })?;
+                file += 1;
+            }
+            if file != geo.files as u32 {
+                return err(format!("{}: {} files described, the board has {}", where_(), file, geo.files));
+            }
+        }
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    fn add_unit(&mut self, unit: Unit) -> Result<(), PositionError> {
+        if self.units.len() >= MAX_UNITS {
+            return Err(PositionError(format!("more than {MAX_UNITS} units")));
+        }
+        let id = self.units.len() as u8;
+        let (s, g) = (unit.side.index(), unit.group as usize);
+        let kind = &self.variant.pieces[unit.kind as usize];
+        if kind.leader {
+            match self.variant.command {
+                CommandModel::Chain { .. } => {
+                    if self.leaders[s][g] != NO_UNIT {
+                        return Err(PositionError(format!(
+                            "{}'s group ({}) has two leaders; the second is on {:?}",
+                            unit.side.name(),
+                            g + 1,
+                            unit.square
+                        )));
+                    }
+                    self.leaders[s][g] = id;
+                }
+                CommandModel::Range { .. } => {
+                    let n = self.activator_count[s] as usize;
+                    if n >= MAX_ACTIVATORS {
+                        return Err(PositionError(format!("{} has more than {MAX_ACTIVATORS} leaders", unit.side.name())));
+                    }
+                    self.activators[s][n] = id;
+                    self.activator_count[s] += 1;
+                }
+                CommandModel::Single => {}
+            }
+        }
+        if kind.royal {
+            self.royals[s] += 1;
+        }
+        self.board[unit.square.index()] = id;
+        self.occupied[s].set(unit.square);
+        self.groups[s][g].set(unit.square);
+        self.units.push(unit);
+        Ok(())
+    }
+
+    /// The position string (NOTATION.md). Only defined at the start of a turn; mid-turn it
+    /// writes the board as it stands with the side still to finish its turn.
+    pub fn to_text(&self) -> String {
+        let geo = &self.variant.geometry;
+        let mut out = String::new();
+        for rank in (0..geo.ranks).rev() {
+            let mut empty = 0;
+            for file in 0..geo.files {
+                match self.unit_at(Square::new(file, rank)) {
+                    None => empty += 1,
+                    Some(u) => {
+                        if empty > 0 {
+                            out += &empty.to_string();
+                            empty = 0;
+                        }
+                        let letter = self.variant.pieces[u.kind as usize].letter;
+                        out.push(if u.side == Side::White { letter } else { letter.to_ascii_lowercase() });
+                        if !self.variant.groups.is_empty() {
+                            out += &format!("({})", u.group + 1);
+                        }
+                    }
+                }
+            }
+            if empty > 0 {
+                out += &empty.to_string();
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out.push(' ');
+        out.push(if self.side == Side::White { 'w' } else { 'b' });
+        out
+    }
+
+    #[inline(always)]
+    fn unit_key(u: &Unit) -> u64 {
+        ZOBRIST.unit(u.side, u.kind, u.group, u.square)
+    }
+
+    fn turn_key(turn: &TurnState) -> u64 {
+        let z = &ZOBRIST;
+        let mut h = z.moves[turn.moves as usize] ^ z.feasible_key(turn.feasible);
+        if let Some(g) = turn.group {
+            h ^= z.chosen[g as usize];
+        }
+        for sq in turn.moved.iter() {
+            h ^= z.moved[sq.index()];
+        }
+        h
+    }
+
+    /// The hash computed from scratch; `hash()` keeps it incrementally.
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = self.units().map(Self::unit_key).fold(0, |a, b| a ^ b);
+        if self.side == Side::Black {
+            h ^= ZOBRIST.side;
+        }
+        h ^ Self::turn_key(&self.turn)
+    }
+
+    /// Leaders of the side to move within activation range of `sq`, as a bit mask.
+    #[inline(always)]
+    pub(crate) fn activators_covering(&self, sq: Square) -> u8 {
+        let s = self.side.index();
+        let mut m = 0;
+        for i in 0..self.activator_count[s] as usize {
+            let u = &self.units[self.activators[s][i] as usize];
+            if u.alive && self.variant.range_box[u.square.index()].has(sq) {
+                m |= 1 << i;
+            }
+        }
+        m
+    }
+
+    /// Play one step. The step must be legal (see `legal_steps`); `unmake` takes it back.
+    pub fn make(&mut self, step: Step) -> Undo {
+        let mut undo = Undo { captured: NO_UNIT, turn: self.turn, hash: self.hash, outcome: self.outcome, side: self.side };
+        match step.kind {
+            StepKind::End => self.end_turn(),
+            StepKind::Move => {
+                undo.captured = self.move_unit(step.from, step.to);
+                if self.variant.command == CommandModel::Single {
+                    self.end_turn();
+                }
+            }
+        }
+        undo
+    }
+
+    pub fn unmake(&mut self, step: Step, undo: Undo) {
+        if step.kind == StepKind::Move {
+            let id = self.board[step.to.index()];
+            let u = self.units[id as usize];
+            let s = u.side.index();
+            self.board[step.to.index()] = NO_UNIT;
+            self.board[step.from.index()] = id;
+            self.units[id as usize].square = step.from;
+            let both = Bitboard::from_square(step.from) | Bitboard::from_square(step.to);
+            self.occupied[s] ^= both;
+            self.groups[s][u.group as usize] ^= both;
+            if undo.captured != NO_UNIT {
+                self.restore_unit(undo.captured);
+            }
+        }
+        self.turn = undo.turn;
+        self.hash = undo.hash;
+        self.outcome = undo.outcome;
+        self.side = undo.side;
+    }
+
+    fn end_turn(&mut self) {
+        self.hash ^= Self::turn_key(&self.turn) ^ ZOBRIST.side;
+        self.turn = TurnState::default();
+        self.side = self.side.other();
+    }
+
+    /// Move the unit on `from` to `to`, capturing what stands there; returns the captured id.
+    fn move_unit(&mut self, from: Square, to: Square) -> u8 {
+        let z = &ZOBRIST;
+        let id = self.board[from.index()];
+        let u = self.units[id as usize];
+        let s = u.side.index();
+        // Command bookkeeping first: activation is judged where the leaders stand now.
+        match self.variant.command {
+            CommandModel::Chain { .. } => {
+                if self.turn.group.is_none() {
+                    self.turn.group = Some(u.group);
+                    self.hash ^= z.chosen[u.group as usize];
+                }
+            }
+            CommandModel::Range { .. } => {
+                let covering = self.activators_covering(from);
+                let next = extend_matching(self.turn.feasible, covering);
+                self.hash ^= z.feasible_key(self.turn.feasible) ^ z.feasible_key(next);
+                self.turn.feasible = next;
+            }
+            CommandModel::Single => {}
+        }
+        let captured = self.board[to.index()];
+        if captured != NO_UNIT {
+            self.remove_unit(captured);
+        }
+        self.board[from.index()] = NO_UNIT;
+        self.board[to.index()] = id;
+        self.units[id as usize].square = to;
+        let both = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.occupied[s] ^= both;
+        self.groups[s][u.group as usize] ^= both;
+        self.hash ^= Self::unit_key(&u) ^ Self::unit_key(&self.units[id as usize]);
+        if self.turn.moved.has(from) {
+            self.turn.moved.clear(from);
+            self.hash ^= z.moved[from.index()];
+        }
+        self.turn.moved.set(to);
+        self.hash ^= z.moved[to.index()];
+        let m = self.turn.moves as usize;
+        self.hash ^= z.moves[m] ^ z.moves[m + 1];
+        self.turn.moves += 1;
+        captured
+    }
+
+    fn remove_unit(&mut self, id: u8) {
+        let u = self.units[id as usize];
+        let s = u.side.index();
+        self.units[id as usize].alive = false;
+        self.board[u.square.index()] = NO_UNIT;
+        self.occupied[s].clear(u.square);
+        self.groups[s][u.group as usize].clear(u.square);
+        self.hash ^= Self::unit_key(&u);
+        let kind = &self.variant.pieces[u.kind as usize];
+        if kind.royal {
+            self.royals[s] -= 1;
+            if self.royals[s] == 0 {
+                self.outcome = Some(Outcome::Win(u.side.other()));
+            }
+        }
+        if kind.leader && self.leaders[s][u.group as usize] == id {
+            self.leaders[s][u.group as usize] = NO_UNIT;
+        }
+    }
+
+    fn restore_unit(&mut self, id: u8) {
+        let u = self.units[id as usize];
+        let s = u.side.index();
+        self.units[id as usize].alive = true;
+        self.board[u.square.index()] = id;
+        self.occupied[s].set(u.square);
+        self.groups[s][u.group as usize].set(u.square);
+        let kind = &self.variant.pieces[u.kind as usize];
+        if kind.royal {
+            self.royals[s] += 1;
+        }
+        if kind.leader && matches!(self.variant.command, CommandModel::Chain { .. }) {
+            self.leaders[s][u.group as usize] = id;
+        }
+    }
+}
+
+/// Range model: the feasible leader subsets after one more move that the leaders in
+/// `covering` could have activated (each subset gains one leader it did not yet use).
+#[inline]
+pub(crate) fn extend_matching(feasible: u64, covering: u8) -> u64 {
+    let mut next = 0u64;
+    let mut f = feasible;
+    while f != 0 {
+        let s = f.trailing_zeros() as u8;
+        f &= f - 1;
+        let mut free = covering & !s;
+        while free != 0 {
+            let c = free.trailing_zeros();
+            free &= free - 1;
+            next |= 1 << (s | 1 << c);
+        }
+    }
+    next
+}
+
+/// Range model: leaders that are unused in at least one feasible matching.
+#[inline]
+pub(crate) fn available_leaders(feasible: u64) -> u8 {
+    let mut avail = 0u8;
+    let mut f = feasible;
+    while f != 0 {
+        let s = f.trailing_zeros() as u8;
+        f &= f - 1;
+        avail |= !s;
+    }
+    avail
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "Position({} {:?})", self.to_text(), self.turn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matching_rule_two_leaders_covering_one_piece() {
+        // Leaders 0 and 1. Move A is covered only by leader 0, move B by both: B must use 1.
+        let f = extend_matching(1, 0b01);
+        assert_eq!(f, 1 << 0b01);
+        let f = extend_matching(f, 0b11);
+        assert_eq!(f, 1 << 0b11);
+        assert_eq!(available_leaders(f) & 0b11, 0);
+        // Move covered by both first: either leader may still be free afterwards.
+        let f = extend_matching(1, 0b11);
+        assert_eq!(available_leaders(f) & 0b11, 0b11);
+        // A move nobody covers is impossible.
+        assert_eq!(extend_matching(1, 0), 0);
+    }
+}

@@ -1,0 +1,378 @@
+//! Variants as data: an INI-like file a player can read and edit (in the spirit of
+//! Fairy-Stockfish's variants.ini), validated with errors that name the file, line and field.
+//!
+//! ```text
+//! [chesimals-2]                 # a section per variant, named by its id
+//! base = chesimals-1            # start from another variant (earlier in the file or built in)
+//! name = Chesimals II
+//! board = 16x12
+//! piece G = Guard, K2           # letter = name, moves (see movement.rs), flags: leader royal
+//! group 1 = dia, yellow, green  # chesimal name, White's colour, Black's colour
+//! command = chain               # chain | range | single
+//! setup = <position string>
+//! ```
+//! The full list of fields is in docs/variants.md.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::bitboard::Bitboard;
+use crate::geometry::Geometry;
+use crate::movement::MoveSet;
+
+pub const MAX_KINDS: usize = 16;
+pub const MAX_GROUPS: usize = 8;
+/// Most leaders a side may have under the range model (subsets of them fit a u64).
+pub const MAX_ACTIVATORS: usize = 6;
+
+/// One kind of unit.
+pub struct PieceKind {
+    /// Upper-case letter; White writes it upper case, Black lower case.
+    pub letter: char,
+    pub name: String,
+    pub moves: String,
+    /// Capturing all of a side's royal units wins (victory = royals).
+    pub royal: bool,
+    /// Leads a chesimal (chain model) or activates units (range model).
+    pub leader: bool,
+    pub(crate) movesets: [MoveSet; 2],
+}
+
+/// Which units may move in a turn: the named rule models.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandModel {
+    /// One unit moves and the turn closes with it (FIDE chess).
+    Single,
+    /// Chesimals: the turn picks one group; a unit may start a move while it is linked to the
+    /// group's living leader by a chain of adjacent units.
+    Chain {
+        /// [ruling] links run through the same group only (`group`), or any friendly unit.
+        links_any_friendly: bool,
+        /// Most unit moves in a turn (0: no cap beyond once per unit).
+        cap: u8,
+        /// A unit may move again while still linked (Chesimals 0.75 "hyper").
+        reactivate: bool,
+    },
+    /// Chieftain: each leader activates one unit per turn within `range` (king distance),
+    /// measured when that unit's move starts.
+    Range { range: u8 },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Victory {
+    /// Capture every enemy royal unit; the game ends the moment the last one falls.
+    CaptureRoyals,
+}
+
+/// What a side with no legal turn at the start of its turn gets. [ruling] loss by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoLegalTurn {
+    Loss,
+    Draw,
+}
+
+pub struct Group {
+    pub name: String,
+    /// Display colours for White's and Black's group of this number.
+    pub colours: [String; 2],
+}
+
+pub struct Variant {
+    pub id: String,
+    pub name: String,
+    pub summary: String,
+    /// What is reconstructed rather than sourced (empty if nothing).
+    pub reconstructed: String,
+    pub geometry: Geometry,
+    pub pieces: Vec<PieceKind>,
+    pub groups: Vec<Group>,
+    pub command: CommandModel,
+    pub victory: Victory,
+    pub no_legal_turn: NoLegalTurn,
+    /// Repetitions of a turn-start position that draw (0: rule off).
+    pub repetition: u8,
+    /// Consecutive turns without a capture that draw (0: rule off).
+    pub quiet_turns: u16,
+    pub setup: String,
+    pub(crate) range_box: Box<[Bitboard; 256]>,
+}
+
+impl Variant {
+    pub fn kind_of_letter(&self, letter: char) -> Option<usize> {
+        self.pieces.iter().position(|p| p.letter == letter.to_ascii_uppercase())
+    }
+    pub fn start(self: &Arc<Self>) -> crate::Position {
+        crate::Position::parse(self, &self.setup).expect("setup validated at load")
+    }
+}
+
+impl fmt::Debug for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "Variant({})", self.id)
+    }
+}
+
+/// A malformed variant file: where, which field, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariantError {
+    pub file: String,
+    pub line: usize,
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for VariantError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}:{}: {}", self.file, self.line, self.message)
+        } else {
+            write!(f, "{}:{}: field '{}': {}", self.file, self.line, self.field, self.message)
+        }
+    }
+}
+
+impl std::error::Error for VariantError {}
+
+#[derive(Clone)]
+struct Entry {
+    key: String,
+    line: usize,
+    value: String,
+}
+
+struct Section {
+    id: String,
+    line: usize,
+    entries: Vec<Entry>,
+}
+
+/// The variants that ship inside the binary.
+pub const BUILTIN_FILES: &[(&str, &str)] = &[
+    ("variants/chesimals.ini", include_str!("../../../variants/chesimals.ini")),
+    ("variants/chieftain.ini", include_str!("../../../variants/chieftain.ini")),
+];
+
+/// Parse a variant file. `known` are variants it may name as `base` (for example the built-ins).
+pub fn parse_variants(file: &str, text: &str, known: &[Arc<Variant>]) -> Result<Vec<Arc<Variant>>, VariantError> {
+    let sections = split_sections(file, text)?;
+    let mut out: Vec<Arc<Variant>> = Vec::new();
+    let mut raw: HashMap<String, Vec<Entry>> = HashMap::new();
+    for s in &sections {
+        let err = |line, field: &str, message: String| VariantError { file: file.into(), line, field: field.into(), message };
+        let mut entries = Vec::new();
+        if let Some(base) = s.entries.iter().find(|e| e.key == "base") {
+            match raw.get(&base.value) {
+                Some(b) => entries.extend(b.iter().cloned()),
+                None if known.iter().any(|k| k.id == base.value) => {
+                    return Err(err(base.line, "base", format!("'{}' is built in; copy its section to extend it", base.value)))
+                }
+                None => return Err(err(base.line, "base", format!("no variant '{}' defined before this one", base.value))),
+            }
+        }
+        for e in &s.entries {
+            if e.key != "base" {
+                entries.retain(|old: &Entry| old.key != e.key);
+                entries.push(e.clone());
+            }
+        }
+        if out.iter().chain(known.iter()).any(|v| v.id == s.id) {
+            return Err(err(s.line, "", format!("variant '{}' is defined twice", s.id)));
+        }
+        let v = build(file, s, &entries)?;
+        raw.insert(s.id.clone(), entries);
+        out.push(Arc::new(v));
+    }
+    if out.is_empty() {
+        return Err(VariantError { file: file.into(), line: 1, field: String::new(), message: "no [variant] section".into() });
+    }
+    Ok(out)
+}
+
+/// All built-in variants, in file order.
+pub fn builtin_variants() -> Vec<Arc<Variant>> {
+    let mut all = Vec::new();
+    for (file, text) in BUILTIN_FILES {
+        all.extend(parse_variants(file, text, &[]).unwrap_or_else(|e| panic!("built-in variant file: {e}")));
+    }
+    all
+}
+
+fn split_sections(file: &str, text: &str) -> Result<Vec<Section>, VariantError> {
+    let mut sections: Vec<Section> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let content = raw.split(" #").next().unwrap_or("").trim();
+        if content.is_empty() || content.starts_with('#') || content.starts_with(';') {
+            continue;
+        }
+        let err = |message: String| VariantError { file: file.into(), line, field: String::new(), message };
+        if let Some(rest) = content.strip_prefix('[') {
+            let id = rest.strip_suffix(']').ok_or_else(|| err("section header must end with ']'".into()))?.trim();
+            if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
+                return Err(err(format!("bad variant id '{id}': use letters, digits, '-', '_' and '.'")));
+            }
+            sections.push(Section { id: id.into(), line, entries: vec![] });
+            continue;
+        }
+        let (key, value) = content.split_once('=').ok_or_else(|| err(format!("expected 'field = value', found '{content}'")))?;
+        let key = key.split_whitespace().collect::<Vec<_>>().join(" ");
+        let section = sections.last_mut().ok_or_else(|| err("field before the first [variant] section".into()))?;
+        if section.entries.iter().any(|e| e.key == key) {
+            return Err(VariantError { file: file.into(), line, field: key, message: "given twice in this section".into() });
+        }
+        section.entries.push(Entry { key, line, value: value.trim().into() });
+    }
+    Ok(sections)
+}
+
+fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantError> {
+    let err = |e: &Entry, message: String| VariantError { file: file.into(), line: e.line, field: e.key.clone(), message };
+    let missing = |field: &str| VariantError { file: file.into(), line: s.line, field: field.into(), message: format!("missing in [{}]", s.id) };
+    let get = |key: &str| entries.iter().find(|e| e.key == key);
+    let require = |key: &str| get(key).ok_or_else(|| missing(key));
+    let number = |key: &str, default: u32, max: u32| -> Result<u32, VariantError> {
+        match get(key) {
+            None => Ok(default),
+            Some(e) => e.value.parse::<u32>().ok().filter(|n| *n <= max).ok_or_else(|| err(e, format!("expected a whole number 0..{max}, found '{}'", e.value))),
+        }
+    };
+    let flag = |key: &str, default: bool| -> Result<bool, VariantError> {
+        match get(key) {
+            None => Ok(default),
+            Some(e) => match e.value.as_str() {
+                "yes" | "true" => Ok(true),
+                "no" | "false" => Ok(false),
+                v => Err(err(e, format!("expected yes or no, found '{v}'"))),
+            },
+        }
+    };
+
+    let board = require("board")?;
+    let (files, ranks) = board
+        .value
+        .split_once('x')
+        .and_then(|(f, r)| Some((f.trim().parse::<u8>().ok()?, r.trim().parse::<u8>().ok()?)))
+        .filter(|(f, r)| (1..=16).contains(f) && (1..=16).contains(r))
+        .ok_or_else(|| err(board, format!("expected FILESxRANKS, each 1..16, found '{}'", board.value)))?;
+    let geometry = Geometry::rectangle(files, ranks);
+
+    let mut pieces = Vec::new();
+    for e in entries.iter().filter(|e| e.key.starts_with("piece")) {
+        let letter = e.key.strip_prefix("piece ").unwrap_or("");
+        let mut chars = letter.chars();
+        let letter = match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => c,
+            _ => return Err(err(e, "write 'piece X = name, moves, flags' with one upper-case letter X".into())),
+        };
+        let parts: Vec<&str> = e.value.split(',').map(str::trim).collect();
+        if parts.len() < 2 || parts.len() > 3 || parts[0].is_empty() {
+            return Err(err(e, format!("expected 'name, moves[, flags]', found '{}'", e.value)));
+        }
+        let (mut royal, mut leader) = (false, false);
+        for f in parts.get(2).map(|f| f.split_whitespace().collect()).unwrap_or_else(Vec::new) {
+            match f {
+                "royal" => royal = true,
+                "leader" => leader = true,
+                _ => return Err(err(e, format!("unknown flag '{f}' (known: leader, royal)"))),
+            }
+        }
+        let compile = |forward| MoveSet::compile(parts[1], &geometry, forward).map_err(|b| err(e, b.0));
+        pieces.push(PieceKind { letter, name: parts[0].into(), moves: parts[1].into(), royal, leader, movesets: [compile(1)?, compile(-1)?] });
+    }
+    if pieces.is_empty() {
+        return Err(missing("piece"));
+    }
+    if pieces.len() > MAX_KINDS {
+        return Err(missing("piece").with_message(format!("at most {MAX_KINDS} piece kinds")));
+    }
+
+    let mut groups: Vec<(u32, Group, usize)> = Vec::new();
+    for e in entries.iter().filter(|e| e.key.starts_with("group")) {
+        let n = e.key.strip_prefix("group ").and_then(|n| n.parse::<u32>().ok()).filter(|n| (1..=MAX_GROUPS as u32).contains(n));
+        let n = n.ok_or_else(|| err(e, format!("write 'group N = name, white colour, black colour' with N in 1..{MAX_GROUPS}")))?;
+        let parts: Vec<&str> = e.value.split(',').map(str::trim).collect();
+        if parts.len() != 3 || parts.iter().any(|p| p.is_empty()) {
+            return Err(err(e, format!("expected 'name, white colour, black colour', found '{}'", e.value)));
+        }
+        groups.push((n, Group { name: parts[0].into(), colours: [parts[1].into(), parts[2].into()] }, e.line));
+    }
+    groups.sort_by_key(|g| g.0);
+    for (i, g) in groups.iter().enumerate() {
+        if g.0 != i as u32 + 1 {
+            return Err(VariantError { file: file.into(), line: g.2, field: format!("group {}", g.0), message: format!("groups must be numbered 1, 2, ... without gaps; group {} is missing", i + 1) });
+        }
+    }
+    let groups: Vec<Group> = groups.into_iter().map(|g| g.1).collect();
+
+    let command_entry = require("command")?;
+    let command = match command_entry.value.as_str() {
+        "single" => CommandModel::Single,
+        "chain" => {
+            if groups.is_empty() {
+                return Err(err(command_entry, "the chain model needs at least one 'group N' line".into()));
+            }
+            let links = get("links").map(|e| (e, e.value.as_str()));
+            let links_any_friendly = match links {
+                None | Some((_, "group")) => false,
+                Some((_, "friendly")) => true,
+                Some((e, v)) => return Err(err(e, format!("expected 'group' or 'friendly', found '{v}'"))),
+            };
+            CommandModel::Chain { links_any_friendly, cap: number("cap", 0, 64)? as u8, reactivate: flag("reactivate", false)? }
+        }
+        "range" => {
+            let range = number("range", 3, 15)? as u8;
+            CommandModel::Range { range }
+        }
+        other => return Err(err(command_entry, format!("unknown command model '{other}' (known: single, chain, range)"))),
+    };
+    let victory = match get("victory") {
+        None => Victory::CaptureRoyals,
+        Some(e) if e.value == "royals" => Victory::CaptureRoyals,
+        Some(e) => return Err(err(e, format!("unknown victory rule '{}' (known: royals)", e.value))),
+    };
+    if !pieces.iter().any(|p| p.royal) {
+        return Err(missing("piece").with_message("no piece is flagged royal, so nobody could win".into()));
+    }
+    let no_legal_turn = match get("no-legal-turn").map(|e| (e, e.value.as_str())) {
+        None | Some((_, "loss")) => NoLegalTurn::Loss,
+        Some((_, "draw")) => NoLegalTurn::Draw,
+        Some((e, v)) => return Err(err(e, format!("expected 'loss' or 'draw', found '{v}'"))),
+    };
+    let mut range_box = Box::new([Bitboard::EMPTY; 256]);
+    if let CommandModel::Range { range } = command {
+        for sq in geometry.squares.iter() {
+            range_box[sq.index()] = geometry.king_box(sq, range);
+        }
+    }
+    let setup = require("setup")?;
+    let name = require("name")?.value.clone();
+    let variant = Variant {
+        id: s.id.clone(),
+        name,
+        summary: get("summary").map(|e| e.value.clone()).unwrap_or_default(),
+        reconstructed: get("reconstructed").map(|e| e.value.clone()).unwrap_or_default(),
+        geometry,
+        pieces,
+        groups,
+        command,
+        victory,
+        no_legal_turn,
+        repetition: number("repetition", 3, 100)? as u8,
+        quiet_turns: number("quiet-turns", 100, 10_000)? as u16,
+        setup: setup.value.clone(),
+        range_box,
+    };
+    let variant = Arc::new(variant);
+    if let Err(e) = crate::Position::parse(&variant, &variant.setup) {
+        return Err(err(setup, e.to_string()));
+    }
+    Arc::try_unwrap(variant).map_err(|_| err(setup, "internal: setup kept a reference".into()))
+}
+
+impl VariantError {
+    fn with_message(mut self, message: String) -> Self {
+        self.message = message;
+        self
+    }
+}
