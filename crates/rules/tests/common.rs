@@ -1,0 +1,68 @@
+//! Shared helpers for the rules tests: positions from strings, steps from text.
+#![allow(dead_code)]
+
+use cohort_rules::{builtin, Position, StepList};
+
+pub fn pos(variant: &str, text: &str) -> Position {
+    let v = builtin(variant).unwrap();
+    Position::parse(&v, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// Is the step (`a1-b2`) legal now?
+pub fn legal(p: &Position, step: &str) -> bool {
+    p.parse_step(step).is_ok()
+}
+
+/// Play the steps (space separated), panicking with the reason if one is illegal.
+pub fn play(p: &mut Position, steps: &str) {
+    for s in steps.split_whitespace() {
+        let step = p.parse_step(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        p.make(step);
+    }
+}
+
+/// Sorted destination names of the unit on `from`, when it may move now.
+pub fn dests(p: &Position, from: &str) -> Vec<String> {
+    let geo = &p.variant().geometry;
+    let from_sq = geo.parse_square(from).unwrap();
+    let mut list = StepList::new();
+    p.legal_steps(&mut list);
+    let mut out: Vec<String> =
+        list.iter().filter(|s| !s.is_end() && s.from == from_sq).map(|s| geo.square_name(s.to)).collect();
+    out.sort();
+    out
+}
+
+pub fn names(list: &str) -> Vec<String> {
+    let mut v: Vec<String> = list.split_whitespace().map(String::from).collect();
+    v.sort();
+    v
+}
+
+/// A position string for a `files` x `ranks` board with the given units, e.g.
+/// `place(16, 12, &[("c1", "C(1)"), ("p12", "k(2)")], 'w')`.
+pub fn place(files: u8, ranks: u8, units: &[(&str, &str)], side: char) -> String {
+    let mut rows = Vec::new();
+    for rank in (1..=ranks).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for f in 0..files {
+            let name = format!("{}{}", (b'a' + f) as char, rank);
+            match units.iter().find(|(sq, _)| *sq == name) {
+                Some((_, u)) => {
+                    if empty > 0 {
+                        row += &empty.to_string();
+                        empty = 0;
+                    }
+                    row += u;
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            row += &empty.to_string();
+        }
+        rows.push(row);
+    }
+    format!("{} {side}", rows.join("/"))
+}

@@ -1,0 +1,51 @@
+//! Every perft number of ../shared/testdata (computed by independent implementations of
+//! RULES.md), read at test time.
+
+use std::path::PathBuf;
+
+use cohort_rules::{builtin, perft::perft, Position};
+
+fn testdata(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// Rows of a TSV file, comments skipped.
+fn rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+fn check(variant: &str, position: Option<&str>, depth: u32, expected: u64) -> Option<String> {
+    let v = builtin(variant).unwrap_or_else(|| panic!("variant {variant} is not built in"));
+    let mut pos = match position {
+        Some(p) => Position::parse(&v, p).unwrap_or_else(|e| panic!("{variant}: {e}")),
+        None => v.start(),
+    };
+    let got = perft(&mut pos, depth);
+    (got != expected).then(|| format!("{variant} depth {depth} {}: expected {expected}, got {got}", position.unwrap_or("start")))
+}
+
+#[test]
+fn perft_from_start_positions() {
+    let data = rows(&testdata("perft-start.tsv"));
+    assert!(data.len() >= 20, "perft-start.tsv has too few rows");
+    let failures: Vec<String> = data
+        .iter()
+        .filter_map(|r| check(&r[0], None, r[1].parse().unwrap(), r[2].parse().unwrap()))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn perft_from_mid_game_positions() {
+    let data = rows(&testdata("perft-positions.tsv"));
+    assert!(data.len() >= 10, "perft-positions.tsv has too few rows");
+    let failures: Vec<String> = data
+        .iter()
+        .filter_map(|r| check(&r[0], Some(&r[3]), r[1].parse().unwrap(), r[2].parse().unwrap()))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
