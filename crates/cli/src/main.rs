@@ -10,7 +10,11 @@ use clap::{Parser, Subcommand};
 use cohort_rules::{builtin_variants, parse_variants, perft, Position, Variant};
 
 #[derive(Parser)]
-#[command(name = "cohort", version, about = "Cohort: chess variants whose turns are made of many unit moves")]
+#[command(
+    name = "cohort",
+    version,
+    about = "Cohort: chess variants whose turns are made of many unit moves"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -76,9 +80,19 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
+            // clap spreads a message over several lines; the contract is one line.
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
-            eprintln!("error: {first} (see cohort --help)");
+            let parts: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.starts_with("Usage:"))
+                .filter(|l| !l.is_empty())
+                .collect();
+            let msg = parts.join(" ");
+            eprintln!(
+                "error: {} (see cohort --help)",
+                msg.trim_start_matches("error: ")
+            );
             return ExitCode::from(2);
         }
         Err(e) => {
@@ -98,7 +112,8 @@ fn main() -> ExitCode {
 fn load_variants(file: Option<&str>) -> Res<Vec<Arc<Variant>>> {
     let mut all = builtin_variants();
     if let Some(path) = file {
-        let text = std::fs::read_to_string(path).map_err(|e| Fail(format!("cannot read variant file {path}: {e}")))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Fail(format!("cannot read variant file {path}: {e}")))?;
         let extra = parse_variants(path, &text, &all).map_err(|e| Fail(e.to_string()))?;
         all.extend(extra);
     }
@@ -107,10 +122,17 @@ fn load_variants(file: Option<&str>) -> Res<Vec<Arc<Variant>>> {
 
 fn variant(args: &VariantArgs) -> Res<Arc<Variant>> {
     let all = load_variants(args.variant_file.as_deref())?;
-    all.iter().find(|v| v.id == args.variant).cloned().ok_or_else(|| {
-        let ids: Vec<&str> = all.iter().map(|v| v.id.as_str()).collect();
-        Fail(format!("unknown variant '{}' (known: {})", args.variant, ids.join(", ")))
-    })
+    all.iter()
+        .find(|v| v.id == args.variant)
+        .cloned()
+        .ok_or_else(|| {
+            let ids: Vec<&str> = all.iter().map(|v| v.id.as_str()).collect();
+            Fail(format!(
+                "unknown variant '{}' (known: {})",
+                args.variant,
+                ids.join(", ")
+            ))
+        })
 }
 
 fn position(v: &Arc<Variant>, text: Option<&str>) -> Res<Position> {
@@ -127,7 +149,13 @@ fn run(cli: Cli) -> Res<()> {
                 println!("{:<18} {}", v.id, v.name);
             }
         }
-        Command::Perft { v, position: p, depth, divide, threads } => {
+        Command::Perft {
+            v,
+            position: p,
+            depth,
+            divide,
+            threads,
+        } => {
             let v = variant(&v)?;
             let pos = position(&v, p.as_deref())?;
             if threads == 0 {
@@ -143,7 +171,11 @@ fn run(cli: Cli) -> Res<()> {
                     }
                     total += n;
                 }
-                if depth == 0 { 1 } else { total }
+                if depth == 0 {
+                    1
+                } else {
+                    total
+                }
             } else {
                 perft::perft(&mut pos.clone(), depth)
             };
@@ -151,10 +183,15 @@ fn run(cli: Cli) -> Res<()> {
             eprintln!("{total} steps in {secs:.3} s: {:.1} M steps/s ({threads} thread(s), leaves counted without being made)", total as f64 / secs / 1e6);
             println!("{total}");
         }
-        Command::Apply { v, position: p, turn } => {
+        Command::Apply {
+            v,
+            position: p,
+            turn,
+        } => {
             let v = variant(&v)?;
             let mut pos = position(&v, p.as_deref())?;
-            pos.apply_turn(&turn).map_err(|e| Fail(format!("turn: {e}")))?;
+            pos.apply_turn(&turn)
+                .map_err(|e| Fail(format!("turn: {e}")))?;
             println!("{}", pos.to_text());
         }
         Command::Play { v, position: p } => {
@@ -176,7 +213,10 @@ fn parallel_divide(pos: &Position, depth: u32, threads: usize) -> Vec<(cohort_ru
     pos.legal_steps(&mut list);
     let steps: Vec<_> = list.iter().copied().collect();
     let bar = indicatif::ProgressBar::new(steps.len() as u64);
-    bar.set_style(indicatif::ProgressStyle::with_template("perft {bar:40} {pos}/{len} first steps {elapsed}").unwrap());
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("perft {bar:40} {pos}/{len} first steps {elapsed}")
+            .unwrap(),
+    );
     let mut results = vec![0u64; steps.len()];
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads.min(steps.len()).max(1))

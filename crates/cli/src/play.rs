@@ -4,7 +4,8 @@ use std::io::{self, BufRead, Write};
 
 use cohort_rules::{Game, Outcome, Position, Side, Square, StepList};
 
-const HELP: &str = "steps: e2-e4 (or e2xe4), 'end' closes the turn, 'undo' takes back a step of this turn,\n\
+const HELP: &str =
+    "steps: e2-e4 (or e2xe4), 'end' closes the turn, 'undo' takes back a step of this turn,\n\
        'moves' lists legal steps, 'draw' agrees a draw, 'resign', 'quit'";
 
 pub fn run(start: Position) {
@@ -22,7 +23,15 @@ pub fn run(start: Position) {
             return;
         }
         let pos = game.position();
-        print!("{} {}> ", pos.side_to_move().name(), if pos.at_turn_start() { "to move" } else { "continues" });
+        print!(
+            "{} {}> ",
+            pos.side_to_move().name(),
+            if pos.at_turn_start() {
+                "to move"
+            } else {
+                "continues"
+            }
+        );
         let _ = io::stdout().flush();
         let Some(Ok(line)) = lines.next() else { return };
         let line = line.trim();
@@ -38,7 +47,8 @@ pub fn run(start: Position) {
             "moves" => {
                 let mut list = StepList::new();
                 game.legal_steps(&mut list);
-                let words: Vec<String> = list.iter().map(|s| game.position().step_text(*s)).collect();
+                let words: Vec<String> =
+                    list.iter().map(|s| game.position().step_text(*s)).collect();
                 println!("{} legal steps: {}", words.len(), words.join(" "));
             }
             "draw" => game.agree_draw(),
@@ -71,8 +81,16 @@ fn show(pos: &Position) {
                 None => " . ".to_string(),
                 Some(u) => {
                     let l = v.pieces[u.kind as usize].letter;
-                    let l = if u.side == Side::White { l } else { l.to_ascii_lowercase() };
-                    let g = if groups { char::from_digit(u.group as u32 + 1, 10).unwrap_or('?') } else { ' ' };
+                    let l = if u.side == Side::White {
+                        l
+                    } else {
+                        l.to_ascii_lowercase()
+                    };
+                    let g = if groups {
+                        char::from_digit(u.group as u32 + 1, 10).unwrap_or('?')
+                    } else {
+                        ' '
+                    };
                     let mark = if pos.turn().moved.has(sq) {
                         '+'
                     } else if movable.has(sq) {
@@ -87,8 +105,17 @@ fn show(pos: &Position) {
         }
         println!("{row}");
     }
-    let files: String = (0..geo.files).map(|f| format!(" {} ", (b'a' + f) as char)).collect();
+    let files: String = (0..geo.files)
+        .map(|f| format!(" {} ", (b'a' + f) as char))
+        .collect();
     println!("   {files}");
     let names: Vec<String> = movable.iter().map(|s| geo.square_name(s)).collect();
-    println!("may move now (*): {}", if names.is_empty() { "none".into() } else { names.join(" ") });
+    println!(
+        "may move now (*): {}",
+        if names.is_empty() {
+            "none".into()
+        } else {
+            names.join(" ")
+        }
+    );
 }

@@ -133,7 +133,9 @@ impl Bitboard {
     pub fn first(self) -> Option<Square> {
         for (i, w) in self.0.iter().enumerate() {
             if *w != 0 {
-                return Some(Square::from_index((i as u32 * 64 + w.trailing_zeros()) as u8));
+                return Some(Square::from_index(
+                    (i as u32 * 64 + w.trailing_zeros()) as u8,
+                ));
             }
         }
         None
@@ -182,7 +184,9 @@ impl Iterator for BitIter {
             let w = self.0 .0[i];
             if w != 0 {
                 self.0 .0[i] = w & (w - 1);
-                return Some(Square::from_index((i as u32 * 64 + w.trailing_zeros()) as u8));
+                return Some(Square::from_index(
+                    (i as u32 * 64 + w.trailing_zeros()) as u8,
+                ));
             }
         }
         None
@@ -224,7 +228,12 @@ mod tests {
 
     #[test]
     fn iteration_and_counts_agree() {
-        let sqs = [Square::new(0, 0), Square::new(3, 5), Square::new(15, 15), Square::new(9, 8)];
+        let sqs = [
+            Square::new(0, 0),
+            Square::new(3, 5),
+            Square::new(15, 15),
+            Square::new(9, 8),
+        ];
         let b: Bitboard = sqs.iter().copied().collect();
         assert_eq!(b.count(), 4);
         let mut got: Vec<_> = b.iter().collect();

@@ -88,7 +88,10 @@ impl Game {
             return Err("the game is over".into());
         }
         if !self.position.is_legal(step) {
-            return Err(format!("{} is not legal here", self.position.step_text(step)));
+            return Err(format!(
+                "{} is not legal here",
+                self.position.step_text(step)
+            ));
         }
         let side = self.position.side_to_move();
         let undo = self.position.make(step);
@@ -142,12 +145,18 @@ impl Game {
     fn turn_ended(&mut self) {
         self.turn_undos.clear();
         let units = self.position.units().count();
-        self.quiet = if units < self.units_at_turn_start { 0 } else { self.quiet + 1 };
+        self.quiet = if units < self.units_at_turn_start {
+            0
+        } else {
+            self.quiet + 1
+        };
         self.units_at_turn_start = units;
         let hash = self.position.hash();
         self.turn_starts.push(hash);
         let v = self.position.variant().clone();
-        if v.repetition > 0 && self.turn_starts.iter().filter(|&&h| h == hash).count() >= v.repetition as usize {
+        if v.repetition > 0
+            && self.turn_starts.iter().filter(|&&h| h == hash).count() >= v.repetition as usize
+        {
             self.result = Some((Outcome::Draw, EndReason::Repetition));
         } else if v.quiet_turns > 0 && self.quiet >= v.quiet_turns {
             self.result = Some((Outcome::Draw, EndReason::QuietTurns));

@@ -7,8 +7,16 @@
 use crate::bitboard::{Bitboard, Square, FRAME};
 
 /// The eight king directions as (file delta, rank delta). Order: orthogonals then diagonals.
-pub const DIRECTIONS: [(i8, i8); 8] =
-    [(0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1)];
+pub const DIRECTIONS: [(i8, i8); 8] = [
+    (0, 1),
+    (1, 0),
+    (0, -1),
+    (-1, 0),
+    (1, 1),
+    (1, -1),
+    (-1, -1),
+    (-1, 1),
+];
 
 /// Longest possible ray in the frame.
 pub const MAX_RAY: usize = FRAME as usize - 1;
@@ -59,7 +67,13 @@ impl Geometry {
                 }
             }
         }
-        Geometry { files, ranks, squares, king, rays }
+        Geometry {
+            files,
+            ranks,
+            squares,
+            king,
+            rays,
+        }
     }
 
     #[inline(always)]
@@ -78,7 +92,10 @@ impl Geometry {
     }
     /// Squares at king-distance 1..=`radius` from `sq` plus `sq` itself.
     pub fn king_box(&self, sq: Square, radius: u8) -> Bitboard {
-        self.squares.iter().filter(|s| s.distance(sq) <= radius).collect()
+        self.squares
+            .iter()
+            .filter(|s| s.distance(sq) <= radius)
+            .collect()
     }
     /// Squares reached by one leap of (df, dr) in all its symmetric forms, or only the forms
     /// passing `keep`, which sees the leap as (df, dr) with rank deltas oriented for the mover.
@@ -100,7 +117,10 @@ impl Geometry {
             return None;
         }
         let rank_text = chars.as_str();
-        if rank_text.is_empty() || rank_text.len() > 2 || !rank_text.bytes().all(|b| b.is_ascii_digit()) {
+        if rank_text.is_empty()
+            || rank_text.len() > 2
+            || !rank_text.bytes().all(|b| b.is_ascii_digit())
+        {
             return None;
         }
         let rank: u8 = rank_text.parse().ok()?;

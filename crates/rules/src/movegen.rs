@@ -30,7 +30,11 @@ impl Position {
         let s = self.side.index();
         match self.variant.command {
             CommandModel::Single => self.occupied[s],
-            CommandModel::Chain { links_any_friendly, cap, reactivate } => {
+            CommandModel::Chain {
+                links_any_friendly,
+                cap,
+                reactivate,
+            } => {
                 if cap > 0 && self.turn.moves >= cap {
                     return Bitboard::EMPTY;
                 }
@@ -42,7 +46,11 @@ impl Position {
                         continue; // a leaderless chesimal is frozen
                     }
                     let members = self.groups[s][g];
-                    let within = if links_any_friendly { self.occupied[s] } else { members };
+                    let within = if links_any_friendly {
+                        self.occupied[s]
+                    } else {
+                        members
+                    };
                     let seed = Bitboard::from_square(self.units[leader as usize].square);
                     movers |= flood(seed, within) & members;
                 }
@@ -73,7 +81,12 @@ impl Position {
         let s = u.side.index();
         let enemy = self.occupied[s ^ 1];
         let empty = self.variant.geometry.squares & !(self.occupied[s] | enemy);
-        self.variant.pieces[u.kind as usize].movesets[s].destinations(&self.variant.geometry, from, empty, enemy)
+        self.variant.pieces[u.kind as usize].movesets[s].destinations(
+            &self.variant.geometry,
+            from,
+            empty,
+            enemy,
+        )
     }
 
     #[inline(always)]
@@ -98,7 +111,9 @@ impl Position {
     /// `end` is legal once the turn has a unit move and the game goes on.
     #[inline(always)]
     fn end_is_legal(&self) -> bool {
-        self.turn.moves > 0 && self.outcome.is_none() && self.variant.command != CommandModel::Single
+        self.turn.moves > 0
+            && self.outcome.is_none()
+            && self.variant.command != CommandModel::Single
     }
 
     /// All legal steps now (NOTATION.md's step rules).
@@ -139,8 +154,15 @@ impl Position {
         match step.kind {
             StepKind::End => "end".into(),
             StepKind::Move => {
-                let capture = self.unit_at(step.to).is_some_and(|u| Some(u.side) != self.unit_at(step.from).map(|f| f.side));
-                format!("{}{}{}", geo.square_name(step.from), if capture { 'x' } else { '-' }, geo.square_name(step.to))
+                let capture = self
+                    .unit_at(step.to)
+                    .is_some_and(|u| Some(u.side) != self.unit_at(step.from).map(|f| f.side));
+                format!(
+                    "{}{}{}",
+                    geo.square_name(step.from),
+                    if capture { 'x' } else { '-' },
+                    geo.square_name(step.to)
+                )
             }
         }
     }
@@ -160,11 +182,23 @@ impl Position {
         }
         let geo = &self.variant.geometry;
         let Some(sep) = text.find(['-', 'x']) else {
-            return Err(format!("'{text}' is not a step: write <from>-<to>, <from>x<to> or end"));
+            return Err(format!(
+                "'{text}' is not a step: write <from>-<to>, <from>x<to> or end"
+            ));
         };
         let (a, b) = (&text[..sep], &text[sep + 1..]);
-        let from = geo.parse_square(a).ok_or_else(|| format!("'{a}' in '{text}' is not a square of the {}x{} board", geo.files, geo.ranks))?;
-        let to = geo.parse_square(b).ok_or_else(|| format!("'{b}' in '{text}' is not a square of the {}x{} board", geo.files, geo.ranks))?;
+        let from = geo.parse_square(a).ok_or_else(|| {
+            format!(
+                "'{a}' in '{text}' is not a square of the {}x{} board",
+                geo.files, geo.ranks
+            )
+        })?;
+        let to = geo.parse_square(b).ok_or_else(|| {
+            format!(
+                "'{b}' in '{text}' is not a square of the {}x{} board",
+                geo.files, geo.ranks
+            )
+        })?;
         let step = Step::new(from, to);
         if self.is_legal(step) {
             return Ok(step);
@@ -178,10 +212,16 @@ impl Position {
         if self.outcome.is_some() {
             return "the game is over".into();
         }
-        let Some(u) = self.unit_at(from) else { return format!("there is no unit on {fname}") };
+        let Some(u) = self.unit_at(from) else {
+            return format!("there is no unit on {fname}");
+        };
         let piece = &self.variant.pieces[u.kind as usize].name;
         if u.side != self.side {
-            return format!("the {piece} on {fname} is {}'s, and {} is to move", u.side.name(), self.side.name());
+            return format!(
+                "the {piece} on {fname} is {}'s, and {} is to move",
+                u.side.name(),
+                self.side.name()
+            );
         }
         if self.movable_units().has(from) {
             return format!("the {piece} on {fname} cannot reach {tname}");
@@ -203,14 +243,22 @@ impl Position {
                 }
             }
             CommandModel::Range { range } => {
-                format!("no {} with an activation left is within {range} squares of {fname}", self.leader_name())
+                format!(
+                    "no {} with an activation left is within {range} squares of {fname}",
+                    self.leader_name()
+                )
             }
             CommandModel::Single => format!("the {piece} on {fname} cannot move"),
         }
     }
 
     fn leader_name(&self) -> String {
-        self.variant.pieces.iter().find(|p| p.leader).map(|p| p.name.clone()).unwrap_or_else(|| "leader".into())
+        self.variant
+            .pieces
+            .iter()
+            .find(|p| p.leader)
+            .map(|p| p.name.clone())
+            .unwrap_or_else(|| "leader".into())
     }
 
     /// Play a whole turn written as steps (spaces or commas between them); the turn is closed
@@ -219,7 +267,10 @@ impl Position {
         let start_side = self.side;
         let mut played = Vec::new();
         let mut undos = Vec::new();
-        let words: Vec<&str> = text.split([' ', ',', '\t', '\n']).filter(|w| !w.is_empty()).collect();
+        let words: Vec<&str> = text
+            .split([' ', ',', '\t', '\n'])
+            .filter(|w| !w.is_empty())
+            .collect();
         if words.is_empty() {
             return Err("the turn has no steps".into());
         }
@@ -239,7 +290,14 @@ impl Position {
                     undos.push(self.make(step));
                     played.push(step);
                 }
-                Err(e) => return fail(self, &played, &mut undos, format!("step {} '{w}': {e}", i + 1)),
+                Err(e) => {
+                    return fail(
+                        self,
+                        &played,
+                        &mut undos,
+                        format!("step {} '{w}': {e}", i + 1),
+                    )
+                }
             }
         }
         if self.side == start_side && self.outcome.is_none() {

@@ -117,12 +117,19 @@ fn parse(text: &str) -> Result<Vec<Component>, BetzaError> {
             }
             i += 1;
         }
-        let atom = *chars
-            .get(i)
-            .ok_or_else(|| BetzaError(format!("modifiers without a piece letter at the end of '{text}'")))?;
-        let leaps = atom_leaps(atom).ok_or_else(|| BetzaError(format!("unknown atom '{atom}' in '{text}'")))?;
+        let atom = *chars.get(i).ok_or_else(|| {
+            BetzaError(format!(
+                "modifiers without a piece letter at the end of '{text}'"
+            ))
+        })?;
+        let leaps = atom_leaps(atom)
+            .ok_or_else(|| BetzaError(format!("unknown atom '{atom}' in '{text}'")))?;
         i += 1;
-        let mut suffix = if matches!(atom, 'R' | 'B' | 'Q') { Suffix::Range(0) } else { Suffix::None };
+        let mut suffix = if matches!(atom, 'R' | 'B' | 'Q') {
+            Suffix::Range(0)
+        } else {
+            Suffix::None
+        };
         if let Some(&c) = chars.get(i) {
             if c.is_ascii_digit() {
                 let start = i;
@@ -130,34 +137,54 @@ fn parse(text: &str) -> Result<Vec<Component>, BetzaError> {
                     i += 1;
                 }
                 let n: String = chars[start..i].iter().collect();
-                let n: u8 = n.parse().ok().filter(|n| (1..=15).contains(n)).ok_or_else(|| {
-                    BetzaError(format!("range '{n}' after '{atom}' must be 1..15 in '{text}'"))
-                })?;
+                let n: u8 = n
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=15).contains(n))
+                    .ok_or_else(|| {
+                        BetzaError(format!(
+                            "range '{n}' after '{atom}' must be 1..15 in '{text}'"
+                        ))
+                    })?;
                 suffix = Suffix::Range(n);
             } else if c == atom {
                 if !matches!(atom, 'W' | 'F' | 'K') {
-                    return Err(BetzaError(format!("only W, F and K may ride, not '{atom}{atom}', in '{text}'")));
+                    return Err(BetzaError(format!(
+                        "only W, F and K may ride, not '{atom}{atom}', in '{text}'"
+                    )));
                 }
                 suffix = Suffix::Range(0);
                 i += 1;
             } else if c == '^' {
                 if atom != 'K' {
-                    return Err(BetzaError(format!("'^' (bent general) only follows K, not '{atom}', in '{text}'")));
+                    return Err(BetzaError(format!(
+                        "'^' (bent general) only follows K, not '{atom}', in '{text}'"
+                    )));
                 }
                 suffix = Suffix::Bent;
                 i += 1;
             } else if c == '*' {
                 if !matches!(atom, 'W' | 'F') {
-                    return Err(BetzaError(format!("'*' (inclusive line) only follows W or F, not '{atom}', in '{text}'")));
+                    return Err(BetzaError(format!(
+                        "'*' (inclusive line) only follows W or F, not '{atom}', in '{text}'"
+                    )));
                 }
                 suffix = Suffix::Inclusive;
                 i += 1;
             }
         }
-        if matches!(suffix, Suffix::Range(_)) && !matches!(atom, 'W' | 'F' | 'K' | 'R' | 'B' | 'Q') {
-            return Err(BetzaError(format!("only W, F, K, R, B and Q may ride, not '{atom}', in '{text}'")));
+        if matches!(suffix, Suffix::Range(_)) && !matches!(atom, 'W' | 'F' | 'K' | 'R' | 'B' | 'Q')
+        {
+            return Err(BetzaError(format!(
+                "only W, F, K, R, B and Q may ride, not '{atom}', in '{text}'"
+            )));
         }
-        out.push(Component { mode, dirs, leaps, suffix });
+        out.push(Component {
+            mode,
+            dirs,
+            leaps,
+            suffix,
+        });
     }
     Ok(out)
 }
@@ -182,7 +209,14 @@ impl MoveSet {
 
     /// Compile `text` for the side whose forward direction is `forward` (+1 up, -1 down).
     pub fn compile(text: &str, geo: &Geometry, forward: i8) -> Result<MoveSet, BetzaError> {
-        let mut set = MoveSet { leaps: None, leaps_move: None, leaps_capture: None, riders: vec![], inclusive: vec![], bent: None };
+        let mut set = MoveSet {
+            leaps: None,
+            leaps_move: None,
+            leaps_capture: None,
+            riders: vec![],
+            inclusive: vec![],
+            bent: None,
+        };
         for c in parse(text)? {
             // Orientation: the board's (df, dr) seen from the mover is (df * forward, dr * forward).
             let keep = |x: i8, y: i8| keeps(&c.dirs, x * forward, y * forward);
@@ -203,18 +237,28 @@ impl MoveSet {
                 Suffix::Range(max) => {
                     let max = if max == 0 { 15 } else { max };
                     for line in lines(&c.leaps, &keep) {
-                        set.riders.push(Line { dir: line, max, mode: c.mode });
+                        set.riders.push(Line {
+                            dir: line,
+                            max,
+                            mode: c.mode,
+                        });
                     }
                 }
                 Suffix::Bent => {
                     if !c.dirs.is_empty() {
-                        return Err(BetzaError(format!("the bent general K^ takes no direction modifier in '{text}'")));
+                        return Err(BetzaError(format!(
+                            "the bent general K^ takes no direction modifier in '{text}'"
+                        )));
                     }
                     set.bent = Some(c.mode);
                 }
                 Suffix::Inclusive => {
                     for line in lines(&c.leaps, &keep) {
-                        set.inclusive.push(Line { dir: line, max: 3, mode: c.mode });
+                        set.inclusive.push(Line {
+                            dir: line,
+                            max: 3,
+                            mode: c.mode,
+                        });
                     }
                 }
             }
@@ -225,7 +269,13 @@ impl MoveSet {
     /// Squares this piece on `from` can reach: `empty` squares to move to, `enemy` squares it
     /// may capture on. Slides are blocked by any unit (`!empty`).
     #[inline(always)]
-    pub fn destinations(&self, geo: &Geometry, from: Square, empty: Bitboard, enemy: Bitboard) -> Bitboard {
+    pub fn destinations(
+        &self,
+        geo: &Geometry,
+        from: Square,
+        empty: Bitboard,
+        enemy: Bitboard,
+    ) -> Bitboard {
         let i = from.index();
         let mut t = Bitboard::EMPTY;
         if let Some(l) = &self.leaps {
@@ -249,7 +299,12 @@ impl MoveSet {
             t |= via & targets;
         }
         for line in &self.riders {
-            for &sq in geo.ray(from, line.dir as usize).as_slice().iter().take(line.max as usize) {
+            for &sq in geo
+                .ray(from, line.dir as usize)
+                .as_slice()
+                .iter()
+                .take(line.max as usize)
+            {
                 if empty.has(sq) {
                     if line.mode != Mode::CaptureOnly {
                         t.set(sq);
@@ -309,7 +364,10 @@ mod tests {
     #[test]
     fn leaps_ignore_what_they_jump_over() {
         let g = Geometry::rectangle(8, 8);
-        assert_eq!(dests("N", "b1", "a2 b2 c2 d2 c3", "a3"), set(&g, "a3 d2") & !set(&g, "d2"));
+        assert_eq!(
+            dests("N", "b1", "a2 b2 c2 d2 c3", "a3"),
+            set(&g, "a3 d2") & !set(&g, "d2")
+        );
         assert_eq!(dests("WD", "d4", "d5 e4", ""), set(&g, "d3 c4 d6 f4 d2 b4"));
     }
 
@@ -363,12 +421,25 @@ mod tests {
         let gold_b = MoveSet::compile("WfF", &g, -1).unwrap();
         let e = g.squares;
         let d4 = sq("d4", &g);
-        assert_eq!(gold_w.destinations(&g, d4, e, Bitboard::EMPTY), set(&g, "d5 d3 c4 e4 c5 e5"));
-        assert_eq!(gold_b.destinations(&g, d4, e, Bitboard::EMPTY), set(&g, "d5 d3 c4 e4 c3 e3"));
+        assert_eq!(
+            gold_w.destinations(&g, d4, e, Bitboard::EMPTY),
+            set(&g, "d5 d3 c4 e4 c5 e5")
+        );
+        assert_eq!(
+            gold_b.destinations(&g, d4, e, Bitboard::EMPTY),
+            set(&g, "d5 d3 c4 e4 c3 e3")
+        );
         let silver = MoveSet::compile("FfW", &g, 1).unwrap();
-        assert_eq!(silver.destinations(&g, d4, e, Bitboard::EMPTY), set(&g, "c5 e5 c3 e3 d5"));
+        assert_eq!(
+            silver.destinations(&g, d4, e, Bitboard::EMPTY),
+            set(&g, "c5 e5 c3 e3 d5")
+        );
         let mk = MoveSet::compile("mK", &g, 1).unwrap();
-        assert!(mk.destinations(&g, d4, e & !set(&g, "d5"), set(&g, "d5")).count() == 7);
+        assert!(
+            mk.destinations(&g, d4, e & !set(&g, "d5"), set(&g, "d5"))
+                .count()
+                == 7
+        );
     }
 
     #[test]

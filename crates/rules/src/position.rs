@@ -68,7 +68,12 @@ pub struct TurnState {
 
 impl Default for TurnState {
     fn default() -> Self {
-        TurnState { moves: 0, group: None, moved: Bitboard::EMPTY, feasible: 1 }
+        TurnState {
+            moves: 0,
+            group: None,
+            moved: Bitboard::EMPTY,
+            feasible: 1,
+        }
     }
 }
 
@@ -155,7 +160,9 @@ impl Position {
         let err = |m: String| Err(PositionError(m));
         let geo = &variant.geometry;
         let mut fields = text.split_whitespace();
-        let Some(board) = fields.next() else { return err("empty position string".into()) };
+        let Some(board) = fields.next() else {
+            return err("empty position string".into());
+        };
         let side = match fields.next() {
             Some("w") => Side::White,
             Some("b") => Side::Black,
@@ -163,11 +170,19 @@ impl Position {
             None => return err("missing side to move ('w' or 'b') after the board".into()),
         };
         if let Some(extra) = fields.next() {
-            return err(format!("unexpected field '{extra}' after the side to move ({} takes no more fields)", variant.id));
+            return err(format!(
+                "unexpected field '{extra}' after the side to move ({} takes no more fields)",
+                variant.id
+            ));
         }
         let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != geo.ranks as usize {
-            return err(format!("board has {} ranks separated by '/', {} needs {}", rows.len(), variant.id, geo.ranks));
+            return err(format!(
+                "board has {} ranks separated by '/', {} needs {}",
+                rows.len(),
+                variant.id,
+                geo.ranks
+            ));
         }
         let mut pos = Position {
             variant: variant.clone(),
@@ -204,34 +219,79 @@ impl Position {
                     }
                     continue;
                 }
-                let Some(kind) = variant.kind_of_letter(c).filter(|_| c.is_ascii_alphabetic()) else {
-                    return err(format!("{}: '{c}' is not a piece of {}", where_(), variant.id));
+                let Some(kind) = variant
+                    .kind_of_letter(c)
+                    .filter(|_| c.is_ascii_alphabetic())
+                else {
+                    return err(format!(
+                        "{}: '{c}' is not a piece of {}",
+                        where_(),
+                        variant.id
+                    ));
                 };
                 i += 1;
                 let mut group = 0u8;
                 if chars.get(i) == Some(&'(') {
                     let close = chars[i..].iter().position(|&c| c == ')').map(|p| p + i);
-                    let Some(close) = close else { return err(format!("{}: '(' without ')'", where_())) };
+                    let Some(close) = close else {
+                        return err(format!("{}: '(' without ')'", where_()));
+                    };
                     let num: String = chars[i + 1..close].iter().collect();
                     match num.parse::<usize>() {
-                        Ok(n) if uses_groups && (1..=variant.groups.len()).contains(&n) && !num.starts_with('0') => group = n as u8 - 1,
-                        _ if !uses_groups => return err(format!("{}: {} has no groups, found '({num})'", where_(), variant.id)),
-                        _ => return err(format!("{}: group '({num})' must be 1..{}", where_(), variant.groups.len())),
+                        Ok(n)
+                            if uses_groups
+                                && (1..=variant.groups.len()).contains(&n)
+                                && !num.starts_with('0') =>
+                        {
+                            group = n as u8 - 1
+                        }
+                        _ if !uses_groups => {
+                            return err(format!(
+                                "{}: {} has no groups, found '({num})'",
+                                where_(),
+                                variant.id
+                            ))
+                        }
+                        _ => {
+                            return err(format!(
+                                "{}: group '({num})' must be 1..{}",
+                                where_(),
+                                variant.groups.len()
+                            ))
+                        }
                     }
                     i = close + 1;
                 } else if uses_groups {
-                    return err(format!("{}: unit '{c}' needs a group number, like '{c}(1)'", where_()));
+                    return err(format!(
+                        "{}: unit '{c}' needs a group number, like '{c}(1)'",
+                        where_()
+                    ));
                 }
                 if file >= geo.files as u32 {
                     return err(format!("{}: more than {} files", where_(), geo.files));
                 }
                 let sq = Square::new(file as u8, rank);
-                let side = if c.is_ascii_uppercase() { Side::White } else { Side::Black };
-                pos.add_unit(Unit { square: sq, kind: kind as u8, side, group, alive: true })?;
+                let side = if c.is_ascii_uppercase() {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                pos.add_unit(Unit {
+                    square: sq,
+                    kind: kind as u8,
+                    side,
+                    group,
+                    alive: true,
+                })?;
                 file += 1;
             }
             if file != geo.files as u32 {
-                return err(format!("{}: {} files described, the board has {}", where_(), file, geo.files));
+                return err(format!(
+                    "{}: {} files described, the board has {}",
+                    where_(),
+                    file,
+                    geo.files
+                ));
             }
         }
         pos.hash = pos.compute_hash();
@@ -261,7 +321,10 @@ impl Position {
                 CommandModel::Range { .. } => {
                     let n = self.activator_count[s] as usize;
                     if n >= MAX_ACTIVATORS {
-                        return Err(PositionError(format!("{} has more than {MAX_ACTIVATORS} leaders", unit.side.name())));
+                        return Err(PositionError(format!(
+                            "{} has more than {MAX_ACTIVATORS} leaders",
+                            unit.side.name()
+                        )));
                     }
                     self.activators[s][n] = id;
                     self.activator_count[s] += 1;
@@ -295,7 +358,11 @@ impl Position {
                             empty = 0;
                         }
                         let letter = self.variant.pieces[u.kind as usize].letter;
-                        out.push(if u.side == Side::White { letter } else { letter.to_ascii_lowercase() });
+                        out.push(if u.side == Side::White {
+                            letter
+                        } else {
+                            letter.to_ascii_lowercase()
+                        });
                         if !self.variant.groups.is_empty() {
                             out += &format!("({})", u.group + 1);
                         }
@@ -356,7 +423,13 @@ impl Position {
 
     /// Play one step. The step must be legal (see `legal_steps`); `unmake` takes it back.
     pub fn make(&mut self, step: Step) -> Undo {
-        let mut undo = Undo { captured: NO_UNIT, turn: self.turn, hash: self.hash, outcome: self.outcome, side: self.side };
+        let mut undo = Undo {
+            captured: NO_UNIT,
+            turn: self.turn,
+            hash: self.hash,
+            outcome: self.outcome,
+            side: self.side,
+        };
         match step.kind {
             StepKind::End => self.end_turn(),
             StepKind::Move => {

@@ -21,11 +21,19 @@ pub enum StepKind {
 }
 
 impl Step {
-    pub const END: Step = Step { from: Square::from_index(0), to: Square::from_index(0), kind: StepKind::End };
+    pub const END: Step = Step {
+        from: Square::from_index(0),
+        to: Square::from_index(0),
+        kind: StepKind::End,
+    };
 
     #[inline(always)]
     pub fn new(from: Square, to: Square) -> Step {
-        Step { from, to, kind: StepKind::Move }
+        Step {
+            from,
+            to,
+            kind: StepKind::Move,
+        }
     }
     pub fn is_end(self) -> bool {
         self.kind == StepKind::End
@@ -45,7 +53,10 @@ pub struct StepList {
 
 impl Default for StepList {
     fn default() -> Self {
-        StepList { len: 0, steps: [MaybeUninit::uninit(); MAX_STEPS] }
+        StepList {
+            len: 0,
+            steps: [MaybeUninit::uninit(); MAX_STEPS],
+        }
     }
 }
 

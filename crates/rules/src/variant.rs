@@ -100,7 +100,9 @@ pub struct Variant {
 
 impl Variant {
     pub fn kind_of_letter(&self, letter: char) -> Option<usize> {
-        self.pieces.iter().position(|p| p.letter == letter.to_ascii_uppercase())
+        self.pieces
+            .iter()
+            .position(|p| p.letter == letter.to_ascii_uppercase())
     }
     pub fn start(self: &Arc<Self>) -> crate::Position {
         crate::Position::parse(self, &self.setup).expect("setup validated at load")
@@ -127,7 +129,11 @@ impl fmt::Display for VariantError {
         if self.field.is_empty() {
             write!(f, "{}:{}: {}", self.file, self.line, self.message)
         } else {
-            write!(f, "{}:{}: field '{}': {}", self.file, self.line, self.field, self.message)
+            write!(
+                f,
+                "{}:{}: field '{}': {}",
+                self.file, self.line, self.field, self.message
+            )
         }
     }
 }
@@ -136,6 +142,8 @@ impl std::error::Error for VariantError {}
 
 #[derive(Clone)]
 struct Entry {
+    /// The file the entry was written in (a base variant may come from another file).
+    file: String,
     key: String,
     line: usize,
     value: String,
@@ -149,25 +157,72 @@ struct Section {
 
 /// The variants that ship inside the binary.
 pub const BUILTIN_FILES: &[(&str, &str)] = &[
-    ("variants/chesimals.ini", include_str!("../../../variants/chesimals.ini")),
-    ("variants/chieftain.ini", include_str!("../../../variants/chieftain.ini")),
+    (
+        "variants/chesimals.ini",
+        include_str!("../../../variants/chesimals.ini"),
+    ),
+    (
+        "variants/chieftain.ini",
+        include_str!("../../../variants/chieftain.ini"),
+    ),
 ];
 
 /// Parse a variant file. `known` are variants it may name as `base` (for example the built-ins).
-pub fn parse_variants(file: &str, text: &str, known: &[Arc<Variant>]) -> Result<Vec<Arc<Variant>>, VariantError> {
+pub fn parse_variants(
+    file: &str,
+    text: &str,
+    known: &[Arc<Variant>],
+) -> Result<Vec<Arc<Variant>>, VariantError> {
+    let builtin = if known.is_empty() {
+        HashMap::new()
+    } else {
+        builtin_entries()
+    };
+    parse_with(file, text, known, builtin).map(|(variants, _)| variants)
+}
+
+/// The merged entries of every built-in variant, for user files that extend one (`base`).
+fn builtin_entries() -> HashMap<String, Vec<Entry>> {
+    let mut raw = HashMap::new();
+    for (file, text) in BUILTIN_FILES {
+        let (_, entries) =
+            parse_with(file, text, &[], raw).expect("built-in variant files are valid");
+        raw = entries;
+    }
+    raw
+}
+
+type Parsed = (Vec<Arc<Variant>>, HashMap<String, Vec<Entry>>);
+
+fn parse_with(
+    file: &str,
+    text: &str,
+    known: &[Arc<Variant>],
+    mut raw: HashMap<String, Vec<Entry>>,
+) -> Result<Parsed, VariantError> {
     let sections = split_sections(file, text)?;
     let mut out: Vec<Arc<Variant>> = Vec::new();
-    let mut raw: HashMap<String, Vec<Entry>> = HashMap::new();
     for s in &sections {
-        let err = |line, field: &str, message: String| VariantError { file: file.into(), line, field: field.into(), message };
+        let err = |line, field: &str, message: String| VariantError {
+            file: file.into(),
+            line,
+            field: field.into(),
+            message,
+        };
         let mut entries = Vec::new();
         if let Some(base) = s.entries.iter().find(|e| e.key == "base") {
             match raw.get(&base.value) {
                 Some(b) => entries.extend(b.iter().cloned()),
-                None if known.iter().any(|k| k.id == base.value) => {
-                    return Err(err(base.line, "base", format!("'{}' is built in; copy its section to extend it", base.value)))
+                None => {
+                    return Err(err(
+                        base.line,
+                        "base",
+                        format!(
+                            "no variant '{}' is built in or defined before this one",
+                            base.value
+                        ),
+                    ))
                 }
-                None => return Err(err(base.line, "base", format!("no variant '{}' defined before this one", base.value))),
             }
         }
         for e in &s.entries {
@@ -177,23 +232,35 @@ pub fn parse_variants(file: &str, text: &str, known: &[Arc<Variant>]) -> Result<
             }
         }
         if out.iter().chain(known.iter()).any(|v| v.id == s.id) {
-            return Err(err(s.line, "", format!("variant '{}' is defined twice", s.id)));
+            return Err(err(
+                s.line,
+                "",
+                format!("variant '{}' is defined twice", s.id),
+            ));
         }
         let v = build(file, s, &entries)?;
         raw.insert(s.id.clone(), entries);
         out.push(Arc::new(v));
     }
     if out.is_empty() {
-        return Err(VariantError { file: file.into(), line: 1, field: String::new(), message: "no [variant] section".into() });
+        return Err(VariantError {
+            file: file.into(),
+            line: 1,
+            field: String::new(),
+            message: "no [variant] section".into(),
+        });
     }
-    Ok(out)
+    Ok((out, raw))
 }
 
 /// All built-in variants, in file order.
 pub fn builtin_variants() -> Vec<Arc<Variant>> {
-    let mut all = Vec::new();
+    let (mut all, mut raw) = (Vec::new(), HashMap::new());
     for (file, text) in BUILTIN_FILES {
-        all.extend(parse_variants(file, text, &[]).unwrap_or_else(|e| panic!("built-in variant file: {e}")));
+        let (variants, entries) = parse_with(file, text, &[], raw)
+            .unwrap_or_else(|e| panic!("built-in variant file: {e}"));
+        all.extend(variants);
+        raw = entries;
     }
     all
 }
@@ -206,35 +273,87 @@ fn split_sections(file: &str, text: &str) -> Result<Vec<Section>, VariantError> 
         if content.is_empty() || content.starts_with('#') || content.starts_with(';') {
             continue;
         }
-        let err = |message: String| VariantError { file: file.into(), line, field: String::new(), message };
+        let err = |message: String| VariantError {
+            file: file.into(),
+            line,
+            field: String::new(),
+            message,
+        };
         if let Some(rest) = content.strip_prefix('[') {
-            let id = rest.strip_suffix(']').ok_or_else(|| err("section header must end with ']'".into()))?.trim();
-            if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
-                return Err(err(format!("bad variant id '{id}': use letters, digits, '-', '_' and '.'")));
+            let id = rest
+                .strip_suffix(']')
+                .ok_or_else(|| err("section header must end with ']'".into()))?
+                .trim();
+            if id.is_empty()
+                || !id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            {
+                return Err(err(format!(
+                    "bad variant id '{id}': use letters, digits, '-', '_' and '.'"
+                )));
             }
-            sections.push(Section { id: id.into(), line, entries: vec![] });
+            sections.push(Section {
+                id: id.into(),
+                line,
+                entries: vec![],
+            });
             continue;
         }
-        let (key, value) = content.split_once('=').ok_or_else(|| err(format!("expected 'field = value', found '{content}'")))?;
+        let (key, value) = content
+            .split_once('=')
+            .ok_or_else(|| err(format!("expected 'field = value', found '{content}'")))?;
         let key = key.split_whitespace().collect::<Vec<_>>().join(" ");
-        let section = sections.last_mut().ok_or_else(|| err("field before the first [variant] section".into()))?;
+        let section = sections
+            .last_mut()
+            .ok_or_else(|| err("field before the first [variant] section".into()))?;
         if section.entries.iter().any(|e| e.key == key) {
-            return Err(VariantError { file: file.into(), line, field: key, message: "given twice in this section".into() });
+            return Err(VariantError {
+                file: file.into(),
+                line,
+                field: key,
+                message: "given twice in this section".into(),
+            });
         }
-        section.entries.push(Entry { key, line, value: value.trim().into() });
+        section.entries.push(Entry {
+            file: file.into(),
+            key,
+            line,
+            value: value.trim().into(),
+        });
     }
     Ok(sections)
 }
 
 fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantError> {
-    let err = |e: &Entry, message: String| VariantError { file: file.into(), line: e.line, field: e.key.clone(), message };
-    let missing = |field: &str| VariantError { file: file.into(), line: s.line, field: field.into(), message: format!("missing in [{}]", s.id) };
+    let err = |e: &Entry, message: String| VariantError {
+        file: e.file.clone(),
+        line: e.line,
+        field: e.key.clone(),
+        message,
+    };
+    let missing = |field: &str| VariantError {
+        file: file.into(),
+        line: s.line,
+        field: field.into(),
+        message: format!("missing in [{}]", s.id),
+    };
     let get = |key: &str| entries.iter().find(|e| e.key == key);
     let require = |key: &str| get(key).ok_or_else(|| missing(key));
     let number = |key: &str, default: u32, max: u32| -> Result<u32, VariantError> {
         match get(key) {
             None => Ok(default),
-            Some(e) => e.value.parse::<u32>().ok().filter(|n| *n <= max).ok_or_else(|| err(e, format!("expected a whole number 0..{max}, found '{}'", e.value))),
+            Some(e) => e
+                .value
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n <= max)
+                .ok_or_else(|| {
+                    err(
+                        e,
+                        format!("expected a whole number 0..{max}, found '{}'", e.value),
+                    )
+                }),
         }
     };
     let flag = |key: &str, default: bool| -> Result<bool, VariantError> {
@@ -254,7 +373,12 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         .split_once('x')
         .and_then(|(f, r)| Some((f.trim().parse::<u8>().ok()?, r.trim().parse::<u8>().ok()?)))
         .filter(|(f, r)| (1..=16).contains(f) && (1..=16).contains(r))
-        .ok_or_else(|| err(board, format!("expected FILESxRANKS, each 1..16, found '{}'", board.value)))?;
+        .ok_or_else(|| {
+            err(
+                board,
+                format!("expected FILESxRANKS, each 1..16, found '{}'", board.value),
+            )
+        })?;
     let geometry = Geometry::rectangle(files, ranks);
 
     let mut pieces = Vec::new();
@@ -263,22 +387,42 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         let mut chars = letter.chars();
         let letter = match (chars.next(), chars.next()) {
             (Some(c), None) if c.is_ascii_uppercase() => c,
-            _ => return Err(err(e, "write 'piece X = name, moves, flags' with one upper-case letter X".into())),
+            _ => {
+                return Err(err(
+                    e,
+                    "write 'piece X = name, moves, flags' with one upper-case letter X".into(),
+                ))
+            }
         };
         let parts: Vec<&str> = e.value.split(',').map(str::trim).collect();
         if parts.len() < 2 || parts.len() > 3 || parts[0].is_empty() {
-            return Err(err(e, format!("expected 'name, moves[, flags]', found '{}'", e.value)));
+            return Err(err(
+                e,
+                format!("expected 'name, moves[, flags]', found '{}'", e.value),
+            ));
         }
         let (mut royal, mut leader) = (false, false);
-        for f in parts.get(2).map(|f| f.split_whitespace().collect()).unwrap_or_else(Vec::new) {
+        for f in parts
+            .get(2)
+            .map(|f| f.split_whitespace().collect())
+            .unwrap_or_else(Vec::new)
+        {
             match f {
                 "royal" => royal = true,
                 "leader" => leader = true,
                 _ => return Err(err(e, format!("unknown flag '{f}' (known: leader, royal)"))),
             }
         }
-        let compile = |forward| MoveSet::compile(parts[1], &geometry, forward).map_err(|b| err(e, b.0));
-        pieces.push(PieceKind { letter, name: parts[0].into(), moves: parts[1].into(), royal, leader, movesets: [compile(1)?, compile(-1)?] });
+        let compile =
+            |forward| MoveSet::compile(parts[1], &geometry, forward).map_err(|b| err(e, b.0));
+        pieces.push(PieceKind {
+            letter,
+            name: parts[0].into(),
+            moves: parts[1].into(),
+            royal,
+            leader,
+            movesets: [compile(1)?, compile(-1)?],
+        });
     }
     if pieces.is_empty() {
         return Err(missing("piece"));
@@ -289,18 +433,50 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
 
     let mut groups: Vec<(u32, Group, usize)> = Vec::new();
     for e in entries.iter().filter(|e| e.key.starts_with("group")) {
-        let n = e.key.strip_prefix("group ").and_then(|n| n.parse::<u32>().ok()).filter(|n| (1..=MAX_GROUPS as u32).contains(n));
-        let n = n.ok_or_else(|| err(e, format!("write 'group N = name, white colour, black colour' with N in 1..{MAX_GROUPS}")))?;
+        let n = e
+            .key
+            .strip_prefix("group ")
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| (1..=MAX_GROUPS as u32).contains(n));
+        let n = n.ok_or_else(|| {
+            err(
+                e,
+                format!(
+                    "write 'group N = name, white colour, black colour' with N in 1..{MAX_GROUPS}"
+                ),
+            )
+        })?;
         let parts: Vec<&str> = e.value.split(',').map(str::trim).collect();
         if parts.len() != 3 || parts.iter().any(|p| p.is_empty()) {
-            return Err(err(e, format!("expected 'name, white colour, black colour', found '{}'", e.value)));
+            return Err(err(
+                e,
+                format!(
+                    "expected 'name, white colour, black colour', found '{}'",
+                    e.value
+                ),
+            ));
         }
-        groups.push((n, Group { name: parts[0].into(), colours: [parts[1].into(), parts[2].into()] }, e.line));
+        groups.push((
+            n,
+            Group {
+                name: parts[0].into(),
+                colours: [parts[1].into(), parts[2].into()],
+            },
+            e.line,
+        ));
     }
     groups.sort_by_key(|g| g.0);
     for (i, g) in groups.iter().enumerate() {
         if g.0 != i as u32 + 1 {
-            return Err(VariantError { file: file.into(), line: g.2, field: format!("group {}", g.0), message: format!("groups must be numbered 1, 2, ... without gaps; group {} is missing", i + 1) });
+            return Err(VariantError {
+                file: file.into(),
+                line: g.2,
+                field: format!("group {}", g.0),
+                message: format!(
+                    "groups must be numbered 1, 2, ... without gaps; group {} is missing",
+                    i + 1
+                ),
+            });
         }
     }
     let groups: Vec<Group> = groups.into_iter().map(|g| g.1).collect();
@@ -310,29 +486,53 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         "single" => CommandModel::Single,
         "chain" => {
             if groups.is_empty() {
-                return Err(err(command_entry, "the chain model needs at least one 'group N' line".into()));
+                return Err(err(
+                    command_entry,
+                    "the chain model needs at least one 'group N' line".into(),
+                ));
             }
             let links = get("links").map(|e| (e, e.value.as_str()));
             let links_any_friendly = match links {
                 None | Some((_, "group")) => false,
                 Some((_, "friendly")) => true,
-                Some((e, v)) => return Err(err(e, format!("expected 'group' or 'friendly', found '{v}'"))),
+                Some((e, v)) => {
+                    return Err(err(
+                        e,
+                        format!("expected 'group' or 'friendly', found '{v}'"),
+                    ))
+                }
             };
-            CommandModel::Chain { links_any_friendly, cap: number("cap", 0, 64)? as u8, reactivate: flag("reactivate", false)? }
+            CommandModel::Chain {
+                links_any_friendly,
+                cap: number("cap", 0, 64)? as u8,
+                reactivate: flag("reactivate", false)?,
+            }
         }
         "range" => {
             let range = number("range", 3, 15)? as u8;
             CommandModel::Range { range }
         }
-        other => return Err(err(command_entry, format!("unknown command model '{other}' (known: single, chain, range)"))),
+        other => {
+            return Err(err(
+                command_entry,
+                format!("unknown command model '{other}' (known: single, chain, range)"),
+            ))
+        }
     };
     let victory = match get("victory") {
         None => Victory::CaptureRoyals,
         Some(e) if e.value == "royals" => Victory::CaptureRoyals,
-        Some(e) => return Err(err(e, format!("unknown victory rule '{}' (known: royals)", e.value))),
+        Some(e) => {
+            return Err(err(
+                e,
+                format!("unknown victory rule '{}' (known: royals)", e.value),
+            ))
+        }
     };
     if !pieces.iter().any(|p| p.royal) {
-        return Err(missing("piece").with_message("no piece is flagged royal, so nobody could win".into()));
+        return Err(
+            missing("piece").with_message("no piece is flagged royal, so nobody could win".into())
+        );
     }
     let no_legal_turn = match get("no-legal-turn").map(|e| (e, e.value.as_str())) {
         None | Some((_, "loss")) => NoLegalTurn::Loss,
@@ -351,7 +551,9 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         id: s.id.clone(),
         name,
         summary: get("summary").map(|e| e.value.clone()).unwrap_or_default(),
-        reconstructed: get("reconstructed").map(|e| e.value.clone()).unwrap_or_default(),
+        reconstructed: get("reconstructed")
+            .map(|e| e.value.clone())
+            .unwrap_or_default(),
         geometry,
         pieces,
         groups,

@@ -40,7 +40,15 @@ pub(crate) static ZOBRIST: LazyLock<Zobrist> = LazyLock::new(|| {
     moves[0] = 0;
     let mut feasible: [u64; 64] = std::array::from_fn(|_| next());
     feasible[0] = 0;
-    Zobrist { piece, group, side, moved, chosen, moves, feasible }
+    Zobrist {
+        piece,
+        group,
+        side,
+        moved,
+        chosen,
+        moves,
+        feasible,
+    }
 });
 
 impl Zobrist {

@@ -15,7 +15,13 @@ fn chesimals(white: &[(&str, &str)]) -> cohort_rules::Position {
 #[test]
 fn chain_links_through_units_that_already_moved() {
     // Chief c1, Guards c2 d2 (linked), Guard e4 (two squares from d2: not linked).
-    let mut p = chesimals(&[("c1", "C(1)"), ("c2", "G(1)"), ("d2", "G(1)"), ("e4", "G(1)"), ("h1", "K(2)")]);
+    let mut p = chesimals(&[
+        ("c1", "C(1)"),
+        ("c2", "G(1)"),
+        ("d2", "G(1)"),
+        ("e4", "G(1)"),
+        ("h1", "K(2)"),
+    ]);
     assert!(!legal(&p, "e4-e5"), "e4 is not linked yet");
     play(&mut p, "c2-d3"); // d3 touches d2 and e4: the moved Guard is a link
     assert!(legal(&p, "e4-e5"), "linked through the Guard that moved");
@@ -25,7 +31,12 @@ fn chain_links_through_units_that_already_moved() {
 #[test]
 fn a_unit_may_move_into_isolation_and_cuts_the_chain() {
     // Chief c1, Guard c2, Guard c3 linked only through c2.
-    let mut p = chesimals(&[("c1", "C(1)"), ("c2", "G(1)"), ("c3", "G(1)"), ("h1", "K(2)")]);
+    let mut p = chesimals(&[
+        ("c1", "C(1)"),
+        ("c2", "G(1)"),
+        ("c3", "G(1)"),
+        ("h1", "K(2)"),
+    ]);
     assert!(legal(&p, "c3-c4"));
     play(&mut p, "c2-d1"); // d1 still touches the chief; c3 now touches nothing of group 1
     assert!(!legal(&p, "c3-c4"), "c3 lost its chain");
@@ -34,7 +45,10 @@ fn a_unit_may_move_into_isolation_and_cuts_the_chain() {
     // A knight of a royal chesimal leaping away from everything is legal.
     let mut p = chesimals(&[("f2", "K(2)"), ("e2", "N(2)"), ("c1", "C(1)")]);
     play(&mut p, "e2-c3");
-    assert!(legal(&p, "f2-f3"), "the king still moves after its knight left");
+    assert!(
+        legal(&p, "f2-f3"),
+        "the king still moves after its knight left"
+    );
 }
 
 #[test]
@@ -42,7 +56,10 @@ fn leaderless_chesimal_is_frozen_and_others_are_not_links() {
     // Group 1 lost its chief; its guard touches group 2's king but links run within a chesimal.
     let p = chesimals(&[("c2", "G(1)"), ("d2", "K(2)"), ("e1", "N(2)")]);
     assert!(!legal(&p, "c2-c3"));
-    assert!(p.parse_step("c2-c3").unwrap_err().contains("lost its leader"));
+    assert!(p
+        .parse_step("c2-c3")
+        .unwrap_err()
+        .contains("lost its leader"));
     assert!(legal(&p, "d2-d3") && legal(&p, "e1-f3"));
     // A group-1 guard touching only group 2's king is not linked to group 1's chief.
     let p = chesimals(&[("a1", "C(1)"), ("c2", "G(1)"), ("d2", "K(2)")]);
@@ -51,7 +68,12 @@ fn leaderless_chesimal_is_frozen_and_others_are_not_links() {
 
 #[test]
 fn a_turn_moves_one_chesimal_and_each_unit_once() {
-    let mut p = chesimals(&[("c1", "C(1)"), ("c2", "G(1)"), ("h1", "K(2)"), ("h2", "G(2)")]);
+    let mut p = chesimals(&[
+        ("c1", "C(1)"),
+        ("c2", "G(1)"),
+        ("h1", "K(2)"),
+        ("h2", "G(2)"),
+    ]);
     play(&mut p, "c2-c3");
     assert!(!legal(&p, "h2-h3"), "group 2 cannot join a turn of group 1");
     assert!(p.parse_step("h2-h3").unwrap_err().contains("chesimal (1)"));
@@ -74,7 +96,15 @@ fn when_nothing_can_move_end_is_the_only_step() {
 #[test]
 fn the_game_ends_the_moment_the_last_royal_falls() {
     // White's ortho chief o11 with Guards n12 and o12 beside Black's two kings p12 and m12.
-    let units = [("c1", "C(1)"), ("h1", "K(2)"), ("o11", "C(4)"), ("n12", "G(4)"), ("o12", "G(4)"), ("p12", "k(2)"), ("m12", "k(3)")];
+    let units = [
+        ("c1", "C(1)"),
+        ("h1", "K(2)"),
+        ("o11", "C(4)"),
+        ("n12", "G(4)"),
+        ("o12", "G(4)"),
+        ("p12", "k(2)"),
+        ("m12", "k(3)"),
+    ];
     let mut p = pos("chesimals-1", &place(16, 12, &units, 'w'));
     play(&mut p, "o11xp12");
     assert_eq!(p.outcome(), None);
@@ -91,18 +121,46 @@ fn the_game_ends_the_moment_the_last_royal_falls() {
 #[test]
 fn activation_range_is_three_at_the_moment_the_move_starts() {
     // Chieftains a1 b1; Man e4 is 4 from both (inactive), Man d4 is 3 from a1 (active).
-    let p = pos("mini-chieftain", &place(8, 8, &[("a1", "C"), ("b1", "C"), ("e5", "M"), ("d4", "M"), ("h8", "c")], 'w'));
+    let p = pos(
+        "mini-chieftain",
+        &place(
+            8,
+            8,
+            &[
+                ("a1", "C"),
+                ("b1", "C"),
+                ("e5", "M"),
+                ("d4", "M"),
+                ("h8", "c"),
+            ],
+            'w',
+        ),
+    );
     assert!(!legal(&p, "e5-e6"));
     assert!(legal(&p, "d4-d5"));
-    assert!(p.parse_step("e5-e6").unwrap_err().contains("within 3 squares"));
+    assert!(p
+        .parse_step("e5-e6")
+        .unwrap_err()
+        .contains("within 3 squares"));
 }
 
 #[test]
 fn a_moved_chieftain_activates_from_its_new_square() {
-    let mut p = pos("mini-chieftain", &place(8, 8, &[("a1", "C"), ("b1", "C"), ("e5", "M"), ("h8", "c")], 'w'));
+    let mut p = pos(
+        "mini-chieftain",
+        &place(
+            8,
+            8,
+            &[("a1", "C"), ("b1", "C"), ("e5", "M"), ("h8", "c")],
+            'w',
+        ),
+    );
     assert!(!legal(&p, "e5-e6"));
     play(&mut p, "a1-c3"); // b1 activates it (or it activates itself)
-    assert!(legal(&p, "e5-e6"), "c3 is two squares from e5, and one activation is left");
+    assert!(
+        legal(&p, "e5-e6"),
+        "c3 is two squares from e5, and one activation is left"
+    );
     play(&mut p, "e5-e6");
     let mut list = StepList::new();
     p.legal_steps(&mut list);
@@ -112,7 +170,22 @@ fn a_moved_chieftain_activates_from_its_new_square() {
 #[test]
 fn two_chieftains_covering_one_piece_are_matched() {
     // d1 is 3 from both Chieftains (a1, g1); b2 only from a1; f2 only from g1.
-    let start = pos("mini-chieftain", &place(8, 8, &[("a1", "C"), ("g1", "C"), ("d1", "M"), ("b2", "M"), ("f2", "M"), ("h8", "c")], 'w'));
+    let start = pos(
+        "mini-chieftain",
+        &place(
+            8,
+            8,
+            &[
+                ("a1", "C"),
+                ("g1", "C"),
+                ("d1", "M"),
+                ("b2", "M"),
+                ("f2", "M"),
+                ("h8", "c"),
+            ],
+            'w',
+        ),
+    );
     // The shared piece first: whichever follows can still be matched.
     let mut p = start.clone();
     play(&mut p, "d1-d2");
@@ -137,7 +210,15 @@ fn two_chieftains_covering_one_piece_are_matched() {
 #[test]
 fn moves_per_turn_equal_the_chieftains_at_the_start() {
     // One Chieftain left: one move a turn.
-    let mut p = pos("mini-chieftain", &place(8, 8, &[("a1", "C"), ("b2", "M"), ("c2", "M"), ("h8", "c")], 'w'));
+    let mut p = pos(
+        "mini-chieftain",
+        &place(
+            8,
+            8,
+            &[("a1", "C"), ("b2", "M"), ("c2", "M"), ("h8", "c")],
+            'w',
+        ),
+    );
     play(&mut p, "b2-b3");
     assert!(!legal(&p, "c2-c3"));
     assert!(legal(&p, "end"));

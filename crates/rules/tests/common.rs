@@ -27,8 +27,11 @@ pub fn dests(p: &Position, from: &str) -> Vec<String> {
     let from_sq = geo.parse_square(from).unwrap();
     let mut list = StepList::new();
     p.legal_steps(&mut list);
-    let mut out: Vec<String> =
-        list.iter().filter(|s| !s.is_end() && s.from == from_sq).map(|s| geo.square_name(s.to)).collect();
+    let mut out: Vec<String> = list
+        .iter()
+        .filter(|s| !s.is_end() && s.from == from_sq)
+        .map(|s| geo.square_name(s.to))
+        .collect();
     out.sort();
     out
 }

@@ -81,9 +81,16 @@ fn chesimals_two_guard_is_a_linear_q2() {
     rows[12 - 4] = "2C(1)1g(3)11".into(); // c4, enemy e4
     let p = pos("chesimals-2", &format!("{} w", rows.join("/")));
     let d = dests(&p, "d5");
-    assert!(d.contains(&"d7".to_string()) && d.contains(&"f7".to_string()) && d.contains(&"b7".to_string()));
+    assert!(
+        d.contains(&"d7".to_string())
+            && d.contains(&"f7".to_string())
+            && d.contains(&"b7".to_string())
+    );
     assert!(d.contains(&"e4".to_string()), "captures the adjacent enemy");
     assert!(!d.contains(&"f3".to_string()), "blocked by the enemy on e4");
-    assert!(!d.contains(&"b3".to_string()), "blocked by its own chief on c4");
+    assert!(
+        !d.contains(&"b3".to_string()),
+        "blocked by its own chief on c4"
+    );
     assert!(!d.contains(&"c4".to_string()));
 }

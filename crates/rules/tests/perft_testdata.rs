@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use cohort_rules::{builtin, perft::perft, Position};
 
 fn testdata(name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/testdata")
+        .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
@@ -25,7 +27,12 @@ fn check(variant: &str, position: Option<&str>, depth: u32, expected: u64) -> Op
         None => v.start(),
     };
     let got = perft(&mut pos, depth);
-    (got != expected).then(|| format!("{variant} depth {depth} {}: expected {expected}, got {got}", position.unwrap_or("start")))
+    (got != expected).then(|| {
+        format!(
+            "{variant} depth {depth} {}: expected {expected}, got {got}",
+            position.unwrap_or("start")
+        )
+    })
 }
 
 #[test]
@@ -45,7 +52,14 @@ fn perft_from_mid_game_positions() {
     assert!(data.len() >= 10, "perft-positions.tsv has too few rows");
     let failures: Vec<String> = data
         .iter()
-        .filter_map(|r| check(&r[0], Some(&r[3]), r[1].parse().unwrap(), r[2].parse().unwrap()))
+        .filter_map(|r| {
+            check(
+                &r[0],
+                Some(&r[3]),
+                r[1].parse().unwrap(),
+                r[2].parse().unwrap(),
+            )
+        })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -7,7 +7,13 @@ use proptest::prelude::*;
 
 /// Everything observable about a position, for exact comparison.
 fn snapshot(p: &Position) -> (String, String, u64, Option<cohort_rules::Outcome>, u64) {
-    (p.to_text(), format!("{:?}", p.turn()), p.hash(), p.outcome(), p.count_steps())
+    (
+        p.to_text(),
+        format!("{:?}", p.turn()),
+        p.hash(),
+        p.outcome(),
+        p.count_steps(),
+    )
 }
 
 /// A small deterministic generator so that proptest's seed fully decides the game.
@@ -43,17 +49,35 @@ fn random_game(variant_index: usize, seed: u64, steps: usize) -> Result<(), Test
         let before = snapshot(&p);
         for &s in list.iter() {
             let undo = p.make(s);
-            prop_assert_eq!(p.hash(), p.compute_hash(), "incremental hash after {} in {}", p.step_text(s), v.id);
+            prop_assert_eq!(
+                p.hash(),
+                p.compute_hash(),
+                "incremental hash after {} in {}",
+                p.step_text(s),
+                v.id
+            );
             p.unmake(s, undo);
-            prop_assert_eq!(&snapshot(&p), &before, "unmake of {} in {}", p.step_text(s), v.id);
+            prop_assert_eq!(
+                &snapshot(&p),
+                &before,
+                "unmake of {} in {}",
+                p.step_text(s),
+                v.id
+            );
         }
         p.make(step);
         prop_assert_eq!(p.hash(), p.compute_hash());
         if p.at_turn_start() && p.outcome().is_none() {
             let text = p.to_text();
-            let back = Position::parse(v, &text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+            let back = Position::parse(v, &text)
+                .map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
             prop_assert_eq!(back.to_text(), text.clone());
-            prop_assert_eq!(back.hash(), p.hash(), "hash of the parsed position {}", text);
+            prop_assert_eq!(
+                back.hash(),
+                p.hash(),
+                "hash of the parsed position {}",
+                text
+            );
             prop_assert_eq!(back.count_steps(), p.count_steps());
         }
     }

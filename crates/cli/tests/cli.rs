@@ -1,0 +1,298 @@
+//! The command-line contract of NOTATION.md, run against the real binary.
+
+use std::process::{Command, Output};
+
+fn cohort(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cohort"))
+        .args(args)
+        .output()
+        .expect("run cohort")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A user error: exit status 2, exactly one line on standard error naming the problem, no panic.
+fn assert_user_error(args: &[&str], needle: &str) {
+    let o = cohort(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{args:?}: status {:?}, stderr {err}",
+        o.status
+    );
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: want one line, got:\n{err}"
+    );
+    assert!(err.contains(needle), "{args:?}: '{needle}' not in: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+#[test]
+fn variants_lists_ids_first() {
+    let out = stdout(&cohort(&["variants"]));
+    let ids: Vec<&str> = out
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    for id in [
+        "chesimals-1",
+        "chesimals-2",
+        "chieftain",
+        "mini-chieftain",
+        "mini-chieftain-x",
+        "micro-chieftain",
+    ] {
+        assert!(ids.contains(&id), "{id} missing from {ids:?}");
+    }
+}
+
+#[test]
+fn perft_divide_sums_to_the_total_and_threads_agree() {
+    let plain = stdout(&cohort(&[
+        "perft",
+        "--variant",
+        "mini-chieftain",
+        "--depth",
+        "3",
+    ]));
+    let total: u64 = plain.trim().parse().unwrap();
+    let divided = stdout(&cohort(&[
+        "perft",
+        "--variant",
+        "mini-chieftain",
+        "--depth",
+        "3",
+        "--divide",
+        "--threads",
+        "2",
+    ]));
+    let lines: Vec<&str> = divided.lines().collect();
+    assert_eq!(lines.last().unwrap().parse::<u64>().unwrap(), total);
+    let sum: u64 = lines[..lines.len() - 1]
+        .iter()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, total);
+    assert!(
+        lines[0].contains('-'),
+        "a divide line is '<step> <count>': {}",
+        lines[0]
+    );
+}
+
+#[test]
+fn apply_prints_the_resulting_position_last() {
+    let o = cohort(&[
+        "apply",
+        "--variant",
+        "mini-chieftain",
+        "--turn",
+        "d2-d3, e2-e3",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let last = stdout(&o).lines().last().unwrap().to_string();
+    let v = cohort_rules::builtin("mini-chieftain").unwrap();
+    let mut p = v.start();
+    p.apply_turn("d2-d3 e2-e3").unwrap();
+    assert_eq!(last, p.to_text());
+    assert!(last.ends_with(" b"));
+    // Applying a turn from the printed position works in turn (Black replies).
+    let o = cohort(&[
+        "apply",
+        "--variant",
+        "mini-chieftain",
+        "--position",
+        &last,
+        "--turn",
+        "d7-d6 end",
+    ]);
+    assert!(stdout(&o).trim_end().ends_with(" w"));
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_two() {
+    assert_user_error(
+        &["perft", "--variant", "nosuch", "--depth", "1"],
+        "unknown variant 'nosuch'",
+    );
+    assert_user_error(&["perft", "--variant", "chieftain"], "--depth");
+    assert_user_error(
+        &[
+            "perft",
+            "--variant",
+            "chieftain",
+            "--position",
+            "8/8 w",
+            "--depth",
+            "1",
+        ],
+        "position:",
+    );
+    assert_user_error(
+        &[
+            "perft",
+            "--variant",
+            "mini-chieftain",
+            "--position",
+            "hnsccsnh/mmmmmmmm/8/8/8/8/MMMMMMMM/HNSCCSNX w",
+            "--depth",
+            "1",
+        ],
+        "'X' is not a piece",
+    );
+    assert_user_error(
+        &[
+            "perft",
+            "--variant",
+            "mini-chieftain",
+            "--position",
+            "hnsccsnh/mmmmmmmm/8/8/8/8/MMMMMMMM/HNSCCSNH x",
+            "--depth",
+            "1",
+        ],
+        "side to move",
+    );
+    assert_user_error(
+        &[
+            "perft",
+            "--variant",
+            "chesimals-1",
+            "--position",
+            "16/16/16/16/16/16/16/16/16/16/16/15K w",
+            "--depth",
+            "1",
+        ],
+        "group number",
+    );
+    assert_user_error(
+        &["apply", "--variant", "mini-chieftain", "--turn", "d2-d9"],
+        "not a square",
+    );
+    assert_user_error(
+        &["apply", "--variant", "mini-chieftain", "--turn", "d2d3"],
+        "not a step",
+    );
+    assert_user_error(
+        &["apply", "--variant", "mini-chieftain", "--turn", "d7-d6"],
+        "Black's, and White is to move",
+    );
+    assert_user_error(
+        &[
+            "apply",
+            "--variant",
+            "mini-chieftain",
+            "--turn",
+            "d2-d3 d3-d4",
+        ],
+        "already moved",
+    );
+    assert_user_error(
+        &["apply", "--variant", "mini-chieftain", "--turn", "d2-d5"],
+        "cannot reach d5",
+    );
+    assert_user_error(
+        &["apply", "--variant", "mini-chieftain", "--turn", "end"],
+        "at least one unit move",
+    );
+    assert_user_error(
+        &[
+            "apply",
+            "--variant",
+            "mini-chieftain",
+            "--turn",
+            "d2-d3 end e2-e3",
+        ],
+        "already ended",
+    );
+    assert_user_error(
+        &["apply", "--variant", "chesimals-1", "--turn", "b3-b4 f3-f4"],
+        "chesimal (1)",
+    );
+}
+
+#[test]
+fn a_malformed_variant_file_names_file_line_and_field() {
+    let dir = std::env::temp_dir().join(format!("cohort-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.ini");
+    std::fs::write(
+        &good,
+        "[tiny-chieftain]\nbase = mini-chieftain\nname = Tiny\nboard = 6x6\nsetup = 1ccm2/6/6/6/6/2CMC1 w\n",
+    )
+    .unwrap();
+    let o = cohort(&[
+        "perft",
+        "--variant",
+        "tiny-chieftain",
+        "--variant-file",
+        good.to_str().unwrap(),
+        "--depth",
+        "2",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let bad = dir.join("bad.ini");
+    std::fs::write(&bad, "[x]\nname = X\nboard = 8x8\npiece C = Chief, K^Y, leader royal\ncommand = range\nsetup = 8/8/8/8/8/8/8/C7 w\n").unwrap();
+    let path = bad.to_str().unwrap().to_string();
+    assert_user_error(
+        &["variants", "--variant-file", &path],
+        &format!("{path}:4: field 'piece C'"),
+    );
+    std::fs::write(&bad, "[x]\nname = X\nboard = 8x8\npiece C = Chief, K, leader royal\ncommand = range\nsetup = 8/8/8/8/8/8/8/Z7 w\n").unwrap();
+    assert_user_error(
+        &["variants", "--variant-file", &path],
+        &format!("{path}:6: field 'setup'"),
+    );
+    std::fs::write(&bad, "[x]\nboard = 17x8\n").unwrap();
+    assert_user_error(
+        &["variants", "--variant-file", &path],
+        &format!("{path}:2: field 'board'"),
+    );
+    assert_user_error(
+        &["variants", "--variant-file", "/nonexistent/v.ini"],
+        "cannot read variant file",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn play_takes_steps_undo_and_end_from_standard_input() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cohort"))
+        .args(["play", "--variant", "mini-chieftain"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"d2-d3\nundo\ne2-e3\nd7-d6\nend\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("may move now"), "{text}");
+    assert!(
+        text.contains("Black to move"),
+        "the turn ended with end:\n{text}"
+    );
+    assert!(
+        text.contains("error: d7-d6 is illegal"),
+        "Black cannot move in White's turn:\n{text}"
+    );
+}
