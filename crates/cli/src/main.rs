@@ -51,6 +51,9 @@ enum Command {
         /// Split the first steps over this many threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Make and unmake every leaf step instead of only counting the leaves.
+        #[arg(long)]
+        make_leaves: bool,
     },
     /// Play one turn and print the resulting position string as the last line.
     Apply {
@@ -155,6 +158,7 @@ fn run(cli: Cli) -> Res<()> {
             depth,
             divide,
             threads,
+            make_leaves,
         } => {
             let v = variant(&v)?;
             let pos = position(&v, p.as_deref())?;
@@ -163,7 +167,7 @@ fn run(cli: Cli) -> Res<()> {
             }
             let started = Instant::now();
             let total = if divide || threads > 1 {
-                let rows = parallel_divide(&pos, depth, threads);
+                let rows = parallel_divide(&pos, depth, threads, make_leaves);
                 let mut total = 0;
                 for (step, n) in &rows {
                     if divide {
@@ -176,11 +180,14 @@ fn run(cli: Cli) -> Res<()> {
                 } else {
                     total
                 }
+            } else if make_leaves {
+                perft::perft_made(&mut pos.clone(), depth)
             } else {
                 perft::perft(&mut pos.clone(), depth)
             };
             let secs = started.elapsed().as_secs_f64();
-            eprintln!("{total} steps in {secs:.3} s: {:.1} M steps/s ({threads} thread(s), leaves counted without being made)", total as f64 / secs / 1e6);
+            let leaves = if make_leaves { "every leaf made and unmade" } else { "leaves counted without being made" };
+            eprintln!("{total} steps in {secs:.3} s: {:.1} M steps/s ({threads} thread(s), {leaves})", total as f64 / secs / 1e6);
             println!("{total}");
         }
         Command::Apply {
@@ -205,7 +212,8 @@ fn run(cli: Cli) -> Res<()> {
 
 /// Perft of every first step, the steps dealt round-robin to `threads` workers; a progress
 /// bar on standard error (hidden when it is not a terminal) counts finished first steps.
-fn parallel_divide(pos: &Position, depth: u32, threads: usize) -> Vec<(cohort_rules::Step, u64)> {
+fn parallel_divide(pos: &Position, depth: u32, threads: usize, make_leaves: bool) -> Vec<(cohort_rules::Step, u64)> {
+    let count = if make_leaves { perft::perft_made } else { perft::perft };
     if depth == 0 {
         return vec![];
     }
@@ -227,7 +235,7 @@ fn parallel_divide(pos: &Position, depth: u32, threads: usize) -> Vec<(cohort_ru
                     let mut out = vec![];
                     for i in (t..steps.len()).step_by(threads) {
                         let undo = local.make(steps[i]);
-                        out.push((i, perft::perft(&mut local, depth - 1)));
+                        out.push((i, count(&mut local, depth - 1)));
                         local.unmake(steps[i], undo);
                         bar.inc(1);
                     }

@@ -23,6 +23,23 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     }
 }
 
+/// Perft that makes and unmakes every leaf step too (for comparison with `perft`, whose
+/// leaves are only counted).
+pub fn perft_made(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = StepList::new();
+    pos.legal_steps(&mut list);
+    let mut nodes = 0;
+    for &step in list.iter() {
+        let undo = pos.make(step);
+        nodes += perft_made(pos, depth - 1);
+        pos.unmake(step, undo);
+    }
+    nodes
+}
+
 /// Perft per first step, in generation order.
 pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Step, u64)> {
     if depth == 0 {
