@@ -186,8 +186,15 @@ fn run(cli: Cli) -> Res<()> {
                 perft::perft(&mut pos.clone(), depth)
             };
             let secs = started.elapsed().as_secs_f64();
-            let leaves = if make_leaves { "every leaf made and unmade" } else { "leaves counted without being made" };
-            eprintln!("{total} steps in {secs:.3} s: {:.1} M steps/s ({threads} thread(s), {leaves})", total as f64 / secs / 1e6);
+            let leaves = if make_leaves {
+                "every leaf made and unmade"
+            } else {
+                "leaves counted without being made"
+            };
+            eprintln!(
+                "{total} steps in {secs:.3} s: {:.1} M steps/s ({threads} thread(s), {leaves})",
+                total as f64 / secs / 1e6
+            );
             println!("{total}");
         }
         Command::Apply {
@@ -212,8 +219,17 @@ fn run(cli: Cli) -> Res<()> {
 
 /// Perft of every first step, the steps dealt round-robin to `threads` workers; a progress
 /// bar on standard error (hidden when it is not a terminal) counts finished first steps.
-fn parallel_divide(pos: &Position, depth: u32, threads: usize, make_leaves: bool) -> Vec<(cohort_rules::Step, u64)> {
-    let count = if make_leaves { perft::perft_made } else { perft::perft };
+fn parallel_divide(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    make_leaves: bool,
+) -> Vec<(cohort_rules::Step, u64)> {
+    let count = if make_leaves {
+        perft::perft_made
+    } else {
+        perft::perft
+    };
     if depth == 0 {
         return vec![];
     }

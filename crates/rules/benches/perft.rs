@@ -13,7 +13,9 @@ fn counted_leaves(bencher: divan::Bencher, (id, depth): (&str, u32)) {
     let v = builtin(id).unwrap();
     let mut pos = v.start();
     let steps = perft::perft(&mut pos, depth);
-    bencher.counter(divan::counter::ItemsCount::new(steps)).bench_local(|| perft::perft(&mut pos, depth));
+    bencher
+        .counter(divan::counter::ItemsCount::new(steps))
+        .bench_local(|| perft::perft(&mut pos, depth));
 }
 
 #[divan::bench(args = [("chesimals-1", 4), ("chieftain", 3)], sample_count = 10)]
@@ -21,5 +23,7 @@ fn made_leaves(bencher: divan::Bencher, (id, depth): (&str, u32)) {
     let v = builtin(id).unwrap();
     let mut pos = v.start();
     let steps = perft::perft(&mut pos, depth);
-    bencher.counter(divan::counter::ItemsCount::new(steps)).bench_local(|| perft::perft_made(&mut pos, depth));
+    bencher
+        .counter(divan::counter::ItemsCount::new(steps))
+        .bench_local(|| perft::perft_made(&mut pos, depth));
 }
