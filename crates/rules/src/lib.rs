@@ -5,6 +5,7 @@
 pub mod bitboard;
 pub mod game;
 pub mod geometry;
+mod lifeform;
 mod movegen;
 pub mod movement;
 pub mod perft;
@@ -17,7 +18,9 @@ pub use bitboard::{Bitboard, Square};
 pub use game::{EndReason, Game};
 pub use position::{Outcome, Position, PositionError, Side, TurnState, Undo, Unit};
 pub use step::{Step, StepKind, StepList};
-pub use variant::{builtin_variants, parse_variants, CommandModel, Variant, VariantError};
+pub use variant::{
+    builtin_variants, parse_variants, BodyRole, CommandModel, Variant, VariantError,
+};
 
 use std::sync::Arc;
 

@@ -6,7 +6,7 @@
 use crate::bitboard::{Bitboard, Square};
 use crate::position::{available_leaders, Position, Side, NO_UNIT};
 use crate::step::{Step, StepKind, StepList};
-use crate::variant::CommandModel;
+use crate::variant::{BodyRole, CommandModel};
 
 /// The units of a group reachable from `seed` through king-adjacent squares of `within`.
 #[inline(always)]
@@ -30,6 +30,7 @@ impl Position {
         let s = self.side.index();
         match self.variant.command {
             CommandModel::Single => self.occupied[s],
+            CommandModel::Body => self.body_movers(),
             CommandModel::Chain {
                 links_any_friendly,
                 cap,
@@ -119,6 +120,9 @@ impl Position {
     /// All legal steps now (NOTATION.md's step rules).
     pub fn legal_steps(&self, list: &mut StepList) {
         list.clear();
+        if self.variant.command == CommandModel::Body {
+            return self.for_each_body_step(|s| list.push(s));
+        }
         self.for_each_mover(|from, dests| {
             for to in dests.iter() {
                 list.push(Step::new(from, to));
@@ -132,13 +136,24 @@ impl Position {
     /// The number of legal steps, without listing them.
     #[inline]
     pub fn count_steps(&self) -> u64 {
+        if self.variant.command == CommandModel::Body {
+            let mut n = 0;
+            self.for_each_body_step(|_| n += 1);
+            return n;
+        }
         let mut n = self.end_is_legal() as u64;
         self.for_each_mover(|_, dests| n += dests.count() as u64);
         n
     }
 
     pub fn is_legal(&self, step: Step) -> bool {
+        if self.variant.command == CommandModel::Body {
+            let mut found = false;
+            self.for_each_body_step(|s| found |= s == step);
+            return found;
+        }
         match step.kind {
+            StepKind::Pin => false,
             StepKind::End => self.end_is_legal(),
             StepKind::Move => {
                 self.occupied[self.side.index()].has(step.from)
@@ -153,6 +168,11 @@ impl Position {
         let geo = &self.variant.geometry;
         match step.kind {
             StepKind::End => "end".into(),
+            StepKind::Pin => format!(
+                "{}~{}",
+                geo.square_name(step.from),
+                geo.square_name(step.to)
+            ),
             StepKind::Move => {
                 let capture = self
                     .unit_at(step.to)
@@ -181,11 +201,12 @@ impl Position {
             };
         }
         let geo = &self.variant.geometry;
-        let Some(sep) = text.find(['-', 'x']) else {
+        let Some(sep) = text.find(['-', 'x', '~']) else {
             return Err(format!(
                 "'{text}' is not a step: write <from>-<to>, <from>x<to> or end"
             ));
         };
+        let pin = text[sep..].starts_with('~');
         let (a, b) = (&text[..sep], &text[sep + 1..]);
         let from = geo.parse_square(a).ok_or_else(|| {
             format!(
@@ -199,7 +220,10 @@ impl Position {
                 geo.files, geo.ranks
             )
         })?;
-        let step = Step::new(from, to);
+        let mut step = Step::new(from, to);
+        if pin {
+            step.kind = StepKind::Pin;
+        }
         if self.is_legal(step) {
             return Ok(step);
         }
@@ -249,6 +273,24 @@ impl Position {
                 )
             }
             CommandModel::Single => format!("the {piece} on {fname} cannot move"),
+            CommandModel::Body => self.why_illegal_body(from, piece),
+        }
+    }
+
+    fn why_illegal_body(&self, from: Square, piece: &str) -> String {
+        let fname = self.variant.geometry.square_name(from);
+        let role = self
+            .unit_at(from)
+            .and_then(|u| self.variant.pieces[u.kind as usize].role);
+        let follower = matches!(role, Some(BodyRole::Hair | BodyRole::Limb));
+        if self.turn.moves == 0 && follower {
+            format!("the {piece} on {fname} moves only as a follower, after the main move")
+        } else if self.turn.moves == 0 {
+            format!("the {piece} on {fname} is pinned")
+        } else if follower {
+            format!("the {piece} on {fname} did not stand next to the main piece's start square, or is pinned")
+        } else {
+            "this turn's main move is made; only follower steps of Hair and Limbs remain".into()
         }
     }
 

@@ -16,6 +16,8 @@
 //!                                    or square 2 is empty (Hero, Shaman)
 //! ```
 //!
+//! `-` alone means the piece has no move of its own (Lifeform's Hair and Limbs).
+//!
 //! Directions are seen from the mover: forward is toward the opponent. Several direction
 //! modifiers keep the union of their directions (`fsW` = forward or sideways wazir).
 
@@ -99,9 +101,14 @@ fn atom_leaps(atom: char) -> Option<Vec<(i8, i8)>> {
 fn parse(text: &str) -> Result<Vec<Component>, BetzaError> {
     let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
     if chars.is_empty() {
-        return Err(BetzaError("empty move notation".into()));
+        return Err(BetzaError(
+            "empty move notation (write '-' for a piece with no move of its own)".into(),
+        ));
     }
     let mut out = Vec::new();
+    if chars == ['-'] {
+        return Ok(out);
+    }
     let mut i = 0;
     while i < chars.len() {
         let mut mode = Mode::MoveOrCapture;

@@ -64,6 +64,10 @@ pub struct TurnState {
     /// making up the subset `s` (bit i of s = the side's i-th leader). A fresh turn has only
     /// the empty subset.
     pub feasible: u64,
+    /// Body model: squares of the Hair and Limbs that may still make a follower step.
+    pub followers: Bitboard,
+    /// Body model: the turn has made its one capture.
+    pub captured: bool,
 }
 
 impl Default for TurnState {
@@ -73,6 +77,8 @@ impl Default for TurnState {
             group: None,
             moved: Bitboard::EMPTY,
             feasible: 1,
+            followers: Bitboard::EMPTY,
+            captured: false,
         }
     }
 }
@@ -110,6 +116,12 @@ pub struct Position {
     pub(crate) turn: TurnState,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) hash: u64,
+    /// Body model: the pinned unit under a Hand on each shared square (NO_UNIT elsewhere);
+    /// `board` holds the Hand on top.
+    pub(crate) under: [u8; 256],
+    pub(crate) shared: Bitboard,
+    /// Body model: state saved by each step, restored by `unmake` (see lifeform.rs).
+    pub(crate) body_undo: Vec<crate::lifeform::BodySnapshot>,
 }
 
 /// A malformed position string.
@@ -198,6 +210,9 @@ impl Position {
             turn: TurnState::default(),
             outcome: None,
             hash: 0,
+            under: [NO_UNIT; 256],
+            shared: Bitboard::EMPTY,
+            body_undo: Vec::new(),
         };
         let uses_groups = !variant.groups.is_empty();
         for (ri, row) in rows.iter().enumerate() {
@@ -283,6 +298,12 @@ impl Position {
                     group,
                     alive: true,
                 })?;
+                if chars.get(i) == Some(&'~') {
+                    let pinned = chars.get(i + 1).copied().unwrap_or(' ');
+                    pos.add_pinned(sq, kind, side, pinned)
+                        .map_err(|m| PositionError(format!("{}: '{c}~{pinned}': {m}", where_())))?;
+                    i += 2;
+                }
                 file += 1;
             }
             if file != geo.files as u32 {
@@ -296,6 +317,55 @@ impl Position {
         }
         pos.hash = pos.compute_hash();
         Ok(pos)
+    }
+
+    /// Lifeform: the unit written after `~`, pinned under the Hand just added on `sq`.
+    fn add_pinned(
+        &mut self,
+        sq: Square,
+        hand: usize,
+        side: Side,
+        letter: char,
+    ) -> Result<(), String> {
+        use crate::variant::BodyRole;
+        let v = self.variant.clone();
+        if v.command != CommandModel::Body {
+            return Err(format!(
+                "a pinned piece ('~') exists only in Lifeform, not in {}",
+                v.id
+            ));
+        }
+        if v.pieces[hand].role != Some(BodyRole::Hand) {
+            return Err("only a Hand can pin ('~' must follow a Hand)".into());
+        }
+        let kind = v
+            .kind_of_letter(letter)
+            .filter(|_| letter.is_ascii_alphabetic())
+            .ok_or_else(|| format!("'{letter}' is not a piece of {}", v.id))?;
+        let pinned_side = if letter.is_ascii_uppercase() {
+            Side::White
+        } else {
+            Side::Black
+        };
+        if pinned_side == side {
+            return Err("a Hand pins only an enemy piece".into());
+        }
+        if v.pieces[kind].role == Some(BodyRole::Hair) {
+            return Err("Hair cannot be pinned".into());
+        }
+        let top = self.board[sq.index()];
+        self.add_unit(Unit {
+            square: sq,
+            kind: kind as u8,
+            side: pinned_side,
+            group: 0,
+            alive: true,
+        })
+        .map_err(|e| e.0)?;
+        self.under[sq.index()] = self.board[sq.index()];
+        self.board[sq.index()] = top;
+        self.shared.set(sq);
+        Ok(())
     }
 
     fn add_unit(&mut self, unit: Unit) -> Result<(), PositionError> {
@@ -329,7 +399,7 @@ impl Position {
                     self.activators[s][n] = id;
                     self.activator_count[s] += 1;
                 }
-                CommandModel::Single => {}
+                CommandModel::Single | CommandModel::Body => {}
             }
         }
         if kind.royal {
@@ -366,6 +436,17 @@ impl Position {
                         if !self.variant.groups.is_empty() {
                             out += &format!("({})", u.group + 1);
                         }
+                        let under = self.under[Square::new(file, rank).index()];
+                        if under != NO_UNIT {
+                            let p = &self.units[under as usize];
+                            let l = self.variant.pieces[p.kind as usize].letter;
+                            out.push('~');
+                            out.push(if p.side == Side::White {
+                                l
+                            } else {
+                                l.to_ascii_lowercase()
+                            });
+                        }
                     }
                 }
             }
@@ -394,6 +475,12 @@ impl Position {
         }
         for sq in turn.moved.iter() {
             h ^= z.moved[sq.index()];
+        }
+        for sq in turn.followers.iter() {
+            h ^= z.follower[sq.index()];
+        }
+        if turn.captured {
+            h ^= z.captured;
         }
         h
     }
@@ -430,8 +517,13 @@ impl Position {
             outcome: self.outcome,
             side: self.side,
         };
+        if self.variant.command == CommandModel::Body {
+            crate::lifeform::make(self, step);
+            return undo;
+        }
         match step.kind {
             StepKind::End => self.end_turn(),
+            StepKind::Pin => unreachable!("pins exist only under the body model"),
             StepKind::Move => {
                 undo.captured = self.move_unit(step.from, step.to);
                 if self.variant.command == CommandModel::Single {
@@ -443,7 +535,9 @@ impl Position {
     }
 
     pub fn unmake(&mut self, step: Step, undo: Undo) {
-        if step.kind == StepKind::Move {
+        if self.variant.command == CommandModel::Body {
+            crate::lifeform::unmake(self);
+        } else if step.kind == StepKind::Move {
             let id = self.board[step.to.index()];
             let u = self.units[id as usize];
             let s = u.side.index();
@@ -463,7 +557,7 @@ impl Position {
         self.side = undo.side;
     }
 
-    fn end_turn(&mut self) {
+    pub(crate) fn end_turn(&mut self) {
         self.hash ^= Self::turn_key(&self.turn) ^ ZOBRIST.side;
         self.turn = TurnState::default();
         self.side = self.side.other();
@@ -489,7 +583,7 @@ impl Position {
                 self.hash ^= z.feasible_key(self.turn.feasible) ^ z.feasible_key(next);
                 self.turn.feasible = next;
             }
-            CommandModel::Single => {}
+            CommandModel::Single | CommandModel::Body => {}
         }
         let captured = self.board[to.index()];
         if captured != NO_UNIT {

@@ -18,6 +18,8 @@ pub struct Step {
 pub enum StepKind {
     Move,
     End,
+    /// Lifeform: a Hand arrives on an enemy piece and pins it instead of capturing (`c4~c6`).
+    Pin,
 }
 
 impl Step {

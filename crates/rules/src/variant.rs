@@ -36,7 +36,34 @@ pub struct PieceKind {
     pub royal: bool,
     /// Leads a chesimal (chain model) or activates units (range model).
     pub leader: bool,
+    /// Body model: the part of the body this piece is.
+    pub role: Option<BodyRole>,
     pub(crate) movesets: [MoveSet; 2],
+}
+
+/// Lifeform Chess body parts (RULES.md section 6), named in a piece's flags.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BodyRole {
+    Head,
+    Torso,
+    Hand,
+    Foot,
+    Hair,
+    Limb,
+}
+
+impl BodyRole {
+    fn from_flag(flag: &str) -> Option<BodyRole> {
+        Some(match flag {
+            "head" => BodyRole::Head,
+            "torso" => BodyRole::Torso,
+            "hand" => BodyRole::Hand,
+            "foot" => BodyRole::Foot,
+            "hair" => BodyRole::Hair,
+            "limb" => BodyRole::Limb,
+            _ => return None,
+        })
+    }
 }
 
 /// Which units may move in a turn: the named rule models.
@@ -57,12 +84,18 @@ pub enum CommandModel {
     /// Chieftain: each leader activates one unit per turn within `range` (king distance),
     /// measured when that unit's move starts.
     Range { range: u8 },
+    /// Lifeform: one main move by a Head, Torso, Hand or Foot, then follower steps of the Hair
+    /// and Limbs that stood next to its start square; the body regulations at the turn's end.
+    Body,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Victory {
     /// Capture every enemy royal unit; the game ends the moment the last one falls.
     CaptureRoyals,
+    /// Lifeform: judged at the end of each turn, after the regulations' removals: a side whose
+    /// Head or Torso is gone, or whose Head and Torso lost their Neck, loses (both: a draw).
+    Body,
 }
 
 /// What a side with no legal turn at the start of its turn gets. [ruling] loss by default.
@@ -164,6 +197,10 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     (
         "variants/chieftain.ini",
         include_str!("../../../variants/chieftain.ini"),
+    ),
+    (
+        "variants/lifeform.ini",
+        include_str!("../../../variants/lifeform.ini"),
     ),
 ];
 
@@ -401,7 +438,7 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
                 format!("expected 'name, moves[, flags]', found '{}'", e.value),
             ));
         }
-        let (mut royal, mut leader) = (false, false);
+        let (mut royal, mut leader, mut role) = (false, false, None);
         for f in parts
             .get(2)
             .map(|f| f.split_whitespace().collect())
@@ -410,7 +447,18 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
             match f {
                 "royal" => royal = true,
                 "leader" => leader = true,
-                _ => return Err(err(e, format!("unknown flag '{f}' (known: leader, royal)"))),
+                _ if role.is_none() && BodyRole::from_flag(f).is_some() => {
+                    role = BodyRole::from_flag(f)
+                }
+                _ => {
+                    return Err(err(
+                        e,
+                        format!(
+                            "unknown or repeated flag '{f}' (known: leader, royal, and one of \
+                             head torso hand foot hair limb)"
+                        ),
+                    ))
+                }
             }
         }
         let compile =
@@ -421,6 +469,7 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
             moves: parts[1].into(),
             royal,
             leader,
+            role,
             movesets: [compile(1)?, compile(-1)?],
         });
     }
@@ -512,24 +561,45 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
             let range = number("range", 3, 15)? as u8;
             CommandModel::Range { range }
         }
+        "body" => {
+            for role in ["head", "torso", "hand", "foot", "hair", "limb"] {
+                if !pieces.iter().any(|p| p.role == BodyRole::from_flag(role)) {
+                    return Err(err(
+                        command_entry,
+                        format!("the body model needs a piece flagged '{role}'"),
+                    ));
+                }
+            }
+            CommandModel::Body
+        }
         other => {
             return Err(err(
                 command_entry,
-                format!("unknown command model '{other}' (known: single, chain, range)"),
+                format!("unknown command model '{other}' (known: single, chain, range, body)"),
             ))
         }
     };
     let victory = match get("victory") {
         None => Victory::CaptureRoyals,
         Some(e) if e.value == "royals" => Victory::CaptureRoyals,
+        Some(e) if e.value == "body" && command == CommandModel::Body => Victory::Body,
         Some(e) => {
             return Err(err(
                 e,
-                format!("unknown victory rule '{}' (known: royals)", e.value),
+                format!(
+                    "unknown victory rule '{}' (known: royals; body with command = body)",
+                    e.value
+                ),
             ))
         }
     };
-    if !pieces.iter().any(|p| p.royal) {
+    if command == CommandModel::Body && victory != Victory::Body {
+        return Err(err(
+            command_entry,
+            "command = body needs victory = body".into(),
+        ));
+    }
+    if victory == Victory::CaptureRoyals && !pieces.iter().any(|p| p.royal) {
         return Err(
             missing("piece").with_message("no piece is flagged royal, so nobody could win".into())
         );

@@ -18,6 +18,10 @@ pub(crate) struct Zobrist {
     pub moves: [u64; 256],
     /// Range model: feasible leader subsets (bit 0, the empty subset alone, is 0).
     feasible: [u64; 64],
+    /// Body model: a Hair or Limb on the square may still make its follower step.
+    pub follower: [u64; 256],
+    /// Body model: the turn's one capture is made.
+    pub captured: u64,
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -40,6 +44,8 @@ pub(crate) static ZOBRIST: LazyLock<Zobrist> = LazyLock::new(|| {
     moves[0] = 0;
     let mut feasible: [u64; 64] = std::array::from_fn(|_| next());
     feasible[0] = 0;
+    let follower = std::array::from_fn(|_| next());
+    let captured = next();
     Zobrist {
         piece,
         group,
@@ -48,6 +54,8 @@ pub(crate) static ZOBRIST: LazyLock<Zobrist> = LazyLock::new(|| {
         chosen,
         moves,
         feasible,
+        follower,
+        captured,
     }
 });
 

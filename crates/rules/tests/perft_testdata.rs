@@ -63,3 +63,21 @@ fn perft_from_mid_game_positions() {
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn perft_lifeform() {
+    let data = rows(&testdata("lifeform-perft.tsv"));
+    assert!(data.len() >= 50, "lifeform-perft.tsv has too few rows");
+    let failures: Vec<String> = data
+        .iter()
+        .filter_map(|r| {
+            check(
+                &r[0],
+                Some(&r[3]),
+                r[1].parse().unwrap(),
+                r[2].parse().unwrap(),
+            )
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

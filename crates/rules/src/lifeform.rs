@@ -1,0 +1,254 @@
+//! The body command model: Daniel MacDuff's Lifeform Chess (RULES.md section 6).
+//!
+//! A turn is one main move (Head, Torso, Hand or Foot, not pinned), then one-square follower
+//! steps of the own Hair and Limbs that stood next to the main piece's start square, then
+//! `end`. A Hand landing on an enemy piece may pin it (`~`) instead of capturing: both share
+//! the square, `board` holding the Hand and `under` the pinned piece. At `end` the
+//! regulations remove every disconnected part of both sides (repeated until stable) and loss
+//! is judged. Lifeform positions are small, so a step saves the whole mutable state in a
+//! snapshot instead of a hand-written undo for each of these rules.
+
+use crate::bitboard::Bitboard;
+use crate::movegen::flood;
+use crate::position::{Outcome, Position, Side, TurnState, Unit, NO_UNIT};
+use crate::step::{Step, StepKind};
+use crate::variant::BodyRole;
+
+#[derive(Clone)]
+pub(crate) struct BodySnapshot {
+    board: [u8; 256],
+    under: [u8; 256],
+    shared: Bitboard,
+    occupied: [Bitboard; 2],
+    units: Vec<Unit>,
+}
+
+/// One side's body parts as bitboards (pinned parts included: they still count for links).
+struct Body {
+    head: Bitboard,
+    torso: Bitboard,
+    hands_feet: Bitboard,
+    hair: Bitboard,
+    limbs: Bitboard,
+}
+
+impl Position {
+    fn role(&self, id: u8) -> Option<BodyRole> {
+        self.variant.pieces[self.units[id as usize].kind as usize].role
+    }
+
+    fn body(&self, side: Side) -> Body {
+        let mut b = Body {
+            head: Bitboard::EMPTY,
+            torso: Bitboard::EMPTY,
+            hands_feet: Bitboard::EMPTY,
+            hair: Bitboard::EMPTY,
+            limbs: Bitboard::EMPTY,
+        };
+        for u in self.units.iter().filter(|u| u.alive && u.side == side) {
+            let set = match self.variant.pieces[u.kind as usize].role {
+                Some(BodyRole::Head) => &mut b.head,
+                Some(BodyRole::Torso) => &mut b.torso,
+                Some(BodyRole::Hand | BodyRole::Foot) => &mut b.hands_feet,
+                Some(BodyRole::Hair) => &mut b.hair,
+                Some(BodyRole::Limb) => &mut b.limbs,
+                None => continue,
+            };
+            set.set(u.square);
+        }
+        b
+    }
+
+    /// Squares holding a unit of `side` that is pinned under an enemy Hand.
+    fn pinned(&self, side: Side) -> Bitboard {
+        let mut p = Bitboard::EMPTY;
+        for sq in self.shared.iter() {
+            if self.units[self.under[sq.index()] as usize].side == side {
+                p.set(sq);
+            }
+        }
+        p
+    }
+
+    /// Enemy units the side to move may capture or pin: not Hair, not on a shared square.
+    fn body_targets(&self) -> Bitboard {
+        let enemy = self.side.other();
+        self.occupied[enemy.index()] & !self.body(enemy).hair & !self.shared
+    }
+
+    /// Hand the legal steps of the body model to `emit`.
+    pub(crate) fn for_each_body_step(&self, mut emit: impl FnMut(Step)) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let s = self.side.index();
+        let empty = self.variant.geometry.squares & !(self.occupied[0] | self.occupied[1]);
+        let targets = self.body_targets();
+        if self.turn.moves == 0 {
+            let pinned = self.pinned(self.side);
+            for sq in (self.occupied[s] & !pinned).iter() {
+                let id = self.board[sq.index()];
+                let role = self.role(id);
+                if matches!(role, Some(BodyRole::Hair | BodyRole::Limb) | None) {
+                    continue; // Hair and Limbs never move on their own
+                }
+                let kind = self.units[id as usize].kind as usize;
+                let moves = &self.variant.pieces[kind].movesets[s];
+                for to in moves
+                    .destinations(&self.variant.geometry, sq, empty, targets)
+                    .iter()
+                {
+                    emit(Step::new(sq, to));
+                    if role == Some(BodyRole::Hand) && targets.has(to) {
+                        emit(Step {
+                            from: sq,
+                            to,
+                            kind: StepKind::Pin,
+                        });
+                    }
+                }
+            }
+            return;
+        }
+        let geo = &self.variant.geometry;
+        for sq in self.turn.followers.iter() {
+            let mut d = geo.king(sq) & empty;
+            if !self.turn.captured && self.role(self.board[sq.index()]) == Some(BodyRole::Limb) {
+                d |= geo.king(sq) & targets;
+            }
+            for to in d.iter() {
+                emit(Step::new(sq, to));
+            }
+        }
+        emit(Step::END);
+    }
+
+    /// Take a unit off the board (capture or removal), freeing whatever it shared a square with.
+    fn lift(&mut self, id: u8) {
+        let u = self.units[id as usize];
+        let i = u.square.index();
+        if self.board[i] == id {
+            self.board[i] = self.under[i];
+        }
+        self.under[i] = NO_UNIT;
+        self.shared.clear(u.square);
+        self.occupied[u.side.index()].clear(u.square);
+        self.units[id as usize].alive = false;
+    }
+
+    /// The regulations: every part of either side not connected to its body as RULES.md
+    /// section 6 says, removed simultaneously, until none is left.
+    fn apply_regulations(&mut self) {
+        let mut doomed: Vec<u8> = Vec::new();
+        loop {
+            doomed.clear();
+            for side in [Side::White, Side::Black] {
+                let b = self.body(side);
+                // Limbs linked to the Torso: adjacent to it, or through adjacent Limbs.
+                let linked = flood(b.torso.king_dilate() & b.limbs, b.limbs);
+                // Hands and Feet need a linked Limb next to them (the Torso itself is not enough).
+                let bad = (b.limbs & !linked) | (b.hands_feet & !linked.king_dilate());
+                // Hair: next to the Head, Torso, a Hand or a Foot, or to Hair that is.
+                let anchors = b.head | b.torso | b.hands_feet;
+                let bad = bad | (b.hair & !flood(b.hair & anchors.king_dilate(), b.hair));
+                for (id, u) in self.units.iter().enumerate() {
+                    if u.alive && u.side == side && bad.has(u.square) {
+                        doomed.push(id as u8);
+                    }
+                }
+            }
+            if doomed.is_empty() {
+                return;
+            }
+            for &id in &doomed {
+                self.lift(id);
+            }
+        }
+    }
+
+    /// Has `side` lost: Head or Torso gone, or no Neck (adjacent, or a common adjacent Limb)?
+    fn body_lost(&self, side: Side) -> bool {
+        let b = self.body(side);
+        let (Some(head), Some(torso)) = (b.head.first(), b.torso.first()) else {
+            return true;
+        };
+        let geo = &self.variant.geometry;
+        let adjacent = geo.king(head).has(torso);
+        !adjacent && (geo.king(head) & geo.king(torso) & b.limbs).is_empty()
+    }
+
+    /// Squares of the units that may start a step now (for `movable_units`).
+    pub(crate) fn body_movers(&self) -> Bitboard {
+        let mut m = Bitboard::EMPTY;
+        self.for_each_body_step(|s| {
+            if !s.is_end() {
+                m.set(s.from)
+            }
+        });
+        m
+    }
+}
+
+pub(crate) fn make(pos: &mut Position, step: Step) {
+    pos.body_undo.push(BodySnapshot {
+        board: pos.board,
+        under: pos.under,
+        shared: pos.shared,
+        occupied: pos.occupied,
+        units: pos.units.clone(),
+    });
+    if step.kind == StepKind::End {
+        pos.apply_regulations();
+        let (w, b) = (pos.body_lost(Side::White), pos.body_lost(Side::Black));
+        pos.outcome = match (w, b) {
+            (true, true) => Some(Outcome::Draw),
+            (true, false) => Some(Outcome::Win(Side::Black)),
+            (false, true) => Some(Outcome::Win(Side::White)),
+            (false, false) => None,
+        };
+        pos.turn = TurnState::default();
+        pos.side = pos.side.other();
+        pos.hash = pos.compute_hash();
+        return;
+    }
+    let (from, to) = (step.from, step.to);
+    let id = pos.board[from.index()];
+    let s = pos.side;
+    if pos.turn.moves == 0 {
+        // The followers are the Hair and Limbs next to the main piece's start, not pinned.
+        let own = pos.body(s);
+        let near = pos.variant.geometry.king(from) & (own.hair | own.limbs) & !pos.pinned(s);
+        pos.turn.followers = near;
+    } else {
+        pos.turn.followers.clear(from);
+    }
+    // Leave the start square; a Hand that was pinning frees its piece, which stays there.
+    pos.board[from.index()] = pos.under[from.index()];
+    pos.under[from.index()] = NO_UNIT;
+    pos.shared.clear(from);
+    pos.occupied[s.index()].clear(from);
+    let target = pos.board[to.index()];
+    if step.kind == StepKind::Pin {
+        pos.under[to.index()] = target;
+        pos.shared.set(to);
+    } else if target != NO_UNIT {
+        pos.lift(target);
+        pos.turn.captured = true;
+    }
+    pos.board[to.index()] = id;
+    pos.occupied[s.index()].set(to);
+    pos.units[id as usize].square = to;
+    pos.turn.moves += 1;
+    pos.turn.moved.set(to);
+    pos.hash = pos.compute_hash();
+}
+
+/// Restore the board saved by the matching `make`; the caller restores turn, hash and side.
+pub(crate) fn unmake(pos: &mut Position) {
+    let snap = pos.body_undo.pop().expect("unmake follows make");
+    pos.board = snap.board;
+    pos.under = snap.under;
+    pos.shared = snap.shared;
+    pos.occupied = snap.occupied;
+    pos.units = snap.units;
+}
