@@ -12,7 +12,7 @@ use crate::bitboard::Bitboard;
 use crate::movegen::flood;
 use crate::position::{Outcome, Position, Side, TurnState, Unit, NO_UNIT};
 use crate::step::{Step, StepKind};
-use crate::variant::BodyRole;
+use crate::variant::{BodyRole, MAX_KINDS};
 
 #[derive(Clone)]
 pub(crate) struct BodySnapshot {
@@ -21,6 +21,7 @@ pub(crate) struct BodySnapshot {
     shared: Bitboard,
     occupied: [Bitboard; 2],
     units: Vec<Unit>,
+    pocket: [[u8; MAX_KINDS]; 2],
 }
 
 /// One side's body parts as bitboards (pinned parts included: they still count for links).
@@ -76,9 +77,81 @@ impl Position {
         self.occupied[enemy.index()] & !self.body(enemy).hair & !self.shared
     }
 
+    /// True during a placement turn (free set-up), before the side's `end`.
+    pub(crate) fn placing(&self) -> bool {
+        self.turn.placing || self.pocket[self.side.index()].iter().any(|&n| n > 0)
+    }
+
+    /// Why `side`'s body breaks a regulation or lacks a Neck, naming the first piece at fault.
+    pub(crate) fn body_problem(&self, side: Side) -> Option<String> {
+        let left: u32 = self.pocket[side.index()].iter().map(|&n| n as u32).sum();
+        if left > 0 {
+            return Some(format!("{left} piece(s) still to place"));
+        }
+        let b = self.body(side);
+        let geo = &self.variant.geometry;
+        let name = |sq| geo.square_name(sq);
+        let linked = flood(b.torso.king_dilate() & b.limbs, b.limbs);
+        if let Some(sq) = (b.limbs & !linked).first() {
+            return Some(format!(
+                "the Limb on {} is not linked to the Torso (next to it, or through adjacent Limbs)",
+                name(sq)
+            ));
+        }
+        if let Some(sq) = (b.hands_feet & !linked.king_dilate()).first() {
+            let what = self.unit_at(sq).map_or("piece".into(), |u| {
+                self.variant.pieces[u.kind as usize].name.clone()
+            });
+            return Some(format!(
+                "the {what} on {} is not next to a Limb linked to the Torso",
+                name(sq)
+            ));
+        }
+        let anchors = b.head | b.torso | b.hands_feet;
+        if let Some(sq) = (b.hair & !flood(b.hair & anchors.king_dilate(), b.hair)).first() {
+            return Some(format!(
+                "the Hair on {} is not linked to the Head, Torso, a Hand or a Foot",
+                name(sq)
+            ));
+        }
+        if self.body_lost(side) {
+            return Some(
+                "the Head and the Torso need a Neck: adjacent, or both next to one Limb".into(),
+            );
+        }
+        None
+    }
+
+    /// Placement: the side's first `ranks` ranks.
+    fn placement_zone(&self) -> Bitboard {
+        let geo = &self.variant.geometry;
+        let ranks = self.variant.placement.as_ref().map_or(0, |p| p.ranks);
+        geo.squares
+            .iter()
+            .filter(|sq| match self.side {
+                Side::White => sq.rank() < ranks,
+                Side::Black => sq.rank() >= geo.ranks - ranks,
+            })
+            .collect()
+    }
+
     /// Hand the legal steps of the body model to `emit`.
     pub(crate) fn for_each_body_step(&self, mut emit: impl FnMut(Step)) {
         if self.outcome.is_some() {
+            return;
+        }
+        if self.placing() {
+            let zone = self.placement_zone() & !(self.occupied[0] | self.occupied[1]);
+            for (kind, &n) in self.pocket[self.side.index()].iter().enumerate() {
+                if n > 0 {
+                    for sq in zone.iter() {
+                        emit(Step::drop(kind as u8, sq));
+                    }
+                }
+            }
+            if self.turn.moves > 0 && self.body_problem(self.side).is_none() {
+                emit(Step::END);
+            }
             return;
         }
         let s = self.side.index();
@@ -196,7 +269,35 @@ pub(crate) fn make(pos: &mut Position, step: Step) {
         shared: pos.shared,
         occupied: pos.occupied,
         units: pos.units.clone(),
+        pocket: pos.pocket,
     });
+    if let StepKind::Drop(kind) = step.kind {
+        let s = pos.side;
+        let id = pos.units.len() as u8;
+        pos.units.push(Unit {
+            square: step.to,
+            kind,
+            side: s,
+            group: 0,
+            alive: true,
+        });
+        pos.board[step.to.index()] = id;
+        pos.occupied[s.index()].set(step.to);
+        pos.pocket[s.index()][kind as usize] -= 1;
+        pos.turn.moves += 1;
+        pos.turn.placing = true;
+        pos.turn.moved.set(step.to);
+        pos.hash = pos.compute_hash();
+        return;
+    }
+    if step.kind == StepKind::End && pos.turn.placing {
+        // The placement was checked before `end` was offered; the other side may not have
+        // placed yet, so nothing is judged.
+        pos.turn = TurnState::default();
+        pos.side = pos.side.other();
+        pos.hash = pos.compute_hash();
+        return;
+    }
     if step.kind == StepKind::End {
         pos.apply_regulations();
         let (w, b) = (pos.body_lost(Side::White), pos.body_lost(Side::Black));
@@ -251,4 +352,5 @@ pub(crate) fn unmake(pos: &mut Position) {
     pos.shared = snap.shared;
     pos.occupied = snap.occupied;
     pos.units = snap.units;
+    pos.pocket = snap.pocket;
 }

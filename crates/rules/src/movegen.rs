@@ -153,7 +153,7 @@ impl Position {
             return found;
         }
         match step.kind {
-            StepKind::Pin => false,
+            StepKind::Pin | StepKind::Drop(_) => false,
             StepKind::End => self.end_is_legal(),
             StepKind::Move => {
                 self.occupied[self.side.index()].has(step.from)
@@ -168,6 +168,11 @@ impl Position {
         let geo = &self.variant.geometry;
         match step.kind {
             StepKind::End => "end".into(),
+            StepKind::Drop(kind) => format!(
+                "{}@{}",
+                self.variant.pieces[kind as usize].letter,
+                geo.square_name(step.to)
+            ),
             StepKind::Pin => format!(
                 "{}~{}",
                 geo.square_name(step.from),
@@ -196,11 +201,20 @@ impl Position {
                 Ok(step)
             } else if self.outcome.is_some() {
                 Err("the game is over; no step is legal".into())
+            } else if self.variant.command == CommandModel::Body
+                && self.placing()
+                && self.turn.moves > 0
+            {
+                let why = self.body_problem(self.side).unwrap_or_default();
+                Err(format!("the placement is not finished: {why}"))
             } else {
                 Err("'end' needs at least one unit move in the turn first".into())
             };
         }
         let geo = &self.variant.geometry;
+        if let Some((letter, square)) = text.split_once('@') {
+            return self.parse_drop(text, letter, square);
+        }
         let Some(sep) = text.find(['-', 'x', '~']) else {
             return Err(format!(
                 "'{text}' is not a step: write <from>-<to>, <from>x<to> or end"
@@ -277,6 +291,51 @@ impl Position {
         }
     }
 
+    fn parse_drop(&self, text: &str, letter: &str, square: &str) -> Result<Step, String> {
+        let geo = &self.variant.geometry;
+        let mut chars = letter.chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            return Err(format!(
+                "'{text}': write a placement as <letter>@<square>, like K@e1"
+            ));
+        };
+        let kind = self
+            .variant
+            .kind_of_letter(c)
+            .filter(|_| c.is_ascii_alphabetic())
+            .ok_or_else(|| format!("'{text}': '{c}' is not a piece of {}", self.variant.id))?;
+        let to = geo.parse_square(square).ok_or_else(|| {
+            format!(
+                "'{square}' in '{text}' is not a square of the {}x{} board",
+                geo.files, geo.ranks
+            )
+        })?;
+        let step = Step::drop(kind as u8, to);
+        if self.is_legal(step) {
+            return Ok(step);
+        }
+        let why = if self.variant.placement.is_none()
+            || !(self.variant.command == CommandModel::Body && self.placing())
+        {
+            "pieces are placed only in the placement phase".to_string()
+        } else if self.pocket[self.side.index()][kind] == 0 {
+            format!(
+                "{} has no {} left to place",
+                self.side.name(),
+                self.variant.pieces[kind].name
+            )
+        } else if self.unit_at(to).is_some() {
+            format!("{square} is occupied")
+        } else {
+            format!(
+                "{} places on its first {} ranks only",
+                self.side.name(),
+                self.variant.placement.as_ref().map_or(0, |p| p.ranks)
+            )
+        };
+        Err(format!("{text} is illegal: {why}"))
+    }
+
     fn why_illegal_body(&self, from: Square, piece: &str) -> String {
         let fname = self.variant.geometry.square_name(from);
         let role = self
@@ -343,8 +402,13 @@ impl Position {
             }
         }
         if self.side == start_side && self.outcome.is_none() {
-            undos.push(self.make(Step::END));
-            played.push(Step::END);
+            match self.parse_step("end") {
+                Ok(end) => {
+                    undos.push(self.make(end));
+                    played.push(end);
+                }
+                Err(e) => return fail(self, &played, &mut undos, format!("closing the turn: {e}")),
+            }
         }
         Ok(played)
     }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::bitboard::{Bitboard, Square};
 use crate::step::{Step, StepKind};
-use crate::variant::{CommandModel, Variant, MAX_ACTIVATORS, MAX_GROUPS};
+use crate::variant::{CommandModel, Variant, MAX_ACTIVATORS, MAX_GROUPS, MAX_KINDS};
 use crate::zobrist::ZOBRIST;
 
 /// Marks "no unit" in the board array and in leader slots.
@@ -68,6 +68,8 @@ pub struct TurnState {
     pub followers: Bitboard,
     /// Body model: the turn has made its one capture.
     pub captured: bool,
+    /// Placement phase: this turn places units (`K@e1`) rather than moving them.
+    pub placing: bool,
 }
 
 impl Default for TurnState {
@@ -79,6 +81,7 @@ impl Default for TurnState {
             feasible: 1,
             followers: Bitboard::EMPTY,
             captured: false,
+            placing: false,
         }
     }
 }
@@ -122,6 +125,8 @@ pub struct Position {
     pub(crate) shared: Bitboard,
     /// Body model: state saved by each step, restored by `unmake` (see lifeform.rs).
     pub(crate) body_undo: Vec<crate::lifeform::BodySnapshot>,
+    /// Units of each kind each side has still to place (placement variants).
+    pub(crate) pocket: [[u8; MAX_KINDS]; 2],
 }
 
 /// A malformed position string.
@@ -181,6 +186,12 @@ impl Position {
             Some(other) => return err(format!("side to move must be 'w' or 'b', found '{other}'")),
             None => return err("missing side to move ('w' or 'b') after the board".into()),
         };
+        let mut fields = fields.peekable();
+        let pocket_text = if variant.placement.is_some() {
+            fields.next()
+        } else {
+            None
+        };
         if let Some(extra) = fields.next() {
             return err(format!(
                 "unexpected field '{extra}' after the side to move ({} takes no more fields)",
@@ -213,6 +224,7 @@ impl Position {
             under: [NO_UNIT; 256],
             shared: Bitboard::EMPTY,
             body_undo: Vec::new(),
+            pocket: [[0; MAX_KINDS]; 2],
         };
         let uses_groups = !variant.groups.is_empty();
         for (ri, row) in rows.iter().enumerate() {
@@ -313,6 +325,24 @@ impl Position {
                     file,
                     geo.files
                 ));
+            }
+        }
+        if let Some(text) = pocket_text.filter(|t| *t != "-") {
+            for c in text.chars() {
+                let kind = variant
+                    .kind_of_letter(c)
+                    .filter(|_| c.is_ascii_alphabetic())
+                    .ok_or_else(|| {
+                        PositionError(format!(
+                            "pieces to place: '{c}' is not a piece of {}",
+                            variant.id
+                        ))
+                    })?;
+                let side = if c.is_ascii_uppercase() { 0 } else { 1 };
+                pos.pocket[side][kind] += 1;
+                if pos.pocket[side][kind] > 64 {
+                    return err(format!("pieces to place: too many '{c}'"));
+                }
             }
         }
         pos.hash = pos.compute_hash();
@@ -459,6 +489,22 @@ impl Position {
         }
         out.push(' ');
         out.push(if self.side == Side::White { 'w' } else { 'b' });
+        if self.variant.placement.is_some() {
+            out.push(' ');
+            let mut pocket = String::new();
+            for side in [Side::White, Side::Black] {
+                for (kind, &n) in self.pocket[side.index()].iter().enumerate() {
+                    let l = self.variant.pieces.get(kind).map_or('?', |p| p.letter);
+                    let l = if side == Side::White {
+                        l
+                    } else {
+                        l.to_ascii_lowercase()
+                    };
+                    pocket.extend(std::iter::repeat_n(l, n as usize));
+                }
+            }
+            out += if pocket.is_empty() { "-" } else { &pocket };
+        }
         out
     }
 
@@ -482,6 +528,9 @@ impl Position {
         if turn.captured {
             h ^= z.captured;
         }
+        if turn.placing {
+            h ^= z.placing;
+        }
         h
     }
 
@@ -490,6 +539,11 @@ impl Position {
         let mut h = self.units().map(Self::unit_key).fold(0, |a, b| a ^ b);
         if self.side == Side::Black {
             h ^= ZOBRIST.side;
+        }
+        for (s, counts) in self.pocket.iter().enumerate() {
+            for (kind, &n) in counts.iter().enumerate() {
+                h ^= ZOBRIST.pocket(s, kind, n);
+            }
         }
         h ^ Self::turn_key(&self.turn)
     }
@@ -523,7 +577,9 @@ impl Position {
         }
         match step.kind {
             StepKind::End => self.end_turn(),
-            StepKind::Pin => unreachable!("pins exist only under the body model"),
+            StepKind::Pin | StepKind::Drop(_) => {
+                unreachable!("pins and drops exist only under the body model")
+            }
             StepKind::Move => {
                 undo.captured = self.move_unit(step.from, step.to);
                 if self.variant.command == CommandModel::Single {

@@ -20,6 +20,9 @@ pub enum StepKind {
     End,
     /// Lifeform: a Hand arrives on an enemy piece and pins it instead of capturing (`c4~c6`).
     Pin,
+    /// Placement: a unit of this kind (index into the variant's pieces) enters on `to`
+    /// (`K@e1`); `from` equals `to`.
+    Drop(u8),
 }
 
 impl Step {
@@ -35,6 +38,13 @@ impl Step {
             from,
             to,
             kind: StepKind::Move,
+        }
+    }
+    pub fn drop(kind: u8, to: Square) -> Step {
+        Step {
+            from: to,
+            to,
+            kind: StepKind::Drop(kind),
         }
     }
     pub fn is_end(self) -> bool {

@@ -105,6 +105,13 @@ pub enum NoLegalTurn {
     Draw,
 }
 
+/// A placement phase: what each side places, and on how many of its first ranks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub counts: [u8; MAX_KINDS],
+    pub ranks: u8,
+}
+
 pub struct Group {
     pub name: String,
     /// Display colours for White's and Black's group of this number.
@@ -128,6 +135,8 @@ pub struct Variant {
     /// Consecutive turns without a capture that draw (0: rule off).
     pub quiet_turns: u16,
     pub setup: String,
+    /// Free set-up: each side first places these units on its first ranks (`K@e1` steps).
+    pub placement: Option<Placement>,
     pub(crate) range_box: Box<[Bitboard; 256]>,
 }
 
@@ -615,6 +624,32 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
             range_box[sq.index()] = geometry.king_box(sq, range);
         }
     }
+    let placement = match get("placement") {
+        None => None,
+        Some(e) if command != CommandModel::Body => {
+            return Err(err(e, "a placement phase needs command = body".into()))
+        }
+        Some(e) => {
+            let mut counts = [0u8; MAX_KINDS];
+            for c in e.value.chars().filter(|c| !c.is_whitespace()) {
+                let kind = pieces.iter().position(|p| p.letter == c).ok_or_else(|| {
+                    err(
+                        e,
+                        format!("'{c}' is not an upper-case piece letter of this variant"),
+                    )
+                })?;
+                counts[kind] += 1;
+            }
+            let ranks = number("placement-ranks", 3, 8)? as u8;
+            if ranks == 0 || ranks > geometry.ranks / 2 {
+                return Err(err(
+                    e,
+                    format!("placement-ranks must be 1..{}", geometry.ranks / 2),
+                ));
+            }
+            Some(Placement { counts, ranks })
+        }
+    };
     let setup = require("setup")?;
     let name = require("name")?.value.clone();
     let variant = Variant {
@@ -633,6 +668,7 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         repetition: number("repetition", 3, 100)? as u8,
         quiet_turns: number("quiet-turns", 100, 10_000)? as u16,
         setup: setup.value.clone(),
+        placement,
         range_box,
     };
     let variant = Arc::new(variant);

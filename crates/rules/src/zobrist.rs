@@ -22,6 +22,10 @@ pub(crate) struct Zobrist {
     pub follower: [u64; 256],
     /// Body model: the turn's one capture is made.
     pub captured: u64,
+    /// The turn is a placement turn.
+    pub placing: u64,
+    /// Units still to place: (side, kind, count); count 0 is 0.
+    pocket: Vec<u64>,
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -46,6 +50,10 @@ pub(crate) static ZOBRIST: LazyLock<Zobrist> = LazyLock::new(|| {
     feasible[0] = 0;
     let follower = std::array::from_fn(|_| next());
     let captured = next();
+    let placing = next();
+    let pocket = (0..2 * MAX_KINDS * 65)
+        .map(|i| if i % 65 == 0 { 0 } else { next() })
+        .collect();
     Zobrist {
         piece,
         group,
@@ -56,6 +64,8 @@ pub(crate) static ZOBRIST: LazyLock<Zobrist> = LazyLock::new(|| {
         feasible,
         follower,
         captured,
+        placing,
+        pocket,
     }
 });
 
@@ -65,6 +75,9 @@ impl Zobrist {
         let s = side.index();
         self.piece[(s * MAX_KINDS + kind as usize) * 256 + sq.index()]
             ^ self.group[(s * MAX_GROUPS + group as usize) * 256 + sq.index()]
+    }
+    pub fn pocket(&self, side: usize, kind: usize, count: u8) -> u64 {
+        self.pocket[(side * MAX_KINDS + kind) * 65 + count.min(64) as usize]
     }
     #[inline]
     pub fn feasible_key(&self, feasible: u64) -> u64 {

@@ -264,3 +264,53 @@ fn losing_both_bodies_in_one_turn_is_a_draw() {
     p.apply_turn("e4xf5").unwrap();
     assert_eq!(p.outcome(), Some(Outcome::Draw));
 }
+
+// lifeform-free: the placement phase (NOTATION.md).
+
+const WHITE_ARRAY: &str =
+    "K@e1 Q@d1 B@c1 B@f1 N@b1 N@g1 R@a1 R@h1 P@a2 P@b2 P@c2 P@d2 P@e2 P@f2 P@g2 P@h2";
+
+#[test]
+fn free_setup_white_then_black_then_play() {
+    let mut p = cohort_rules::builtin("lifeform-free").unwrap().start();
+    assert_eq!(steps(&p).len(), 6 * 24, "six kinds to place on 24 squares");
+    assert!(!legal(&p, "end"));
+    p.apply_turn(WHITE_ARRAY).unwrap();
+    assert_eq!(p.side_to_move(), Side::Black);
+    assert!(
+        p.to_text().ends_with(" b kqbbnnrrpppppppp"),
+        "{}",
+        p.to_text()
+    );
+    assert!(p.parse_step("k@e4").unwrap_err().contains("first 3 ranks"));
+    p.apply_turn(
+        &WHITE_ARRAY
+            .to_lowercase()
+            .replace('1', "8")
+            .replace('2', "7"),
+    )
+    .unwrap();
+    // Now the standard array, White to move, nothing left to place.
+    let standard = cohort_rules::builtin("lifeform").unwrap().start();
+    assert_eq!(p.to_text(), format!("{} -", standard.to_text()));
+    assert_eq!(steps(&p), steps(&standard));
+}
+
+#[test]
+fn a_placement_breaking_a_regulation_is_refused_naming_the_piece() {
+    let p = cohort_rules::builtin("lifeform-free").unwrap().start();
+    let mut q = p.clone();
+    let err = q
+        .apply_turn(&WHITE_ARRAY.replace("R@a1", "R@a3"))
+        .unwrap_err();
+    assert!(err.contains("the Hair on a3 is not linked"), "{err}");
+    assert_eq!(q.to_text(), p.to_text(), "a refused turn changes nothing");
+    let err = q
+        .apply_turn(&WHITE_ARRAY.replace("K@e1", "K@h3").replace("R@h1", "R@e1"))
+        .unwrap_err();
+    assert!(err.contains("Neck"), "{err}");
+    let err = q.apply_turn("K@e1 Q@d1").unwrap_err();
+    assert!(err.contains("14 piece(s) still to place"), "{err}");
+    let err = q.apply_turn("K@e1 K@e2").unwrap_err();
+    assert!(err.contains("no Head left"), "{err}");
+}
