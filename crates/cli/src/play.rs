@@ -5,8 +5,9 @@ use std::io::{self, BufRead, Write};
 use cohort_rules::{Game, Outcome, Position, Side, Square, StepList};
 
 const HELP: &str =
-    "steps: e2-e4 (or e2xe4), 'end' closes the turn, 'undo' takes back a step of this turn,\n\
-       'moves' lists legal steps, 'draw' agrees a draw, 'resign', 'quit'";
+    "steps: e2-e4 (or e2xe4; Lifeform: c4~c6 pins, K@e1 places), 'end' closes the turn,\n\
+       'undo' takes back a step of this turn, 'moves' lists legal steps, 'draw' agrees a draw,\n\
+       'resign', 'quit'";
 
 pub fn run(start: Position) {
     let mut game = Game::new(start);
@@ -91,6 +92,12 @@ fn show(pos: &Position) {
                     } else {
                         ' '
                     };
+                    if let Some(p) = pos.pinned_at(sq) {
+                        let pl = v.pieces[p.kind as usize].letter;
+                        let pl = if p.side == Side::White { pl } else { pl.to_ascii_lowercase() };
+                        row += &format!("{l}~{pl}");
+                        continue;
+                    }
                     let mark = if pos.turn().moved.has(sq) {
                         '+'
                     } else if movable.has(sq) {

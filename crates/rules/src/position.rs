@@ -161,6 +161,15 @@ impl Position {
         let id = self.board[sq.index()];
         (id != NO_UNIT).then(|| &self.units[id as usize])
     }
+    /// Lifeform: the enemy piece pinned under the Hand on `sq`, if the square is shared.
+    pub fn pinned_at(&self, sq: Square) -> Option<&Unit> {
+        let id = self.under[sq.index()];
+        (id != NO_UNIT).then(|| &self.units[id as usize])
+    }
+    /// Units each side has still to place (placement variants), by piece kind.
+    pub fn pocket(&self, side: Side) -> &[u8] {
+        &self.pocket[side.index()][..self.variant.pieces.len()]
+    }
     pub fn units(&self) -> impl Iterator<Item = &Unit> {
         self.units.iter().filter(|u| u.alive)
     }
