@@ -94,7 +94,11 @@ fn show(pos: &Position) {
                     };
                     if let Some(p) = pos.pinned_at(sq) {
                         let pl = v.pieces[p.kind as usize].letter;
-                        let pl = if p.side == Side::White { pl } else { pl.to_ascii_lowercase() };
+                        let pl = if p.side == Side::White {
+                            pl
+                        } else {
+                            pl.to_ascii_lowercase()
+                        };
                         row += &format!("{l}~{pl}");
                         continue;
                     }

@@ -9,6 +9,7 @@
 //! snapshot instead of a hand-written undo for each of these rules.
 
 use crate::bitboard::Bitboard;
+use crate::geometry::DIRECTIONS;
 use crate::movegen::flood;
 use crate::position::{Outcome, Position, Side, TurnState, Unit, NO_UNIT};
 use crate::step::{Step, StepKind};
@@ -75,6 +76,17 @@ impl Position {
     fn body_targets(&self) -> Bitboard {
         let enemy = self.side.other();
         self.occupied[enemy.index()] & !self.body(enemy).hair & !self.shared
+    }
+
+    /// Squares of the Hair and Limbs that may still make their follower step.
+    fn followers(&self) -> Bitboard {
+        let mut f = Bitboard::EMPTY;
+        for d in 0..8 {
+            if self.turn.follower_dirs >> d & 1 != 0 {
+                f.set(self.variant.geometry.ray(self.turn.main_from, d).squares[0]);
+            }
+        }
+        f
     }
 
     /// True during a placement turn (free set-up), before the side's `end`.
@@ -184,7 +196,7 @@ impl Position {
             return;
         }
         let geo = &self.variant.geometry;
-        for sq in self.turn.followers.iter() {
+        for sq in self.followers().iter() {
             let mut d = geo.king(sq) & empty;
             if !self.turn.captured && self.role(self.board[sq.index()]) == Some(BodyRole::Limb) {
                 d |= geo.king(sq) & targets;
@@ -318,10 +330,26 @@ pub(crate) fn make(pos: &mut Position, step: Step) {
     if pos.turn.moves == 0 {
         // The followers are the Hair and Limbs next to the main piece's start, not pinned.
         let own = pos.body(s);
-        let near = pos.variant.geometry.king(from) & (own.hair | own.limbs) & !pos.pinned(s);
-        pos.turn.followers = near;
+        let near = (own.hair | own.limbs) & !pos.pinned(s);
+        pos.turn.main_from = from;
+        pos.turn.follower_dirs = 0;
+        for d in 0..8 {
+            if pos
+                .variant
+                .geometry
+                .ray(from, d)
+                .as_slice()
+                .first()
+                .is_some_and(|n| near.has(*n))
+            {
+                pos.turn.follower_dirs |= 1 << d;
+            }
+        }
     } else {
-        pos.turn.followers.clear(from);
+        let d = DIRECTIONS
+            .iter()
+            .position(|&(df, dr)| pos.turn.main_from.offset(df, dr) == Some(from));
+        pos.turn.follower_dirs &= !(1 << d.expect("a follower stands next to the main start"));
     }
     // Leave the start square; a Hand that was pinning frees its piece, which stays there.
     pos.board[from.index()] = pos.under[from.index()];

@@ -52,7 +52,10 @@ pub struct Unit {
 }
 
 /// Where the current turn stands. A fresh turn is `TurnState::default()`.
+/// Aligned to 32 bytes (64 in all) so that saving and restoring it are two whole, aligned
+/// vector moves: overlapping copies defeated store forwarding in make/unmake.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(C, align(32))]
 pub struct TurnState {
     /// Unit moves made so far this turn.
     pub moves: u8,
@@ -64,8 +67,11 @@ pub struct TurnState {
     /// making up the subset `s` (bit i of s = the side's i-th leader). A fresh turn has only
     /// the empty subset.
     pub feasible: u64,
-    /// Body model: squares of the Hair and Limbs that may still make a follower step.
-    pub followers: Bitboard,
+    /// Body model: the main move's start square, and which of its eight neighbours (bit d =
+    /// direction d of `geometry::DIRECTIONS`) hold a Hair or Limb that may still follow.
+    /// Kept this small so that TurnState copies as two aligned vector moves.
+    pub main_from: Square,
+    pub follower_dirs: u8,
     /// Body model: the turn has made its one capture.
     pub captured: bool,
     /// Placement phase: this turn places units (`K@e1`) rather than moving them.
@@ -79,7 +85,8 @@ impl Default for TurnState {
             group: None,
             moved: Bitboard::EMPTY,
             feasible: 1,
-            followers: Bitboard::EMPTY,
+            main_from: Square::from_index(0),
+            follower_dirs: 0,
             captured: false,
             placing: false,
         }
@@ -531,8 +538,10 @@ impl Position {
         for sq in turn.moved.iter() {
             h ^= z.moved[sq.index()];
         }
-        for sq in turn.followers.iter() {
-            h ^= z.follower[sq.index()];
+        for d in 0..8 {
+            if turn.follower_dirs >> d & 1 != 0 {
+                h ^= z.follower[turn.main_from.index() * 8 + d];
+            }
         }
         if turn.captured {
             h ^= z.captured;

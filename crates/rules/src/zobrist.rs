@@ -19,7 +19,8 @@ pub(crate) struct Zobrist {
     /// Range model: feasible leader subsets (bit 0, the empty subset alone, is 0).
     feasible: [u64; 64],
     /// Body model: a Hair or Limb on the square may still make its follower step.
-    pub follower: [u64; 256],
+    /// Indexed by main start square * 8 + direction.
+    pub follower: Vec<u64>,
     /// Body model: the turn's one capture is made.
     pub captured: u64,
     /// The turn is a placement turn.
@@ -48,7 +49,7 @@ pub(crate) static ZOBRIST: LazyLock<Zobrist> = LazyLock::new(|| {
     moves[0] = 0;
     let mut feasible: [u64; 64] = std::array::from_fn(|_| next());
     feasible[0] = 0;
-    let follower = std::array::from_fn(|_| next());
+    let follower = (0..256 * 8).map(|_| next()).collect();
     let captured = next();
     let placing = next();
     let pocket = (0..2 * MAX_KINDS * 65)
