@@ -52,8 +52,12 @@ impl Position {
                     } else {
                         members
                     };
-                    let seed = Bitboard::from_square(self.units[leader as usize].square);
-                    movers |= flood(seed, within) & members;
+                    let leader = &self.units[leader as usize];
+                    let mut linked = flood(Bitboard::from_square(leader.square), within) & members;
+                    if self.variant.restricted_activation {
+                        linked &= self.activatable_by(leader.kind);
+                    }
+                    movers |= linked;
                 }
                 if reactivate {
                     movers
@@ -67,7 +71,11 @@ impl Position {
                 for i in 0..self.activator_count[s] as usize {
                     let u = &self.units[self.activators[s][i] as usize];
                     if avail >> i & 1 != 0 && u.alive {
-                        zone |= self.variant.range_box[u.square.index()];
+                        let mut reach = self.variant.range_box[u.square.index()];
+                        if self.variant.restricted_activation {
+                            reach &= self.activatable_by(u.kind);
+                        }
+                        zone |= reach;
                     }
                 }
                 self.occupied[s] & zone & !self.turn.moved
@@ -280,7 +288,7 @@ impl Position {
                     format!("the {piece} on {fname} is not linked to its leader by a chain of adjacent units")
                 }
             }
-            CommandModel::Range { range } => {
+            CommandModel::Range { range, .. } => {
                 format!(
                     "no {} with an activation left is within {range} squares of {fname}",
                     self.leader_name()

@@ -434,16 +434,19 @@ impl Position {
                     }
                     self.leaders[s][g] = id;
                 }
-                CommandModel::Range { .. } => {
-                    let n = self.activator_count[s] as usize;
-                    if n >= MAX_ACTIVATORS {
-                        return Err(PositionError(format!(
-                            "{} has more than {MAX_ACTIVATORS} leaders",
-                            unit.side.name()
-                        )));
+                CommandModel::Range { activations, .. } => {
+                    // A leader with k activations a turn stands for k leaders in the matching.
+                    for _ in 0..activations {
+                        let n = self.activator_count[s] as usize;
+                        if n >= MAX_ACTIVATORS {
+                            return Err(PositionError(format!(
+                                "{} has more than {MAX_ACTIVATORS} activations a turn",
+                                unit.side.name()
+                            )));
+                        }
+                        self.activators[s][n] = id;
+                        self.activator_count[s] += 1;
                     }
-                    self.activators[s][n] = id;
-                    self.activator_count[s] += 1;
                 }
                 CommandModel::Single | CommandModel::Body => {}
             }
@@ -570,14 +573,28 @@ impl Position {
     #[inline(always)]
     pub(crate) fn activators_covering(&self, sq: Square) -> u8 {
         let s = self.side.index();
+        let kind = self.units[self.board[sq.index()] as usize].kind;
         let mut m = 0;
         for i in 0..self.activator_count[s] as usize {
             let u = &self.units[self.activators[s][i] as usize];
-            if u.alive && self.variant.range_box[u.square.index()].has(sq) {
+            if u.alive
+                && self.variant.range_box[u.square.index()].has(sq)
+                && self.variant.activates[u.kind as usize] >> kind & 1 != 0
+            {
                 m |= 1 << i;
             }
         }
         m
+    }
+
+    /// Own units of the kinds the leader kind `leader` may activate (`activates` lines).
+    pub(crate) fn activatable_by(&self, leader: u8) -> Bitboard {
+        let (s, mask) = (self.side, self.variant.activates[leader as usize]);
+        self.units
+            .iter()
+            .filter(|u| u.alive && u.side == s && mask >> u.kind & 1 != 0)
+            .map(|u| u.square)
+            .collect()
     }
 
     /// Play one step. The step must be legal (see `legal_steps`); `unmake` takes it back.

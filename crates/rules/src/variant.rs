@@ -83,7 +83,7 @@ pub enum CommandModel {
     },
     /// Chieftain: each leader activates one unit per turn within `range` (king distance),
     /// measured when that unit's move starts.
-    Range { range: u8 },
+    Range { range: u8, activations: u8 },
     /// Lifeform: one main move by a Head, Torso, Hand or Foot, then follower steps of the Hair
     /// and Limbs that stood next to its start square; the body regulations at the turn's end.
     Body,
@@ -137,6 +137,10 @@ pub struct Variant {
     pub setup: String,
     /// Free set-up: each side first places these units on its first ranks (`K@e1` steps).
     pub placement: Option<Placement>,
+    /// For each leader kind, the kinds it may activate (bit k = piece kind k). All by default.
+    pub activates: [u16; MAX_KINDS],
+    /// Some leader may not activate every kind (`activates X = ...` lines).
+    pub restricted_activation: bool,
     pub(crate) range_box: Box<[Bitboard; 256]>,
 }
 
@@ -568,7 +572,14 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         }
         "range" => {
             let range = number("range", 3, 15)? as u8;
-            CommandModel::Range { range }
+            let activations = number("activations", 1, MAX_ACTIVATORS as u32)? as u8;
+            if activations == 0 {
+                return Err(err(
+                    get("activations").unwrap(),
+                    "must be at least 1".into(),
+                ));
+            }
+            CommandModel::Range { range, activations }
         }
         "body" => {
             for role in ["head", "torso", "hand", "foot", "hair", "limb"] {
@@ -619,10 +630,39 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         Some((e, v)) => return Err(err(e, format!("expected 'loss' or 'draw', found '{v}'"))),
     };
     let mut range_box = Box::new([Bitboard::EMPTY; 256]);
-    if let CommandModel::Range { range } = command {
+    if let CommandModel::Range { range, .. } = command {
         for sq in geometry.squares.iter() {
             range_box[sq.index()] = geometry.king_box(sq, range);
         }
+    }
+    let mut activates = [u16::MAX; MAX_KINDS];
+    let mut restricted_activation = false;
+    for e in entries.iter().filter(|e| e.key.starts_with("activates")) {
+        let leader = e.key.strip_prefix("activates ").and_then(|l| {
+            let mut c = l.chars();
+            let first = c.next()?;
+            c.next().is_none().then_some(first)
+        });
+        let leader = leader
+            .and_then(|l| pieces.iter().position(|p| p.letter == l && p.leader))
+            .ok_or_else(|| {
+                err(
+                    e,
+                    "write 'activates X = letters' where X is a leader's letter".into(),
+                )
+            })?;
+        let mut mask = 0u16;
+        for c in e.value.chars().filter(|c| !c.is_whitespace()) {
+            let kind = pieces.iter().position(|p| p.letter == c).ok_or_else(|| {
+                err(
+                    e,
+                    format!("'{c}' is not an upper-case piece letter of this variant"),
+                )
+            })?;
+            mask |= 1 << kind;
+        }
+        activates[leader] = mask;
+        restricted_activation = true;
     }
     let placement = match get("placement") {
         None => None,
@@ -669,6 +709,8 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         quiet_turns: number("quiet-turns", 100, 10_000)? as u16,
         setup: setup.value.clone(),
         placement,
+        activates,
+        restricted_activation,
         range_box,
     };
     let variant = Arc::new(variant);

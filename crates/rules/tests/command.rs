@@ -223,3 +223,79 @@ fn moves_per_turn_equal_the_chieftains_at_the_start() {
     assert!(!legal(&p, "c2-c3"));
     assert!(legal(&p, "end"));
 }
+
+// The models are parameters of the data file: a new command-control game is a new file.
+
+fn custom(text: &str) -> std::sync::Arc<cohort_rules::Variant> {
+    cohort_rules::parse_variants("custom.ini", text, &cohort_rules::builtin_variants())
+        .unwrap()
+        .remove(0)
+}
+
+#[test]
+fn activations_per_leader_is_a_parameter() {
+    let v = custom("[double]\nbase = mini-chieftain\nname = D\nactivations = 2\n");
+    let text = place(
+        8,
+        8,
+        &[
+            ("a1", "C"),
+            ("b2", "M"),
+            ("c2", "M"),
+            ("d2", "M"),
+            ("h8", "c"),
+        ],
+        'w',
+    );
+    let mut p = cohort_rules::Position::parse(&v, &text).unwrap();
+    play(&mut p, "b2-b3 c2-c3");
+    assert!(!legal(&p, "d2-d3"), "one Chieftain, two activations");
+    let mut list = StepList::new();
+    p.legal_steps(&mut list);
+    assert_eq!(list.len(), 1);
+}
+
+#[test]
+fn which_units_a_leader_activates_is_a_parameter() {
+    // Chieftains that activate only Men: the Knight and the Chieftain itself stay put.
+    let v = custom("[men-only]\nbase = mini-chieftain\nname = M\nactivates C = M\n");
+    let text = place(
+        8,
+        8,
+        &[("a1", "C"), ("b2", "M"), ("b1", "N"), ("h8", "c")],
+        'w',
+    );
+    let p = cohort_rules::Position::parse(&v, &text).unwrap();
+    assert!(legal(&p, "b2-b3"));
+    assert!(!legal(&p, "b1-c3") && !legal(&p, "a1-a2"));
+    // A chesimal whose chief activates only Guards: the chief is frozen, its guards move.
+    let v = custom("[guards-only]\nbase = chesimals-1\nname = G\nactivates C = G\n");
+    let text = place(
+        16,
+        12,
+        &[
+            ("c1", "C(1)"),
+            ("c2", "G(1)"),
+            ("b1", "E(1)"),
+            ("h1", "K(2)"),
+            ("p12", "k(2)"),
+            ("a12", "k(3)"),
+        ],
+        'w',
+    );
+    let p = cohort_rules::Position::parse(&v, &text).unwrap();
+    assert!(legal(&p, "c2-c3"));
+    assert!(!legal(&p, "c1-d2") && !legal(&p, "b1-a2"));
+    assert!(legal(&p, "h1-h2"), "group 2's King is not restricted");
+}
+
+#[test]
+fn a_bad_activation_line_names_the_field() {
+    let err = cohort_rules::parse_variants(
+        "x.ini",
+        "[x]\nbase = mini-chieftain\nname = X\nactivates M = M\n",
+        &cohort_rules::builtin_variants(),
+    )
+    .unwrap_err();
+    assert_eq!((err.line, err.field.as_str()), (4, "activates M"), "{err}");
+}
