@@ -3,6 +3,7 @@
 //! No I/O, no search: the engine, server and command line build on this.
 
 pub mod bitboard;
+mod chess;
 pub mod game;
 pub mod geometry;
 mod lifeform;

@@ -27,6 +27,11 @@ impl Position {
         if self.outcome.is_some() {
             return Bitboard::EMPTY;
         }
+        if self.chess.is_some() {
+            let mut list = StepList::new();
+            self.chess_legal_steps(&mut list);
+            return list.iter().map(|s| s.from).collect();
+        }
         let s = self.side.index();
         match self.variant.command {
             CommandModel::Single => self.occupied[s],
@@ -86,6 +91,11 @@ impl Position {
     /// Where the unit on `from` could go, ignoring whether it may move now.
     #[inline(always)]
     pub fn destinations(&self, from: Square) -> Bitboard {
+        if self.chess.is_some() {
+            let mut list = StepList::new();
+            self.chess_legal_steps(&mut list);
+            return list.iter().filter(|s| s.from == from).map(|s| s.to).collect();
+        }
         let u = &self.units[self.board[from.index()] as usize];
         let s = u.side.index();
         let enemy = self.occupied[s ^ 1];
@@ -131,6 +141,9 @@ impl Position {
         if self.variant.command == CommandModel::Body {
             return self.for_each_body_step(|s| list.push(s));
         }
+        if self.chess.is_some() {
+            return self.chess_legal_steps(list);
+        }
         self.for_each_mover(|from, dests| {
             for to in dests.iter() {
                 list.push(Step::new(from, to));
@@ -149,19 +162,22 @@ impl Position {
             self.for_each_body_step(|_| n += 1);
             return n;
         }
+        if self.chess.is_some() {
+            return self.chess_count();
+        }
         let mut n = self.end_is_legal() as u64;
         self.for_each_mover(|_, dests| n += dests.count() as u64);
         n
     }
 
     pub fn is_legal(&self, step: Step) -> bool {
-        if self.variant.command == CommandModel::Body {
-            let mut found = false;
-            self.for_each_body_step(|s| found |= s == step);
-            return found;
+        if self.variant.command == CommandModel::Body || self.chess.is_some() {
+            let mut list = StepList::new();
+            self.legal_steps(&mut list);
+            return list.contains(step);
         }
         match step.kind {
-            StepKind::Pin | StepKind::Drop(_) => false,
+            StepKind::Pin | StepKind::Drop(_) | StepKind::Promote(_) => false,
             StepKind::End => self.end_is_legal(),
             StepKind::Move => {
                 self.occupied[self.side.index()].has(step.from)
@@ -180,6 +196,13 @@ impl Position {
                 "{}@{}",
                 self.variant.pieces[kind as usize].letter,
                 geo.square_name(step.to)
+            ),
+            StepKind::Promote(kind) => format!(
+                "{}{}{}={}",
+                geo.square_name(step.from),
+                if self.unit_at(step.to).is_some() { 'x' } else { '-' },
+                geo.square_name(step.to),
+                self.variant.pieces[kind as usize].letter
             ),
             StepKind::Pin => format!(
                 "{}~{}",
@@ -220,6 +243,9 @@ impl Position {
             };
         }
         let geo = &self.variant.geometry;
+        if self.chess.is_some() {
+            return self.parse_chess_step(text);
+        }
         if let Some((letter, square)) = text.split_once('@') {
             return self.parse_drop(text, letter, square);
         }

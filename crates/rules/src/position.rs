@@ -132,6 +132,8 @@ pub struct Position {
     pub(crate) shared: Bitboard,
     /// Body model: state saved by each step, restored by `unmake` (see lifeform.rs).
     pub(crate) body_undo: Vec<crate::lifeform::BodySnapshot>,
+    /// FIDE chess: the dedicated 8x8 core (the generic fields above mirror it).
+    pub(crate) chess: Option<Box<crate::chess::ChessState>>,
     /// Units of each kind each side has still to place (placement variants).
     pub(crate) pocket: [[u8; MAX_KINDS]; 2],
 }
@@ -192,6 +194,11 @@ impl Position {
     pub fn parse(variant: &Arc<Variant>, text: &str) -> Result<Position, PositionError> {
         let err = |m: String| Err(PositionError(m));
         let geo = &variant.geometry;
+        if variant.fide {
+            let mut pos = Position::empty(variant, Side::White);
+            pos.parse_fen(text)?;
+            return Ok(pos);
+        }
         let mut fields = text.split_whitespace();
         let Some(board) = fields.next() else {
             return err("empty position string".into());
@@ -223,25 +230,7 @@ impl Position {
                 geo.ranks
             ));
         }
-        let mut pos = Position {
-            variant: variant.clone(),
-            board: [NO_UNIT; 256],
-            units: Vec::new(),
-            occupied: [Bitboard::EMPTY; 2],
-            groups: [[Bitboard::EMPTY; MAX_GROUPS]; 2],
-            leaders: [[NO_UNIT; MAX_GROUPS]; 2],
-            activators: [[NO_UNIT; MAX_ACTIVATORS]; 2],
-            activator_count: [0; 2],
-            royals: [0; 2],
-            side,
-            turn: TurnState::default(),
-            outcome: None,
-            hash: 0,
-            under: [NO_UNIT; 256],
-            shared: Bitboard::EMPTY,
-            body_undo: Vec::new(),
-            pocket: [[0; MAX_KINDS]; 2],
-        };
+        let mut pos = Position::empty(variant, side);
         let uses_groups = !variant.groups.is_empty();
         for (ri, row) in rows.iter().enumerate() {
             let rank = geo.ranks - 1 - ri as u8;
@@ -365,6 +354,30 @@ impl Position {
         Ok(pos)
     }
 
+    /// A board without units.
+    fn empty(variant: &Arc<Variant>, side: Side) -> Position {
+        Position {
+            variant: variant.clone(),
+            board: [NO_UNIT; 256],
+            units: Vec::new(),
+            occupied: [Bitboard::EMPTY; 2],
+            groups: [[Bitboard::EMPTY; MAX_GROUPS]; 2],
+            leaders: [[NO_UNIT; MAX_GROUPS]; 2],
+            activators: [[NO_UNIT; MAX_ACTIVATORS]; 2],
+            activator_count: [0; 2],
+            royals: [0; 2],
+            side,
+            turn: TurnState::default(),
+            outcome: None,
+            hash: 0,
+            under: [NO_UNIT; 256],
+            shared: Bitboard::EMPTY,
+            body_undo: Vec::new(),
+            pocket: [[0; MAX_KINDS]; 2],
+            chess: None,
+        }
+    }
+
     /// Lifeform: the unit written after `~`, pinned under the Hand just added on `sq`.
     fn add_pinned(
         &mut self,
@@ -414,7 +427,7 @@ impl Position {
         Ok(())
     }
 
-    fn add_unit(&mut self, unit: Unit) -> Result<(), PositionError> {
+    pub(crate) fn add_unit(&mut self, unit: Unit) -> Result<(), PositionError> {
         if self.units.len() >= MAX_UNITS {
             return Err(PositionError(format!("more than {MAX_UNITS} units")));
         }
@@ -464,6 +477,9 @@ impl Position {
     /// The position string (NOTATION.md). Only defined at the start of a turn; mid-turn it
     /// writes the board as it stands with the side still to finish its turn.
     pub fn to_text(&self) -> String {
+        if self.chess.is_some() {
+            return self.chess_fen();
+        }
         let geo = &self.variant.geometry;
         let mut out = String::new();
         for rank in (0..geo.ranks).rev() {
@@ -557,6 +573,9 @@ impl Position {
 
     /// The hash computed from scratch; `hash()` keeps it incrementally.
     pub fn compute_hash(&self) -> u64 {
+        if let Some(c) = &self.chess {
+            return c.board_hash();
+        }
         let mut h = self.units().map(Self::unit_key).fold(0, |a, b| a ^ b);
         if self.side == Side::Black {
             h ^= ZOBRIST.side;
@@ -610,10 +629,14 @@ impl Position {
             crate::lifeform::make(self, step);
             return undo;
         }
+        if self.chess.is_some() {
+            self.chess_make(step);
+            return undo;
+        }
         match step.kind {
             StepKind::End => self.end_turn(),
-            StepKind::Pin | StepKind::Drop(_) => {
-                unreachable!("pins and drops exist only under the body model")
+            StepKind::Pin | StepKind::Drop(_) | StepKind::Promote(_) => {
+                unreachable!("pins, drops and promotions exist only in Lifeform and chess")
             }
             StepKind::Move => {
                 undo.captured = self.move_unit(step.from, step.to);
@@ -628,6 +651,8 @@ impl Position {
     pub fn unmake(&mut self, step: Step, undo: Undo) {
         if self.variant.command == CommandModel::Body {
             crate::lifeform::unmake(self);
+        } else if self.chess.is_some() {
+            self.chess_unmake(step);
         } else if step.kind == StepKind::Move {
             let id = self.board[step.to.index()];
             let u = self.units[id as usize];

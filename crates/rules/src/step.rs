@@ -20,6 +20,8 @@ pub enum StepKind {
     End,
     /// Lifeform: a Hand arrives on an enemy piece and pins it instead of capturing (`c4~c6`).
     Pin,
+    /// Chess: a pawn move that promotes to this kind (index into the variant's pieces).
+    Promote(u8),
     /// Placement: a unit of this kind (index into the variant's pieces) enters on `to`
     /// (`K@e1`); `from` equals `to`.
     Drop(u8),

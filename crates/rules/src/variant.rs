@@ -93,6 +93,9 @@ pub enum CommandModel {
 pub enum Victory {
     /// Capture every enemy royal unit; the game ends the moment the last one falls.
     CaptureRoyals,
+    /// FIDE chess: checkmate wins; stalemate, the fifty-move rule, repetition and
+    /// insufficient material draw.
+    Checkmate,
     /// Lifeform: judged at the end of each turn, after the regulations' removals: a side whose
     /// Head or Torso is gone, or whose Head and Torso lost their Neck, loses (both: a draw).
     Body,
@@ -137,6 +140,8 @@ pub struct Variant {
     pub setup: String,
     /// Free set-up: each side first places these units on its first ranks (`K@e1` steps).
     pub placement: Option<Placement>,
+    /// `rules = fide`: FIDE chess on its dedicated 8x8 core (positions are FEN).
+    pub fide: bool,
     /// For each leader kind, the kinds it may activate (bit k = piece kind k). All by default.
     pub activates: [u16; MAX_KINDS],
     /// Some leader may not activate every kind (`activates X = ...` lines).
@@ -214,6 +219,10 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     (
         "variants/lifeform.ini",
         include_str!("../../../variants/lifeform.ini"),
+    ),
+    (
+        "variants/chess.ini",
+        include_str!("../../../variants/chess.ini"),
     ),
 ];
 
@@ -599,10 +608,21 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
             ))
         }
     };
+    let fide = match get("rules") {
+        None => false,
+        Some(e) if e.value == "fide" => {
+            if command != CommandModel::Single || (files, ranks) != (8, 8) {
+                return Err(err(e, "rules = fide needs command = single on an 8x8 board".into()));
+            }
+            true
+        }
+        Some(e) => return Err(err(e, format!("unknown special rules '{}' (known: fide)", e.value))),
+    };
     let victory = match get("victory") {
         None => Victory::CaptureRoyals,
         Some(e) if e.value == "royals" => Victory::CaptureRoyals,
         Some(e) if e.value == "body" && command == CommandModel::Body => Victory::Body,
+        Some(e) if e.value == "checkmate" && fide => Victory::Checkmate,
         Some(e) => {
             return Err(err(
                 e,
@@ -709,6 +729,7 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         quiet_turns: number("quiet-turns", 100, 10_000)? as u16,
         setup: setup.value.clone(),
         placement,
+        fide,
         activates,
         restricted_activation,
         range_box,

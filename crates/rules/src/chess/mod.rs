@@ -1,0 +1,363 @@
+//! FIDE chess, the `chess` validation variant (`rules = fide`): check, mate, stalemate,
+//! castling, en passant, promotion. Chess is checked against programs nobody here wrote, so
+//! it runs on its own 8x8 core (board.rs) for speed; the generic unit view of the Position
+//! (units, board, occupancy) is kept in step for the UI, the notation and the tests.
+
+mod board;
+mod tables;
+
+use board::{ChessBoard, ChessUndo, MoveSink, EMPTY, KING, NO_EP, PAWN, ROOK};
+
+use crate::bitboard::{Bitboard, Square};
+use crate::position::{Position, PositionError, Side, Unit, NO_UNIT};
+use crate::step::{Step, StepKind, StepList};
+
+/// The chess core of a Position, with its own undo stack.
+#[derive(Clone)]
+pub(crate) struct ChessState {
+    board: ChessBoard,
+    undo: Vec<ChessUndo>,
+    /// Variant piece kind of each chess piece type (P N B R Q K).
+    kind_of: [u8; 6],
+}
+
+const LETTERS: [char; 6] = ['P', 'N', 'B', 'R', 'Q', 'K'];
+
+#[inline(always)]
+fn frame(sq: u8) -> Square {
+    Square::new(sq % 8, sq / 8)
+}
+#[inline(always)]
+fn sq64(sq: Square) -> u8 {
+    sq.rank() * 8 + sq.file()
+}
+
+struct ListSink<'a>(&'a mut StepList, &'a [u8; 6]);
+impl MoveSink for ListSink<'_> {
+    #[inline(always)]
+    fn set(&mut self, from: u8, mut to: u64) {
+        while to != 0 {
+            let t = to.trailing_zeros() as u8;
+            to &= to - 1;
+            self.0.push(Step::new(frame(from), frame(t)));
+        }
+    }
+    fn promotion(&mut self, from: u8, to: u8, piece: u8) {
+        self.0.push(Step { from: frame(from), to: frame(to), kind: StepKind::Promote(self.1[piece as usize]) });
+    }
+}
+
+impl ChessState {
+    pub(crate) fn board_hash(&self) -> u64 {
+        self.board.compute_hash()
+    }
+    fn type_of_kind(&self, kind: u8) -> u8 {
+        self.kind_of.iter().position(|&k| k == kind).unwrap_or(0) as u8
+    }
+}
+
+impl Position {
+    #[inline(always)]
+    pub(crate) fn chess(&self) -> &ChessState {
+        self.chess.as_deref().expect("chess variant")
+    }
+
+    pub(crate) fn chess_legal_steps(&self, list: &mut StepList) {
+        let c = self.chess();
+        c.board.generate(&mut ListSink(list, &c.kind_of));
+    }
+
+    pub(crate) fn chess_count(&self) -> u64 {
+        self.chess().board.count()
+    }
+
+    pub(crate) fn chess_in_check(&self) -> bool {
+        self.chess().board.in_check()
+    }
+
+    pub(crate) fn chess_make(&mut self, step: Step) {
+        let c = self.chess.as_deref_mut().expect("chess variant");
+        let (from, to) = (sq64(step.from), sq64(step.to));
+        let promo = match step.kind {
+            StepKind::Promote(kind) => c.type_of_kind(kind),
+            _ => 0,
+        };
+        let undo = c.board.make(from, to, promo);
+        c.undo.push(undo);
+        let (captured, cap_sq) = (undo.captured, undo.cap_sq);
+        let castle_rook = (c.board.mailbox[to as usize] & 7 == KING && (to as i8 - from as i8).abs() == 2)
+            .then(|| if to > from { (to + 1, to - 1) } else { (to - 2, to + 1) });
+        let new_kind = (promo != 0).then(|| c.kind_of[promo as usize]);
+        self.hash = c.board.hash;
+        // The generic view follows: capture, move, castling rook, promotion.
+        if captured != EMPTY {
+            let id = self.board[frame(cap_sq).index()];
+            self.lift_unit(id);
+        }
+        self.shift_unit(frame(from), frame(to));
+        if let Some((rf, rt)) = castle_rook {
+            self.shift_unit(frame(rf), frame(rt));
+        }
+        if let Some(kind) = new_kind {
+            let id = self.board[frame(to).index()];
+            self.units[id as usize].kind = kind;
+        }
+        self.side = self.side.other();
+    }
+
+    pub(crate) fn chess_unmake(&mut self, step: Step) {
+        let c = self.chess.as_deref_mut().expect("chess variant");
+        let (from, to) = (sq64(step.from), sq64(step.to));
+        let promo = match step.kind {
+            StepKind::Promote(kind) => c.type_of_kind(kind),
+            _ => 0,
+        };
+        let undo = c.undo.pop().expect("unmake follows make");
+        let pawn_kind = c.kind_of[PAWN as usize];
+        let castle_rook = (c.board.mailbox[to as usize] & 7 == KING && (to as i8 - from as i8).abs() == 2)
+            .then(|| if to > from { (to + 1, to - 1) } else { (to - 2, to + 1) });
+        c.board.unmake(from, to, promo, undo);
+        if promo != 0 {
+            let id = self.board[frame(to).index()];
+            self.units[id as usize].kind = pawn_kind;
+        }
+        if let Some((rf, rt)) = castle_rook {
+            self.shift_unit(frame(rt), frame(rf));
+        }
+        self.shift_unit(frame(to), frame(from));
+        if undo.captured != EMPTY {
+            self.unlift_unit(frame(undo.cap_sq));
+        }
+    }
+
+    /// Move a unit in the generic view (no hashing, no turn bookkeeping).
+    fn shift_unit(&mut self, from: Square, to: Square) {
+        let id = self.board[from.index()];
+        let u = self.units[id as usize];
+        self.board[from.index()] = NO_UNIT;
+        self.board[to.index()] = id;
+        self.units[id as usize].square = to;
+        let both = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.occupied[u.side.index()] ^= both;
+    }
+
+    fn lift_unit(&mut self, id: u8) {
+        let u = self.units[id as usize];
+        self.units[id as usize].alive = false;
+        self.board[u.square.index()] = NO_UNIT;
+        self.occupied[u.side.index()].clear(u.square);
+    }
+
+    /// Bring back the most recently captured unit that stood on `sq`.
+    fn unlift_unit(&mut self, sq: Square) {
+        let id = (0..self.units.len())
+            .rev()
+            .find(|&i| !self.units[i].alive && self.units[i].square == sq)
+            .expect("a captured unit to restore") as u8;
+        self.units[id as usize].alive = true;
+        self.board[sq.index()] = id;
+        self.occupied[self.units[id as usize].side.index()].set(sq);
+    }
+
+    /// The FEN of the position.
+    pub(crate) fn chess_fen(&self) -> String {
+        let b = &self.chess().board;
+        let mut out = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                let pc = b.mailbox[rank * 8 + file];
+                if pc == EMPTY {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    out += &empty.to_string();
+                    empty = 0;
+                }
+                let l = LETTERS[(pc & 7) as usize];
+                out.push(if pc >> 3 == 0 { l } else { l.to_ascii_lowercase() });
+            }
+            if empty > 0 {
+                out += &empty.to_string();
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        let castling: String =
+            [(1, 'K'), (2, 'Q'), (4, 'k'), (8, 'q')].iter().filter(|(m, _)| b.castling & m != 0).map(|(_, c)| *c).collect();
+        let ep = if b.ep == NO_EP { "-".to_string() } else { format!("{}{}", (b'a' + b.ep % 8) as char, b.ep / 8 + 1) };
+        format!(
+            "{out} {} {} {ep} {} {}",
+            if b.side == 0 { 'w' } else { 'b' },
+            if castling.is_empty() { "-" } else { &castling },
+            b.halfmove,
+            b.fullmove
+        )
+    }
+
+    pub(crate) fn chess_halfmove(&self) -> u16 {
+        self.chess().board.halfmove
+    }
+    pub(crate) fn chess_insufficient_material(&self) -> bool {
+        self.chess().board.insufficient_material()
+    }
+
+    /// Read a FEN into this (empty) position: the chess core and the generic units.
+    pub(crate) fn parse_fen(&mut self, text: &str) -> Result<(), PositionError> {
+        let err = |m: String| Err(PositionError(m));
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.len() < 2 || fields.len() > 6 {
+            return err(format!(
+                "a chess position is FEN: <board> <side> [castling] [en passant] [halfmove] [fullmove], found {} fields",
+                fields.len()
+            ));
+        }
+        let mut kind_of = [0u8; 6];
+        for (t, l) in LETTERS.iter().enumerate() {
+            kind_of[t] = self.variant.kind_of_letter(*l).ok_or_else(|| PositionError(format!("the variant lacks piece '{l}'")))? as u8;
+        }
+        let mut b = ChessBoard::empty();
+        let rows: Vec<&str> = fields[0].split('/').collect();
+        if rows.len() != 8 {
+            return err(format!("FEN board has {} ranks, chess needs 8", rows.len()));
+        }
+        for (ri, row) in rows.iter().enumerate() {
+            let rank = 7 - ri as u8;
+            let mut file = 0u8;
+            for c in row.chars() {
+                if let Some(n) = c.to_digit(10).filter(|n| (1..=8).contains(n)) {
+                    file += n as u8;
+                } else {
+                    let ty = LETTERS
+                        .iter()
+                        .position(|l| *l == c.to_ascii_uppercase())
+                        .ok_or_else(|| PositionError(format!("rank {}: '{c}' is not a chess piece", rank + 1)))?;
+                    if file >= 8 {
+                        return err(format!("rank {}: more than 8 files", rank + 1));
+                    }
+                    if ty == PAWN as usize && (rank == 0 || rank == 7) {
+                        return err(format!("rank {}: a pawn cannot stand on the first or last rank", rank + 1));
+                    }
+                    b.put(rank * 8 + file, if c.is_ascii_uppercase() { 0 } else { 1 }, ty as u8);
+                    file += 1;
+                }
+            }
+            if file != 8 {
+                return err(format!("rank {}: {file} files described, chess has 8", rank + 1));
+            }
+        }
+        for (color, name) in [(0, "White"), (1, "Black")] {
+            let kings = (b.pieces[KING as usize] & b.colors[color]).count_ones();
+            if kings != 1 {
+                return err(format!("{name} has {kings} kings; chess needs exactly one"));
+            }
+        }
+        b.side = match fields[1] {
+            "w" => 0,
+            "b" => 1,
+            other => return err(format!("side to move must be 'w' or 'b', found '{other}'")),
+        };
+        let castling = fields.get(2).copied().unwrap_or("-");
+        if castling != "-" {
+            for c in castling.chars() {
+                let (bit, king, rook, what) = match c {
+                    'K' => (1, 4, 7, "White king on e1 and rook on h1"),
+                    'Q' => (2, 4, 0, "White king on e1 and rook on a1"),
+                    'k' => (4, 60, 63, "Black king on e8 and rook on h8"),
+                    'q' => (8, 60, 56, "Black king on e8 and rook on a8"),
+                    _ => return err(format!("castling field: '{c}' is not one of KQkq")),
+                };
+                let color = (bit >= 4) as u8;
+                if b.mailbox[king] != color << 3 | KING || b.mailbox[rook] != color << 3 | ROOK {
+                    return err(format!("castling right '{c}' needs the {what}"));
+                }
+                b.castling |= bit;
+            }
+        }
+        let ep = fields.get(3).copied().unwrap_or("-");
+        if ep != "-" {
+            let sq = self
+                .variant
+                .geometry
+                .parse_square(ep)
+                .map(sq64)
+                .ok_or_else(|| PositionError(format!("en passant field: '{ep}' is not a square")))?;
+            let (rank, pawn_sq, color) = if b.side == 0 { (5, sq.wrapping_sub(8), 1u8) } else { (2, sq + 8, 0u8) };
+            if sq / 8 != rank || b.mailbox[sq as usize] != EMPTY || b.mailbox[pawn_sq as usize] != color << 3 | PAWN {
+                return err(format!("en passant square {ep} does not follow a double step"));
+            }
+            b.ep = sq;
+        }
+        let number = |i: usize, default: u16| -> Result<u16, PositionError> {
+            match fields.get(i) {
+                None => Ok(default),
+                Some(t) => t.parse().map_err(|_| PositionError(format!("'{t}' is not a move counter"))),
+            }
+        };
+        b.halfmove = number(4, 0)?;
+        b.fullmove = number(5, 1)?.max(1);
+        if b.opponent_in_check() {
+            return err("the side not to move is in check".into());
+        }
+        b.hash = b.compute_hash();
+        self.side = if b.side == 0 { Side::White } else { Side::Black };
+        for sq in 0..64u8 {
+            let pc = b.mailbox[sq as usize];
+            if pc != EMPTY {
+                let side = if pc >> 3 == 0 { Side::White } else { Side::Black };
+                self.add_unit(Unit { square: frame(sq), kind: kind_of[(pc & 7) as usize], side, group: 0, alive: true })?;
+            }
+        }
+        self.hash = b.hash;
+        self.chess = Some(Box::new(ChessState { board: b, undo: Vec::new(), kind_of }));
+        Ok(())
+    }
+
+    /// UCI text of a step (`e2e4`, `e7e8q`).
+    pub fn step_uci(&self, step: Step) -> String {
+        let geo = &self.variant.geometry;
+        let mut s = format!("{}{}", geo.square_name(step.from), geo.square_name(step.to));
+        if let StepKind::Promote(kind) = step.kind {
+            s.push(self.variant.pieces[kind as usize].letter.to_ascii_lowercase());
+        }
+        s
+    }
+
+    /// Parse a chess step in UCI form or ours (`e7e8q`, `e7-e8=Q`, `e7xd8=N`).
+    pub(crate) fn parse_chess_step(&self, text: &str) -> Result<Step, String> {
+        let geo = &self.variant.geometry;
+        let compact: String = text.chars().filter(|c| !matches!(c, '-' | 'x' | '=')).collect();
+        let bad = || format!("'{text}' is not a chess move: write e2e4, e7e8q, e2-e4 or e7-e8=Q");
+        if compact.len() < 4 || compact.len() > 5 || !compact.is_ascii() {
+            return Err(bad());
+        }
+        let from = geo.parse_square(&compact[0..2]).ok_or_else(bad)?;
+        let to = geo.parse_square(&compact[2..4]).ok_or_else(bad)?;
+        let kind = match compact[4..].chars().next() {
+            None => StepKind::Move,
+            Some(p) => {
+                let t = LETTERS.iter().position(|l| *l == p.to_ascii_uppercase()).filter(|&t| (1..=4).contains(&t));
+                let t = t.ok_or_else(|| format!("'{text}': a pawn promotes to q, r, b or n"))?;
+                StepKind::Promote(self.chess().kind_of[t])
+            }
+        };
+        let step = Step { from, to, kind };
+        let mut list = StepList::new();
+        self.chess_legal_steps(&mut list);
+        if list.contains(step) {
+            return Ok(step);
+        }
+        let why = match self.unit_at(from) {
+            None => format!("there is no piece on {}", geo.square_name(from)),
+            Some(u) if u.side != self.side => format!("the piece on {} is {}'s", geo.square_name(from), u.side.name()),
+            Some(_) if kind == StepKind::Move && list.iter().any(|s| s.from == from && s.to == to) => {
+                "a pawn reaching the last rank must promote (add q, r, b or n)".into()
+            }
+            Some(_) if self.chess_in_check() => "it does not answer the check".into(),
+            Some(_) => "no legal move does that (blocked, or it would expose the king)".into(),
+        };
+        Err(format!("{text} is illegal: {why}"))
+    }
+}
