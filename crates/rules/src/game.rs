@@ -13,6 +13,12 @@ pub enum EndReason {
     NoLegalTurn,
     Repetition,
     QuietTurns,
+    /// Chess: the side to move is checkmated / stalemated.
+    Checkmate,
+    Stalemate,
+    /// Chess: 100 half-moves without a pawn move or capture.
+    FiftyMoves,
+    InsufficientMaterial,
     Agreement,
     Resignation,
 }
@@ -24,6 +30,10 @@ impl EndReason {
             EndReason::NoLegalTurn => "no legal turn",
             EndReason::Repetition => "repetition",
             EndReason::QuietTurns => "turns without a capture",
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::FiftyMoves => "fifty-move rule",
+            EndReason::InsufficientMaterial => "insufficient material",
             EndReason::Agreement => "agreement",
             EndReason::Resignation => "resignation",
         }
@@ -166,6 +176,24 @@ impl Game {
     }
 
     fn judge_turn_start(&mut self) {
+        let pos = &self.position;
+        if pos.variant().fide {
+            let mover = pos.side_to_move();
+            self.result = if pos.count_steps() == 0 {
+                Some(if pos.in_check() {
+                    (Outcome::Win(mover.other()), EndReason::Checkmate)
+                } else {
+                    (Outcome::Draw, EndReason::Stalemate)
+                })
+            } else if pos.chess_halfmove() >= 100 {
+                Some((Outcome::Draw, EndReason::FiftyMoves))
+            } else if pos.chess_insufficient_material() {
+                Some((Outcome::Draw, EndReason::InsufficientMaterial))
+            } else {
+                None
+            };
+            return;
+        }
         if let Some(o) = self.position.outcome() {
             self.result = Some((o, EndReason::Victory));
         } else if self.position.count_steps() == 0 {

@@ -94,7 +94,11 @@ impl Position {
         if self.chess.is_some() {
             let mut list = StepList::new();
             self.chess_legal_steps(&mut list);
-            return list.iter().filter(|s| s.from == from).map(|s| s.to).collect();
+            return list
+                .iter()
+                .filter(|s| s.from == from)
+                .map(|s| s.to)
+                .collect();
         }
         let u = &self.units[self.board[from.index()] as usize];
         let s = u.side.index();
@@ -200,7 +204,11 @@ impl Position {
             StepKind::Promote(kind) => format!(
                 "{}{}{}={}",
                 geo.square_name(step.from),
-                if self.unit_at(step.to).is_some() { 'x' } else { '-' },
+                if self.unit_at(step.to).is_some() {
+                    'x'
+                } else {
+                    '-'
+                },
                 geo.square_name(step.to),
                 self.variant.pieces[kind as usize].letter
             ),

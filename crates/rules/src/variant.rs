@@ -612,11 +612,19 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         None => false,
         Some(e) if e.value == "fide" => {
             if command != CommandModel::Single || (files, ranks) != (8, 8) {
-                return Err(err(e, "rules = fide needs command = single on an 8x8 board".into()));
+                return Err(err(
+                    e,
+                    "rules = fide needs command = single on an 8x8 board".into(),
+                ));
             }
             true
         }
-        Some(e) => return Err(err(e, format!("unknown special rules '{}' (known: fide)", e.value))),
+        Some(e) => {
+            return Err(err(
+                e,
+                format!("unknown special rules '{}' (known: fide)", e.value),
+            ))
+        }
     };
     let victory = match get("victory") {
         None => Victory::CaptureRoyals,

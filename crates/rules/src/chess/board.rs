@@ -83,7 +83,12 @@ static KEYS: LazyLock<Keys> = LazyLock::new(|| {
     for k in ep.iter_mut() {
         *k = next();
     }
-    Keys { piece, side, castling, ep }
+    Keys {
+        piece,
+        side,
+        castling,
+        ep,
+    }
 });
 
 /// Castling rights that survive a move touching this square.
@@ -213,7 +218,11 @@ impl ChessBoard {
             sink.set(ksq as u8, king_to);
             return;
         }
-        let target = if checkers != 0 { t.between(ksq, checkers.trailing_zeros() as usize) | checkers } else { !own };
+        let target = if checkers != 0 {
+            t.between(ksq, checkers.trailing_zeros() as usize) | checkers
+        } else {
+            !own
+        };
 
         // Pinned pieces may move only along the line through their king.
         let p = &self.pieces;
@@ -227,7 +236,13 @@ impl ChessBoard {
                 pinned |= b;
             }
         }
-        let restrict = |from: u8, m: u64| if pinned >> from & 1 != 0 { m & t.line(ksq, from as usize) } else { m };
+        let restrict = |from: u8, m: u64| {
+            if pinned >> from & 1 != 0 {
+                m & t.line(ksq, from as usize)
+            } else {
+                m
+            }
+        };
 
         for from in bits(p[KNIGHT as usize] & own & !pinned) {
             sink.set(from, t.knight[from as usize] & target);
@@ -274,12 +289,24 @@ impl ChessBoard {
 
         if checkers == 0 {
             let rank = if us == 0 { 0u8 } else { 56 };
-            let (oo, ooo) = if us == 0 { (WHITE_OO, WHITE_OOO) } else { (BLACK_OO, BLACK_OOO) };
+            let (oo, ooo) = if us == 0 {
+                (WHITE_OO, WHITE_OOO)
+            } else {
+                (BLACK_OO, BLACK_OOO)
+            };
             let safe = |sq: u8| self.attackers_to(sq as usize, occ) & opp == 0;
-            if self.castling & oo != 0 && occ & (0b110 << (rank + 4)) == 0 && safe(rank + 5) && safe(rank + 6) {
+            if self.castling & oo != 0
+                && occ & (0b110 << (rank + 4)) == 0
+                && safe(rank + 5)
+                && safe(rank + 6)
+            {
                 king_to |= 1 << (rank + 6);
             }
-            if self.castling & ooo != 0 && occ & (0b1110 << rank) == 0 && safe(rank + 3) && safe(rank + 2) {
+            if self.castling & ooo != 0
+                && occ & (0b1110 << rank) == 0
+                && safe(rank + 3)
+                && safe(rank + 2)
+            {
                 king_to |= 1 << (rank + 2);
             }
         }
@@ -328,7 +355,11 @@ impl ChessBoard {
         self.remove(from);
         self.put(to, us, if promo != 0 { promo } else { ty });
         if ty == KING && (to as i8 - from as i8).abs() == 2 {
-            let (rook_from, rook_to) = if to > from { (to + 1, to - 1) } else { (to - 2, to + 1) };
+            let (rook_from, rook_to) = if to > from {
+                (to + 1, to - 1)
+            } else {
+                (to - 2, to + 1)
+            };
             self.remove(rook_from);
             self.put(rook_to, us, ROOK);
         }
@@ -338,11 +369,19 @@ impl ChessBoard {
         if self.ep != NO_EP {
             self.hash ^= keys.ep[(self.ep % 8) as usize];
         }
-        self.ep = if ty == PAWN && (to as i8 - from as i8).abs() == 16 { (from + to) / 2 } else { NO_EP };
+        self.ep = if ty == PAWN && (to as i8 - from as i8).abs() == 16 {
+            (from + to) / 2
+        } else {
+            NO_EP
+        };
         if self.ep != NO_EP {
             self.hash ^= keys.ep[(self.ep % 8) as usize];
         }
-        self.halfmove = if ty == PAWN || undo.captured != EMPTY { 0 } else { self.halfmove + 1 };
+        self.halfmove = if ty == PAWN || undo.captured != EMPTY {
+            0
+        } else {
+            self.halfmove + 1
+        };
         if us == 1 {
             self.fullmove += 1;
         }
@@ -357,16 +396,28 @@ impl ChessBoard {
         if us == 1 {
             self.fullmove -= 1;
         }
-        let ty = if promo != 0 { PAWN } else { self.mailbox[to as usize] & 7 };
+        let ty = if promo != 0 {
+            PAWN
+        } else {
+            self.mailbox[to as usize] & 7
+        };
         if ty == KING && (to as i8 - from as i8).abs() == 2 {
-            let (rook_from, rook_to) = if to > from { (to + 1, to - 1) } else { (to - 2, to + 1) };
+            let (rook_from, rook_to) = if to > from {
+                (to + 1, to - 1)
+            } else {
+                (to - 2, to + 1)
+            };
             self.remove(rook_to);
             self.put(rook_from, us, ROOK);
         }
         self.remove(to);
         self.put(from, us, ty);
         if undo.captured != EMPTY {
-            self.put(undo.cap_sq, (undo.captured >> 3) as usize, undo.captured & 7);
+            self.put(
+                undo.cap_sq,
+                (undo.captured >> 3) as usize,
+                undo.captured & 7,
+            );
         }
         self.castling = undo.castling;
         self.ep = undo.ep;
@@ -385,6 +436,7 @@ impl ChessBoard {
             return true;
         }
         const LIGHT: u64 = 0x55AA_55AA_55AA_55AA;
-        p[KNIGHT as usize] == 0 && (p[BISHOP as usize] & LIGHT == 0 || p[BISHOP as usize] & !LIGHT == 0)
+        p[KNIGHT as usize] == 0
+            && (p[BISHOP as usize] & LIGHT == 0 || p[BISHOP as usize] & !LIGHT == 0)
     }
 }

@@ -43,7 +43,11 @@ impl MoveSink for ListSink<'_> {
         }
     }
     fn promotion(&mut self, from: u8, to: u8, piece: u8) {
-        self.0.push(Step { from: frame(from), to: frame(to), kind: StepKind::Promote(self.1[piece as usize]) });
+        self.0.push(Step {
+            from: frame(from),
+            to: frame(to),
+            kind: StepKind::Promote(self.1[piece as usize]),
+        });
     }
 }
 
@@ -85,8 +89,15 @@ impl Position {
         let undo = c.board.make(from, to, promo);
         c.undo.push(undo);
         let (captured, cap_sq) = (undo.captured, undo.cap_sq);
-        let castle_rook = (c.board.mailbox[to as usize] & 7 == KING && (to as i8 - from as i8).abs() == 2)
-            .then(|| if to > from { (to + 1, to - 1) } else { (to - 2, to + 1) });
+        let castle_rook = (c.board.mailbox[to as usize] & 7 == KING
+            && (to as i8 - from as i8).abs() == 2)
+            .then(|| {
+                if to > from {
+                    (to + 1, to - 1)
+                } else {
+                    (to - 2, to + 1)
+                }
+            });
         let new_kind = (promo != 0).then(|| c.kind_of[promo as usize]);
         self.hash = c.board.hash;
         // The generic view follows: capture, move, castling rook, promotion.
@@ -114,8 +125,15 @@ impl Position {
         };
         let undo = c.undo.pop().expect("unmake follows make");
         let pawn_kind = c.kind_of[PAWN as usize];
-        let castle_rook = (c.board.mailbox[to as usize] & 7 == KING && (to as i8 - from as i8).abs() == 2)
-            .then(|| if to > from { (to + 1, to - 1) } else { (to - 2, to + 1) });
+        let castle_rook = (c.board.mailbox[to as usize] & 7 == KING
+            && (to as i8 - from as i8).abs() == 2)
+            .then(|| {
+                if to > from {
+                    (to + 1, to - 1)
+                } else {
+                    (to - 2, to + 1)
+                }
+            });
         c.board.unmake(from, to, promo, undo);
         if promo != 0 {
             let id = self.board[frame(to).index()];
@@ -176,7 +194,11 @@ impl Position {
                     empty = 0;
                 }
                 let l = LETTERS[(pc & 7) as usize];
-                out.push(if pc >> 3 == 0 { l } else { l.to_ascii_lowercase() });
+                out.push(if pc >> 3 == 0 {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                });
             }
             if empty > 0 {
                 out += &empty.to_string();
@@ -185,9 +207,16 @@ impl Position {
                 out.push('/');
             }
         }
-        let castling: String =
-            [(1, 'K'), (2, 'Q'), (4, 'k'), (8, 'q')].iter().filter(|(m, _)| b.castling & m != 0).map(|(_, c)| *c).collect();
-        let ep = if b.ep == NO_EP { "-".to_string() } else { format!("{}{}", (b'a' + b.ep % 8) as char, b.ep / 8 + 1) };
+        let castling: String = [(1, 'K'), (2, 'Q'), (4, 'k'), (8, 'q')]
+            .iter()
+            .filter(|(m, _)| b.castling & m != 0)
+            .map(|(_, c)| *c)
+            .collect();
+        let ep = if b.ep == NO_EP {
+            "-".to_string()
+        } else {
+            format!("{}{}", (b'a' + b.ep % 8) as char, b.ep / 8 + 1)
+        };
         format!(
             "{out} {} {} {ep} {} {}",
             if b.side == 0 { 'w' } else { 'b' },
@@ -195,6 +224,11 @@ impl Position {
             b.halfmove,
             b.fullmove
         )
+    }
+
+    /// Chess: is the side to move in check? (Always false in other games.)
+    pub fn in_check(&self) -> bool {
+        self.chess.is_some() && self.chess_in_check()
     }
 
     pub(crate) fn chess_halfmove(&self) -> u16 {
@@ -216,7 +250,11 @@ impl Position {
         }
         let mut kind_of = [0u8; 6];
         for (t, l) in LETTERS.iter().enumerate() {
-            kind_of[t] = self.variant.kind_of_letter(*l).ok_or_else(|| PositionError(format!("the variant lacks piece '{l}'")))? as u8;
+            kind_of[t] = self
+                .variant
+                .kind_of_letter(*l)
+                .ok_or_else(|| PositionError(format!("the variant lacks piece '{l}'")))?
+                as u8;
         }
         let mut b = ChessBoard::empty();
         let rows: Vec<&str> = fields[0].split('/').collect();
@@ -233,19 +271,31 @@ impl Position {
                     let ty = LETTERS
                         .iter()
                         .position(|l| *l == c.to_ascii_uppercase())
-                        .ok_or_else(|| PositionError(format!("rank {}: '{c}' is not a chess piece", rank + 1)))?;
+                        .ok_or_else(|| {
+                            PositionError(format!("rank {}: '{c}' is not a chess piece", rank + 1))
+                        })?;
                     if file >= 8 {
                         return err(format!("rank {}: more than 8 files", rank + 1));
                     }
                     if ty == PAWN as usize && (rank == 0 || rank == 7) {
-                        return err(format!("rank {}: a pawn cannot stand on the first or last rank", rank + 1));
+                        return err(format!(
+                            "rank {}: a pawn cannot stand on the first or last rank",
+                            rank + 1
+                        ));
                     }
-                    b.put(rank * 8 + file, if c.is_ascii_uppercase() { 0 } else { 1 }, ty as u8);
+                    b.put(
+                        rank * 8 + file,
+                        if c.is_ascii_uppercase() { 0 } else { 1 },
+                        ty as u8,
+                    );
                     file += 1;
                 }
             }
             if file != 8 {
-                return err(format!("rank {}: {file} files described, chess has 8", rank + 1));
+                return err(format!(
+                    "rank {}: {file} files described, chess has 8",
+                    rank + 1
+                ));
             }
         }
         for (color, name) in [(0, "White"), (1, "Black")] {
@@ -283,17 +333,30 @@ impl Position {
                 .geometry
                 .parse_square(ep)
                 .map(sq64)
-                .ok_or_else(|| PositionError(format!("en passant field: '{ep}' is not a square")))?;
-            let (rank, pawn_sq, color) = if b.side == 0 { (5, sq.wrapping_sub(8), 1u8) } else { (2, sq + 8, 0u8) };
-            if sq / 8 != rank || b.mailbox[sq as usize] != EMPTY || b.mailbox[pawn_sq as usize] != color << 3 | PAWN {
-                return err(format!("en passant square {ep} does not follow a double step"));
+                .ok_or_else(|| {
+                    PositionError(format!("en passant field: '{ep}' is not a square"))
+                })?;
+            let (rank, pawn_sq, color) = if b.side == 0 {
+                (5, sq.wrapping_sub(8), 1u8)
+            } else {
+                (2, sq + 8, 0u8)
+            };
+            if sq / 8 != rank
+                || b.mailbox[sq as usize] != EMPTY
+                || b.mailbox[pawn_sq as usize] != color << 3 | PAWN
+            {
+                return err(format!(
+                    "en passant square {ep} does not follow a double step"
+                ));
             }
             b.ep = sq;
         }
         let number = |i: usize, default: u16| -> Result<u16, PositionError> {
             match fields.get(i) {
                 None => Ok(default),
-                Some(t) => t.parse().map_err(|_| PositionError(format!("'{t}' is not a move counter"))),
+                Some(t) => t
+                    .parse()
+                    .map_err(|_| PositionError(format!("'{t}' is not a move counter"))),
             }
         };
         b.halfmove = number(4, 0)?;
@@ -302,16 +365,34 @@ impl Position {
             return err("the side not to move is in check".into());
         }
         b.hash = b.compute_hash();
-        self.side = if b.side == 0 { Side::White } else { Side::Black };
+        self.side = if b.side == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
         for sq in 0..64u8 {
             let pc = b.mailbox[sq as usize];
             if pc != EMPTY {
-                let side = if pc >> 3 == 0 { Side::White } else { Side::Black };
-                self.add_unit(Unit { square: frame(sq), kind: kind_of[(pc & 7) as usize], side, group: 0, alive: true })?;
+                let side = if pc >> 3 == 0 {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                self.add_unit(Unit {
+                    square: frame(sq),
+                    kind: kind_of[(pc & 7) as usize],
+                    side,
+                    group: 0,
+                    alive: true,
+                })?;
             }
         }
         self.hash = b.hash;
-        self.chess = Some(Box::new(ChessState { board: b, undo: Vec::new(), kind_of }));
+        self.chess = Some(Box::new(ChessState {
+            board: b,
+            undo: Vec::new(),
+            kind_of,
+        }));
         Ok(())
     }
 
@@ -320,7 +401,11 @@ impl Position {
         let geo = &self.variant.geometry;
         let mut s = format!("{}{}", geo.square_name(step.from), geo.square_name(step.to));
         if let StepKind::Promote(kind) = step.kind {
-            s.push(self.variant.pieces[kind as usize].letter.to_ascii_lowercase());
+            s.push(
+                self.variant.pieces[kind as usize]
+                    .letter
+                    .to_ascii_lowercase(),
+            );
         }
         s
     }
@@ -328,7 +413,10 @@ impl Position {
     /// Parse a chess step in UCI form or ours (`e7e8q`, `e7-e8=Q`, `e7xd8=N`).
     pub(crate) fn parse_chess_step(&self, text: &str) -> Result<Step, String> {
         let geo = &self.variant.geometry;
-        let compact: String = text.chars().filter(|c| !matches!(c, '-' | 'x' | '=')).collect();
+        let compact: String = text
+            .chars()
+            .filter(|c| !matches!(c, '-' | 'x' | '='))
+            .collect();
         let bad = || format!("'{text}' is not a chess move: write e2e4, e7e8q, e2-e4 or e7-e8=Q");
         if compact.len() < 4 || compact.len() > 5 || !compact.is_ascii() {
             return Err(bad());
@@ -338,7 +426,10 @@ impl Position {
         let kind = match compact[4..].chars().next() {
             None => StepKind::Move,
             Some(p) => {
-                let t = LETTERS.iter().position(|l| *l == p.to_ascii_uppercase()).filter(|&t| (1..=4).contains(&t));
+                let t = LETTERS
+                    .iter()
+                    .position(|l| *l == p.to_ascii_uppercase())
+                    .filter(|&t| (1..=4).contains(&t));
                 let t = t.ok_or_else(|| format!("'{text}': a pawn promotes to q, r, b or n"))?;
                 StepKind::Promote(self.chess().kind_of[t])
             }
@@ -351,8 +442,14 @@ impl Position {
         }
         let why = match self.unit_at(from) {
             None => format!("there is no piece on {}", geo.square_name(from)),
-            Some(u) if u.side != self.side => format!("the piece on {} is {}'s", geo.square_name(from), u.side.name()),
-            Some(_) if kind == StepKind::Move && list.iter().any(|s| s.from == from && s.to == to) => {
+            Some(u) if u.side != self.side => format!(
+                "the piece on {} is {}'s",
+                geo.square_name(from),
+                u.side.name()
+            ),
+            Some(_)
+                if kind == StepKind::Move && list.iter().any(|s| s.from == from && s.to == to) =>
+            {
                 "a pawn reaching the last rank must promote (add q, r, b or n)".into()
             }
             Some(_) if self.chess_in_check() => "it does not answer the check".into(),

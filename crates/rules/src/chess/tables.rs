@@ -119,8 +119,26 @@ pub(crate) static TABLES: LazyLock<Tables> = LazyLock::new(|| {
         }
         t
     };
-    let knight = leaper(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
-    let king = leaper(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
+    let knight = leaper(&[
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ]);
+    let king = leaper(&[
+        (1, 0),
+        (1, 1),
+        (0, 1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+    ]);
     let pawn_attacks = [leaper(&[(1, 1), (-1, 1)]), leaper(&[(1, -1), (-1, -1)])];
     let (mut rook_mask, mut rook_offset) = ([0; 64], [0; 64]);
     let (mut bishop_mask, mut bishop_offset) = ([0; 64], [0; 64]);
