@@ -1,6 +1,7 @@
 //! `cohort`: a thin command line over the rules library (NOTATION.md's contract).
 
 mod play;
+mod uci;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -65,6 +66,8 @@ enum Command {
         #[arg(long)]
         turn: String,
     },
+    /// The UCI protocol for the `chess` variant (for python-chess and UCI GUIs).
+    Uci,
     /// A terminal game, human against human.
     Play {
         #[command(flatten)]
@@ -208,6 +211,7 @@ fn run(cli: Cli) -> Res<()> {
                 .map_err(|e| Fail(format!("turn: {e}")))?;
             println!("{}", pos.to_text());
         }
+        Command::Uci => uci::run(),
         Command::Play { v, position: p } => {
             let v = variant(&v)?;
             let pos = position(&v, p.as_deref())?;
