@@ -1,5 +1,6 @@
 //! `cohort`: a thin command line over the rules library (NOTATION.md's contract).
 
+mod ai;
 mod play;
 mod uci;
 
@@ -68,6 +69,50 @@ enum Command {
     },
     /// The UCI protocol for the `chess` variant (for python-chess and UCI GUIs).
     Uci,
+    /// Search a position and print the chosen turn, its score, the line and statistics.
+    Analyze {
+        #[command(flatten)]
+        v: VariantArgs,
+        #[arg(long)]
+        position: Option<String>,
+        /// Milliseconds for the turn.
+        #[arg(long, default_value_t = 1000)]
+        time: u64,
+    },
+    /// Play agents against each other in colour-swapped pairs.
+    Match {
+        #[command(flatten)]
+        v: VariantArgs,
+        /// Start position (default: the variant's), before the random opening turns.
+        #[arg(long)]
+        position: Option<String>,
+        /// Agent a: random, greedy or engine, optionally with its own time (engine:250).
+        #[arg(long)]
+        a: String,
+        #[arg(long)]
+        b: String,
+        #[arg(long, default_value_t = 2)]
+        games: usize,
+        /// Milliseconds per turn for agents without their own.
+        #[arg(long, default_value_t = 200)]
+        time: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write every game as a JSON line here.
+        #[arg(long)]
+        out: Option<String>,
+        /// Seeded random turns before each pair's games, so games differ (0: none).
+        #[arg(long, default_value_t = 2)]
+        opening_turns: usize,
+        /// A game still going after this many turns is drawn (the draw rules come first).
+        #[arg(long, default_value_t = 400)]
+        max_turns: usize,
+    },
+    /// A fixed search over fixed positions: node-count signature and nodes/s.
+    Bench,
     /// A terminal game, human against human.
     Play {
         #[command(flatten)]
@@ -212,6 +257,21 @@ fn run(cli: Cli) -> Res<()> {
             println!("{}", pos.to_text());
         }
         Command::Uci => uci::run(),
+        Command::Analyze { v, position: p, time } => {
+            let v = variant(&v)?;
+            let pos = position(&v, p.as_deref())?;
+            ai::analyze(pos, time)?;
+        }
+        Command::Match { v, position: p, a, b, games, time, threads, seed, out, opening_turns, max_turns } => {
+            let v = variant(&v)?;
+            let pos = position(&v, p.as_deref())?;
+            if games == 0 || threads == 0 || time == 0 {
+                return Err(Fail("--games, --threads and --time must be at least 1".into()));
+            }
+            let args = ai::MatchArgs { a: ai::parse_agent(&a)?, b: ai::parse_agent(&b)?, games, time_ms: time, threads, seed, out, opening_turns, max_turns };
+            ai::run_match(pos, args)?;
+        }
+        Command::Bench => ai::bench()?,
         Command::Play { v, position: p } => {
             let v = variant(&v)?;
             let pos = position(&v, p.as_deref())?;

@@ -22,6 +22,39 @@ pub(crate) fn flood(seed: Bitboard, within: Bitboard) -> Bitboard {
 }
 
 impl Position {
+    /// Units of `side` under command at a turn start, whoever is to move: linked to a
+    /// living leader (chain model), within a leader's range (range model), all otherwise.
+    /// The engine's evaluation uses it; it ignores the turn in progress.
+    pub fn commanded_units(&self, side: Side) -> Bitboard {
+        let s = side.index();
+        match self.variant.command {
+            CommandModel::Chain { links_any_friendly, .. } => {
+                let mut linked = Bitboard::EMPTY;
+                for g in 0..self.variant.groups.len() {
+                    let leader = self.leaders[s][g];
+                    if leader != NO_UNIT {
+                        let members = self.groups[s][g];
+                        let within = if links_any_friendly { self.occupied[s] } else { members };
+                        let seed = Bitboard::from_square(self.units[leader as usize].square);
+                        linked |= flood(seed, within) & members;
+                    }
+                }
+                linked
+            }
+            CommandModel::Range { .. } => {
+                let mut zone = Bitboard::EMPTY;
+                for i in 0..self.activator_count[s] as usize {
+                    let u = &self.units[self.activators[s][i] as usize];
+                    if u.alive {
+                        zone |= self.variant.range_box[u.square.index()];
+                    }
+                }
+                self.occupied[s] & zone
+            }
+            CommandModel::Single | CommandModel::Body => self.occupied[s],
+        }
+    }
+
     /// Units of the side to move that may start a move now (before looking at destinations).
     pub fn movable_units(&self) -> Bitboard {
         if self.outcome.is_some() {

@@ -1,0 +1,246 @@
+//! `cohort analyze`, `cohort match` and `cohort bench`: the AI on the command line.
+
+use std::fs::File;
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use cohort_engine::matches::{elo, play_game, GameRecord};
+use cohort_engine::{agent, EngineAgent, Limits, Rng};
+use cohort_rules::{Game, Position, StepList, Variant};
+
+use crate::Fail;
+
+/// `engine`, `greedy`, `random`, optionally with its own time per turn: `engine:250`.
+pub struct AgentSpec {
+    pub name: String,
+    pub time_ms: Option<u64>,
+}
+
+pub fn parse_agent(text: &str) -> Result<AgentSpec, Fail> {
+    let (name, time) = match text.split_once(':') {
+        Some((n, t)) => {
+            let ms = t.parse::<u64>().ok().filter(|&ms| ms > 0).ok_or_else(|| {
+                Fail(format!("agent '{text}': the time after ':' must be milliseconds, like engine:250"))
+            })?;
+            (n, Some(ms))
+        }
+        None => (text, None),
+    };
+    if !matches!(name, "random" | "greedy" | "engine") {
+        return Err(Fail(format!("unknown agent '{name}' (known: random, greedy, engine)")));
+    }
+    Ok(AgentSpec { name: name.into(), time_ms: time })
+}
+
+pub fn analyze(pos: Position, time_ms: u64) -> Result<(), Fail> {
+    let game = Game::new(pos);
+    if let Some((o, r)) = game.result() {
+        return Err(Fail(format!("the game is already over ({o:?}, {})", r.describe())));
+    }
+    let pos = game.position();
+    let engine = EngineAgent::new(pos.variant());
+    let limits = Limits { time: Some(Duration::from_millis(time_ms)), nodes: None, seed: 1 };
+    // The root search, reported depth by depth, then the whole turn as the engine plays it.
+    let (_, root_stats) = engine.think(pos, &Limits { time: Some(Duration::from_millis(time_ms * 3 / 5)), ..limits.clone() }, None, |out, nodes| {
+        println!("depth {} score {} nodes {} pv {}", out.depth, out.score, nodes, line_text(pos, &out.pv));
+    });
+    let mut agent = engine;
+    let choice = cohort_engine::Agent::choose_turn(&mut agent, &game, &limits);
+    let turn: Vec<String> = {
+        let mut p = pos.clone();
+        choice.steps.iter().map(|s| {
+            let t = p.step_text(*s);
+            p.make(*s);
+            t
+        }).collect()
+    };
+    println!("turn: {}", turn.join(" "));
+    println!("score: {} (for {})", choice.score, pos.side_to_move().name());
+    println!("pv: {}", line_text(pos, &choice.pv));
+    let st = &choice.stats;
+    println!(
+        "stats: nodes {} nodes/s {:.0} depth {} tt hit rate {:.1}% time {} ms (first step's search: depth {}, {} nodes)",
+        st.nodes,
+        st.nodes as f64 / st.elapsed.as_secs_f64().max(1e-9),
+        st.depth,
+        st.tt_hit_rate() * 100.0,
+        st.elapsed.as_millis(),
+        root_stats.depth,
+        root_stats.nodes
+    );
+    Ok(())
+}
+
+fn line_text(pos: &Position, steps: &[cohort_rules::Step]) -> String {
+    let mut p = pos.clone();
+    let words: Vec<String> = steps
+        .iter()
+        .map(|s| {
+            let t = p.step_text(*s);
+            p.make(*s);
+            t
+        })
+        .collect();
+    words.join(" ")
+}
+
+pub struct MatchArgs {
+    pub a: AgentSpec,
+    pub b: AgentSpec,
+    pub games: usize,
+    pub time_ms: u64,
+    pub threads: usize,
+    pub seed: u64,
+    pub out: Option<String>,
+    pub opening_turns: usize,
+    pub max_turns: usize,
+}
+
+/// The start of pair `pair`: the variant's start after a few seeded random turns, so that
+/// deterministic agents do not replay one game; both games of a pair share it.
+fn opening(variant: &Arc<Variant>, start: &Position, turns: usize, seed: u64) -> Position {
+    let mut rng = Rng::new(seed);
+    for _ in 0..100 {
+        let mut p = start.clone();
+        let mut list = StepList::new();
+        let mut ok = true;
+        for _ in 0..turns {
+            let side = p.side_to_move();
+            while p.side_to_move() == side {
+                p.legal_steps(&mut list);
+                if list.is_empty() || p.outcome().is_some() {
+                    ok = false;
+                    break;
+                }
+                // End the turn after one or two unit moves: openings stay modest.
+                let end = list.iter().find(|s| s.is_end()).copied();
+                let s = match end {
+                    Some(e) if rng.below(2) == 0 => e,
+                    _ => list.as_slice()[rng.below(list.len())],
+                };
+                p.make(s);
+            }
+            if !ok {
+                break;
+            }
+        }
+        if ok && Game::new(p.clone()).result().is_none() {
+            return p;
+        }
+    }
+    let _ = variant;
+    start.clone()
+}
+
+pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
+    let variant = start.variant().clone();
+    let mut out = match &args.out {
+        Some(path) => Some(File::create(path).map_err(|e| Fail(format!("cannot write {path}: {e}")))?),
+        None => None,
+    };
+    let limits = |spec: &AgentSpec, seed: u64| Limits {
+        time: Some(Duration::from_millis(spec.time_ms.unwrap_or(args.time_ms))),
+        nodes: None,
+        seed,
+    };
+    let bar = indicatif::ProgressBar::new(args.games as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{prefix} {bar:30} {pos}/{len} games {elapsed} eta {eta} {msg}").unwrap(),
+    );
+    bar.set_prefix(format!("{} {} vs {}", variant.id, args.a.name, args.b.name));
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, GameRecord, bool)>> = Mutex::new(Vec::new());
+    let tally = Mutex::new((0u32, 0u32, 0u32));
+    std::thread::scope(|scope| {
+        for _ in 0..args.threads.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= args.games {
+                    break;
+                }
+                let pair = (i / 2) as u64;
+                let start = opening(&variant, &start, args.opening_turns, args.seed ^ (pair + 1) * 0x9E37);
+                let a_white = i % 2 == 0;
+                let mut a = agent(&args.a.name, &variant).expect("checked");
+                let mut b = agent(&args.b.name, &variant).expect("checked");
+                let (la, lb) = (limits(&args.a, args.seed + pair), limits(&args.b, args.seed + pair + 1_000_003));
+                let record = if a_white {
+                    play_game(start, a.as_mut(), &la, b.as_mut(), &lb, args.max_turns)
+                } else {
+                    play_game(start, b.as_mut(), &lb, a.as_mut(), &la, args.max_turns)
+                };
+                let a_score = if a_white { record.white_score() } else { 1.0 - record.white_score() };
+                {
+                    let mut t = tally.lock().unwrap();
+                    match a_score {
+                        s if s > 0.75 => t.0 += 1,
+                        s if s < 0.25 => t.2 += 1,
+                        _ => t.1 += 1,
+                    }
+                    bar.set_message(format!("a: +{} ={} -{}", t.0, t.1, t.2));
+                }
+                bar.inc(1);
+                results.lock().unwrap().push((i, record, a_white));
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|r| r.0);
+    let (mut max_overrun, mut illegal, mut reasons) = (Duration::ZERO, 0, std::collections::BTreeMap::<String, u32>::new());
+    for (_, r, _) in &results {
+        if let Some(f) = out.as_mut() {
+            writeln!(f, "{}", r.to_json()).map_err(|e| Fail(format!("writing games: {e}")))?;
+        }
+        max_overrun = max_overrun.max(r.max_overrun);
+        illegal += r.illegal.is_some() as u32;
+        *reasons.entry(r.reason.clone()).or_default() += 1;
+    }
+    let (w, d, l) = tally.into_inner().unwrap();
+    let (e, ci) = elo(w, d, l);
+    let turns: usize = results.iter().map(|r| r.1.turns.len()).sum();
+    println!(
+        "{} games, {} turns on average; endings: {}",
+        results.len(),
+        turns / results.len().max(1),
+        reasons.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
+    );
+    println!("illegal steps: {illegal}; largest time overrun: {:.1} ms", max_overrun.as_secs_f64() * 1000.0);
+    println!("score: {w}-{d}-{l} elo: {e:.0} +- {ci:.0}");
+    Ok(())
+}
+
+/// Fixed searches to fixed depths: the node total changes only when search behaviour does.
+pub fn bench() -> Result<(), Fail> {
+    let cases: [(&str, &str, u32); 6] = [
+        ("mini-chieftain", "", 6),
+        ("mini-chieftain", "hnsc1mmh/mm4mm/2msc2n/1m6/2N1S3/2S2MMN/MMMMM1M1/H2CC2H w", 6),
+        ("chieftain", "", 4),
+        ("chesimals-1", "", 4),
+        ("lifeform", "", 6),
+        ("chess", "", 5),
+    ];
+    let started = Instant::now();
+    let mut total = 0u64;
+    for (id, text, depth) in cases {
+        let v = cohort_rules::builtin(id).expect("built in");
+        let pos = if text.is_empty() { v.start() } else { Position::parse(&v, text).map_err(|e| Fail(e.to_string()))? };
+        let engine = EngineAgent::new(&v);
+        let t = Instant::now();
+        let (out, stats) = engine.think_to_depth(&pos, depth);
+        println!(
+            "{id:<16} depth {depth} nodes {:>9} score {:>7} best {:<10} {:.0} nodes/s",
+            stats.nodes,
+            out.score,
+            out.best.map_or("-".into(), |s| pos.step_text(s)),
+            stats.nodes as f64 / t.elapsed().as_secs_f64().max(1e-9)
+        );
+        total += stats.nodes;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!("nodes/s {:.0}", total as f64 / secs);
+    println!("{total}");
+    Ok(())
+}

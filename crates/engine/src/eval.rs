@@ -1,0 +1,116 @@
+//! Static evaluation, in centipawn-like units from the side to move's point of view.
+//!
+//! Generic over every variant: a piece's worth comes from its mobility on an empty board
+//! (compiled from its Betza moves), royal units are worth a lot more, units cut off from
+//! command (a leaderless chesimal, a piece out of every Chieftain's range) count less, and
+//! a royal unit that enemy units can reach next turn is penalised.
+
+use cohort_rules::{Bitboard, Position, Side, Square, Variant};
+
+/// Per-variant weights, computed once.
+pub struct Weights {
+    /// Value of each piece kind.
+    pub value: Vec<i32>,
+    pub royal: Vec<bool>,
+}
+
+impl Weights {
+    pub fn new(variant: &std::sync::Arc<Variant>) -> Weights {
+        // Mobility of each kind alone in the middle of an empty board of this variant.
+        let geo = &variant.geometry;
+        let centre = Square::new(geo.files / 2, geo.ranks / 2);
+        let value = variant
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(kind, p)| {
+                let mobility = probe_mobility(variant, kind, centre) as i32;
+                let base = 40 + 14 * mobility;
+                if variant.fide {
+                    // Chess is a validation variant; classical values play it sensibly.
+                    match p.letter {
+                        'P' => 100,
+                        'N' => 320,
+                        'B' => 330,
+                        'R' => 500,
+                        'Q' => 900,
+                        _ => 0,
+                    }
+                } else if p.royal {
+                    base + 900
+                } else if p.leader {
+                    // A leader's loss freezes its chesimal.
+                    base + 300
+                } else {
+                    base
+                }
+            })
+            .collect();
+        let royal = variant.pieces.iter().map(|p| p.royal).collect();
+        Weights { value, royal }
+    }
+}
+
+fn probe_mobility(variant: &std::sync::Arc<Variant>, kind: usize, at: Square) -> u32 {
+    let letter = variant.pieces[kind].letter;
+    // A board holding just this piece (and, for chess, the kings it needs).
+    let geo = &variant.geometry;
+    let mut rows = Vec::new();
+    for r in (0..geo.ranks).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for f in 0..geo.files {
+            if Square::new(f, r) == at {
+                if empty > 0 {
+                    row += &empty.to_string();
+                    empty = 0;
+                }
+                row.push(letter);
+                if !variant.groups.is_empty() {
+                    row += "(1)";
+                }
+            } else {
+                empty += 1;
+            }
+        }
+        if empty > 0 {
+            row += &empty.to_string();
+        }
+        rows.push(row);
+    }
+    let mut text = format!("{} w", rows.join("/"));
+    if variant.placement.is_some() {
+        text += " -";
+    }
+    Position::parse(variant, &text).map(|p| p.destinations(at).count()).unwrap_or(4)
+}
+
+/// Evaluate `pos` for the side to move.
+pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
+    let mut score = [0i32; 2];
+    let commanded = [pos.commanded_units(Side::White), pos.commanded_units(Side::Black)];
+    let mut royals = [Bitboard::EMPTY; 2];
+    for u in pos.units() {
+        let s = u.side.index();
+        let v = w.value[u.kind as usize];
+        // Units nobody can command are worth a third (they still block and can be taken).
+        score[s] += if commanded[s].has(u.square) { v } else { v / 3 };
+        if w.royal[u.kind as usize] {
+            royals[s].set(u.square);
+        }
+    }
+    // Royal units that enemy units could capture next turn.
+    for side in [Side::White, Side::Black] {
+        let s = side.index();
+        for r in royals[s].iter() {
+            let threatened = pos.units().any(|e| {
+                e.side != side && e.square.distance(r) <= 3 && commanded[1 - s].has(e.square) && pos.destinations(e.square).has(r)
+            });
+            if threatened {
+                score[s] -= if royals[s].count() == 1 { 400 } else { 150 };
+            }
+        }
+    }
+    let me = pos.side_to_move().index();
+    score[me] - score[1 - me]
+}

@@ -1,0 +1,268 @@
+//! Cohort's AI. One interface, [`Agent`], plays a whole turn: `random` (uniform legal steps),
+//! `greedy` (best turn by one-turn lookahead on the evaluation) and `engine` (turn-aware
+//! alpha-beta over steps, see search.rs). The match runner plays agents against each other.
+
+pub mod eval;
+pub mod matches;
+pub mod search;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cohort_rules::{Game, Position, Step, StepList, Variant};
+
+use eval::{evaluate, Weights};
+use search::Searcher;
+
+/// What an agent may spend on one turn. Deterministic for a seed and a node limit.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Time for the whole turn; the agent stops in time to answer within it.
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
+    pub seed: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { time: Some(Duration::from_millis(200)), nodes: None, seed: 1 }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub nodes: u64,
+    pub depth: u32,
+    pub elapsed: Duration,
+    pub tt_probes: u64,
+    pub tt_hits: u64,
+}
+
+impl Stats {
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+    pub fn tt_hit_rate(&self) -> f64 {
+        self.tt_hits as f64 / (self.tt_probes.max(1)) as f64
+    }
+}
+
+/// A chosen turn: its steps (ending with `end` unless the game ended mid-turn), the score
+/// for the side that played it, and the principal variation beyond it.
+#[derive(Clone, Debug, Default)]
+pub struct TurnChoice {
+    pub steps: Vec<Step>,
+    pub score: i32,
+    pub pv: Vec<Step>,
+    pub stats: Stats,
+}
+
+pub trait Agent: Send {
+    fn name(&self) -> String;
+    /// Choose every step of the side to move's turn. The game must not be over.
+    fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice;
+}
+
+/// Build an agent from its name: `random`, `greedy` or `engine`.
+pub fn agent(name: &str, variant: &Arc<Variant>) -> Option<Box<dyn Agent>> {
+    match name {
+        "random" => Some(Box::new(RandomAgent)),
+        "greedy" => Some(Box::new(GreedyAgent { weights: Weights::new(variant) })),
+        "engine" => Some(Box::new(EngineAgent::new(variant))),
+        _ => None,
+    }
+}
+
+/// xorshift64*: small, fast, seeded.
+pub struct Rng(u64);
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
+    }
+}
+
+/// Plays the steps of a turn from `pos` until the side changes or the game ends.
+fn finish_turn(pos: &mut Position, mut pick: impl FnMut(&Position, &StepList) -> Step) -> Vec<Step> {
+    let side = pos.side_to_move();
+    let mut steps = Vec::new();
+    let mut list = StepList::new();
+    while pos.side_to_move() == side && pos.outcome().is_none() {
+        pos.legal_steps(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        let s = pick(pos, &list);
+        pos.make(s);
+        steps.push(s);
+    }
+    steps
+}
+
+/// Uniform over the legal steps at every step of the turn.
+pub struct RandomAgent;
+
+impl Agent for RandomAgent {
+    fn name(&self) -> String {
+        "random".into()
+    }
+    fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice {
+        let started = Instant::now();
+        let mut rng = Rng::new(limits.seed ^ game.steps().len() as u64);
+        let mut pos = game.position().clone();
+        let steps = finish_turn(&mut pos, |_, list| list.as_slice()[rng.below(list.len())]);
+        TurnChoice { stats: Stats { nodes: steps.len() as u64, elapsed: started.elapsed(), ..Stats::default() }, steps, ..TurnChoice::default() }
+    }
+}
+
+/// One-turn lookahead: from every first step, extend the turn greedily (the step whose
+/// result evaluates best for the mover, `end` included) and keep the best whole turn.
+pub struct GreedyAgent {
+    weights: Weights,
+}
+
+impl GreedyAgent {
+    /// Score for the side that moved, after its whole turn.
+    fn score_after(&self, pos: &Position, mover: cohort_rules::Side) -> i32 {
+        let s = match pos.outcome() {
+            Some(cohort_rules::Outcome::Win(w)) => return if w == mover { search::WIN } else { -search::WIN },
+            Some(cohort_rules::Outcome::Draw) => return 0,
+            None => evaluate(pos, &self.weights),
+        };
+        if pos.side_to_move() == mover {
+            s
+        } else {
+            -s
+        }
+    }
+}
+
+impl Agent for GreedyAgent {
+    fn name(&self) -> String {
+        "greedy".into()
+    }
+    fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice {
+        let started = Instant::now();
+        let root = game.position().clone();
+        let mover = root.side_to_move();
+        let mut first = StepList::new();
+        root.legal_steps(&mut first);
+        let mut best: Option<(i32, Vec<Step>)> = None;
+        let mut nodes = 0u64;
+        let mut rng = Rng::new(limits.seed ^ game.steps().len() as u64);
+        for &s0 in first.iter() {
+            let mut pos = root.clone();
+            pos.make(s0);
+            let mut steps = vec![s0];
+            steps.extend(finish_turn(&mut pos, |p, list| {
+                let mut best = (i32::MIN, list.as_slice()[0]);
+                let mut q = p.clone();
+                for &s in list.iter() {
+                    let undo = q.make(s);
+                    nodes += 1;
+                    let v = self.score_after(&q, mover);
+                    q.unmake(s, undo);
+                    if v > best.0 {
+                        best = (v, s);
+                    }
+                }
+                best.1
+            }));
+            // Ties broken by the seed, so equal turns do not always go to the first unit.
+            let score = self.score_after(&pos, mover) * 64 + rng.below(64) as i32;
+            if best.as_ref().is_none_or(|b| score > b.0) {
+                best = Some((score, steps));
+            }
+        }
+        let (score, steps) = best.unwrap_or_default();
+        TurnChoice { steps, score: score / 64, pv: vec![], stats: Stats { nodes, elapsed: started.elapsed(), ..Stats::default() } }
+    }
+}
+
+/// Turn-aware alpha-beta over steps with iterative deepening (search.rs).
+pub struct EngineAgent {
+    weights: Weights,
+}
+
+impl EngineAgent {
+    pub fn new(variant: &Arc<Variant>) -> EngineAgent {
+        EngineAgent { weights: Weights::new(variant) }
+    }
+
+    /// A search to exactly `depth` steps with no time limit (deterministic; `cohort bench`).
+    pub fn think_to_depth(&self, pos: &Position, depth: u32) -> (search::Outcome_, Stats) {
+        let started = Instant::now();
+        let mut s = Searcher::new(&self.weights);
+        let mut p = pos.clone();
+        let out = s.think(&mut p, depth, |_, _| {});
+        let stats = Stats { nodes: s.nodes, depth: out.depth, elapsed: started.elapsed(), tt_probes: s.table.probes, tt_hits: s.table.hits };
+        (out, stats)
+    }
+
+    /// Search from `pos` within the limits and return the root step, score, line and stats.
+    pub fn think(&self, pos: &Position, limits: &Limits, stop: Option<&AtomicBool>, report: impl FnMut(&search::Outcome_, u64)) -> (search::Outcome_, Stats) {
+        let started = Instant::now();
+        let mut s = Searcher::new(&self.weights);
+        s.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        s.deadline = limits.time.map(|t| (started, t));
+        s.stop = stop;
+        let mut p = pos.clone();
+        let out = s.think(&mut p, 64, report);
+        let stats = Stats { nodes: s.nodes, depth: out.depth, elapsed: started.elapsed(), tt_probes: s.table.probes, tt_hits: s.table.hits };
+        (out, stats)
+    }
+}
+
+impl Agent for EngineAgent {
+    fn name(&self) -> String {
+        "engine".into()
+    }
+    fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice {
+        let started = Instant::now();
+        let mut pos = game.position().clone();
+        let side = pos.side_to_move();
+        let mut choice = TurnChoice::default();
+        // One search per step of the turn, each with the time left, so that every step is
+        // chosen knowing the steps already made. The first search gets most of the budget.
+        while pos.side_to_move() == side && pos.outcome().is_none() {
+            let left = limits.time.map(|t| t.saturating_sub(started.elapsed()));
+            let step_limits = Limits {
+                time: left.map(|l| if choice.steps.is_empty() { l * 3 / 5 } else { l / 3 }),
+                nodes: limits.nodes.map(|n| if choice.steps.is_empty() { n } else { n / 4 }),
+                seed: limits.seed,
+            };
+            let (out, stats) = self.think(&pos, &step_limits, None, |_, _| {});
+            let step = match out.best {
+                Some(s) => s,
+                None => {
+                    // No time even for depth 1: take the first legal step (`end` if possible).
+                    let mut list = StepList::new();
+                    pos.legal_steps(&mut list);
+                    match list.iter().find(|s| s.is_end()).or(list.iter().next()) {
+                        Some(&s) => s,
+                        None => break,
+                    }
+                }
+            };
+            if choice.steps.is_empty() {
+                choice.score = out.score;
+                choice.pv = out.pv.clone();
+                choice.stats = stats;
+            } else {
+                choice.stats.nodes += stats.nodes;
+                choice.stats.tt_probes += stats.tt_probes;
+                choice.stats.tt_hits += stats.tt_hits;
+            }
+            pos.make(step);
+            choice.steps.push(step);
+        }
+        choice.stats.elapsed = started.elapsed();
+        choice
+    }
+}

@@ -1,0 +1,169 @@
+//! Playing agents against each other: one game, and the statistics of a match.
+
+use std::time::{Duration, Instant};
+
+use cohort_rules::{Game, Outcome, Position, Side};
+
+use crate::{Agent, Limits};
+
+/// A finished game, ready to be written as one JSON line.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub variant: String,
+    pub start: String,
+    pub white: String,
+    pub black: String,
+    /// Each turn's steps in notation (`end` left implicit, as in game records).
+    pub turns: Vec<Vec<String>>,
+    /// "1-0", "0-1" or "1/2-1/2".
+    pub result: String,
+    pub reason: String,
+    /// Largest time a turn took beyond its limit (0 if never).
+    pub max_overrun: Duration,
+    /// Set if an agent offered an illegal step (it then loses).
+    pub illegal: Option<String>,
+    pub nodes: [u64; 2],
+}
+
+impl GameRecord {
+    /// Score for White: 1, 0.5 or 0.
+    pub fn white_score(&self) -> f64 {
+        match self.result.as_str() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            _ => 0.5,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+        let turns: Vec<String> = self
+            .turns
+            .iter()
+            .map(|t| format!("[{}]", t.iter().map(|s| format!("\"{}\"", esc(s))).collect::<Vec<_>>().join(",")))
+            .collect();
+        format!(
+            "{{\"variant\":\"{}\",\"start\":\"{}\",\"white\":\"{}\",\"black\":\"{}\",\"result\":\"{}\",\"reason\":\"{}\",\"max_overrun_ms\":{:.1},\"illegal\":{},\"turns\":[{}]}}",
+            esc(&self.variant),
+            esc(&self.start),
+            esc(&self.white),
+            esc(&self.black),
+            self.result,
+            esc(&self.reason),
+            self.max_overrun.as_secs_f64() * 1000.0,
+            self.illegal.as_ref().map_or("null".into(), |i| format!("\"{}\"", esc(i))),
+            turns.join(",")
+        )
+    }
+}
+
+/// Play one game from `start`; `max_turns` caps it (a draw) should the draw rules not.
+pub fn play_game(
+    start: Position,
+    white: &mut dyn Agent,
+    white_limits: &Limits,
+    black: &mut dyn Agent,
+    black_limits: &Limits,
+    max_turns: usize,
+) -> GameRecord {
+    let variant = start.variant().id.clone();
+    let start_text = start.to_text();
+    let mut game = Game::new(start);
+    let mut record = GameRecord {
+        variant,
+        start: start_text,
+        white: white.name(),
+        black: black.name(),
+        turns: vec![],
+        result: String::new(),
+        reason: String::new(),
+        max_overrun: Duration::ZERO,
+        illegal: None,
+        nodes: [0; 2],
+    };
+    let mut reason = None;
+    while game.result().is_none() && record.turns.len() < max_turns {
+        let side = game.position().side_to_move();
+        let (agent, limits): (&mut dyn Agent, &Limits) = match side {
+            Side::White => (white, white_limits),
+            Side::Black => (black, black_limits),
+        };
+        let mut turn_limits = limits.clone();
+        turn_limits.seed = limits.seed.wrapping_add(record.turns.len() as u64 * 7919);
+        let t = Instant::now();
+        let choice = agent.choose_turn(&game, &turn_limits);
+        let took = t.elapsed();
+        if let Some(limit) = limits.time {
+            record.max_overrun = record.max_overrun.max(took.saturating_sub(limit));
+        }
+        record.nodes[side.index()] += choice.stats.nodes;
+        let mut texts = Vec::new();
+        for s in &choice.steps {
+            let text = game.position().step_text(*s);
+            if let Err(e) = game.play(*s) {
+                record.illegal = Some(format!("{} played {text}: {e}", agent.name()));
+                reason = Some((Outcome::Win(side.other()), "illegal step".to_string()));
+                break;
+            }
+            if !s.is_end() {
+                texts.push(text);
+            }
+        }
+        record.turns.push(texts);
+        if reason.is_some() {
+            break;
+        }
+        if game.position().side_to_move() == side && game.result().is_none() {
+            record.illegal = Some(format!("{} did not finish its turn", agent.name()));
+            reason = Some((Outcome::Win(side.other()), "unfinished turn".into()));
+            break;
+        }
+    }
+    let (outcome, why) = match (reason, game.result()) {
+        (Some(r), _) => r,
+        (None, Some((o, r))) => (o, r.describe().to_string()),
+        (None, None) => (Outcome::Draw, format!("turn cap ({max_turns})")),
+    };
+    record.result = match outcome {
+        Outcome::Win(Side::White) => "1-0",
+        Outcome::Win(Side::Black) => "0-1",
+        Outcome::Draw => "1/2-1/2",
+    }
+    .into();
+    record.reason = why;
+    record
+}
+
+/// Elo difference for a score fraction, and the half-width of its 95% interval, from
+/// wins, draws and losses (trinomial standard error).
+pub fn elo(wins: u32, draws: u32, losses: u32) -> (f64, f64) {
+    let n = (wins + draws + losses) as f64;
+    if n == 0.0 {
+        return (0.0, 0.0);
+    }
+    let p = (wins as f64 + draws as f64 / 2.0) / n;
+    let var = (wins as f64 * (1.0 - p).powi(2) + draws as f64 * (0.5 - p).powi(2) + losses as f64 * p.powi(2)) / n;
+    let se = (var / n).sqrt();
+    let to_elo = |x: f64| {
+        let x = x.clamp(1e-3, 1.0 - 1e-3);
+        -400.0 * (1.0 / x - 1.0).log10()
+    };
+    let (lo, hi) = (to_elo(p - 1.96 * se), to_elo(p + 1.96 * se));
+    (to_elo(p), (hi - lo) / 2.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_is_symmetric_and_zero_at_even_scores() {
+        let (e, ci) = elo(10, 0, 10);
+        assert!(e.abs() < 1e-9 && ci > 0.0);
+        let (a, _) = elo(30, 10, 10);
+        let (b, _) = elo(10, 10, 30);
+        assert!((a + b).abs() < 1e-9 && a > 0.0);
+        // 75% is about +191 Elo.
+        assert!((elo(75, 0, 25).0 - 190.8).abs() < 1.0);
+    }
+}

@@ -1,0 +1,276 @@
+//! Turn-aware alpha-beta over single steps: the score is negated only when the side to
+//! move changes (after `end`, or a chess move), so a whole multi-step turn is searched as
+//! one player's sequence of choices. Iterative deepening in steps, a transposition table
+//! keyed by the position hash (which covers the turn state), captures first.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use cohort_rules::variant::NoLegalTurn;
+use cohort_rules::{Outcome, Position, Step, StepKind, StepList};
+
+use crate::eval::{evaluate, Weights};
+
+pub const WIN: i32 = 1_000_000;
+
+#[derive(Copy, Clone, Default)]
+struct Entry {
+    key: u64,
+    depth: i8,
+    bound: u8, // 0 exact, 1 lower, 2 upper
+    score: i32,
+    best: Option<Step>,
+}
+
+pub struct Table {
+    entries: Vec<Entry>,
+    pub probes: u64,
+    pub hits: u64,
+}
+
+impl Table {
+    pub fn new(size_pow2: u32) -> Table {
+        Table { entries: vec![Entry::default(); 1 << size_pow2], probes: 0, hits: 0 }
+    }
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.entries.len() - 1)
+    }
+    fn get(&mut self, key: u64) -> Option<Entry> {
+        self.probes += 1;
+        let e = self.entries[self.slot(key)];
+        (e.key == key).then(|| {
+            self.hits += 1;
+            e
+        })
+    }
+    fn put(&mut self, e: Entry) {
+        let i = self.slot(e.key);
+        if self.entries[i].key != e.key || e.depth >= self.entries[i].depth {
+            self.entries[i] = e;
+        }
+    }
+}
+
+pub struct Searcher<'a> {
+    pub weights: &'a Weights,
+    pub table: Table,
+    pub nodes: u64,
+    pub node_limit: u64,
+    pub deadline: Option<(Instant, Duration)>,
+    pub stop: Option<&'a AtomicBool>,
+    stopped: bool,
+    /// History heuristic: quiet steps that caused cut-offs, by from/to square.
+    history: Vec<i32>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Outcome_ {
+    pub best: Option<Step>,
+    pub score: i32,
+    pub pv: Vec<Step>,
+    pub depth: u32,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(weights: &'a Weights) -> Searcher<'a> {
+        Searcher {
+            weights,
+            table: Table::new(20),
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop: None,
+            stopped: false,
+            history: vec![0; 256 * 256],
+        }
+    }
+
+    fn check_stop(&mut self) -> bool {
+        if !self.stopped && self.nodes & 255 == 0 {
+            let late = self.deadline.is_some_and(|(t, d)| t.elapsed() >= d);
+            let told = self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            self.stopped = late || told;
+        }
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Score of a finished or blocked position for the side to move, or None if play goes on.
+    fn terminal(pos: &Position, ply: i32, has_steps: bool) -> Option<i32> {
+        match pos.outcome() {
+            Some(Outcome::Draw) => return Some(0),
+            Some(Outcome::Win(s)) => return Some(if s == pos.side_to_move() { WIN - ply } else { -WIN + ply }),
+            None => {}
+        }
+        if has_steps {
+            return None;
+        }
+        let v = pos.variant();
+        Some(if v.fide {
+            if pos.in_check() {
+                -WIN + ply
+            } else {
+                0
+            }
+        } else {
+            match v.no_legal_turn {
+                NoLegalTurn::Loss => -WIN + ply,
+                NoLegalTurn::Draw => 0,
+            }
+        })
+    }
+
+    fn order(&self, pos: &Position, list: &StepList, first: Option<Step>) -> Vec<(i32, Step)> {
+        let w = self.weights;
+        let mut scored: Vec<(i32, Step)> = list
+            .iter()
+            .map(|&s| {
+                let key = if Some(s) == first {
+                    1 << 30
+                } else if s.kind == StepKind::End {
+                    1000
+                } else if let Some(victim) = pos.unit_at(s.to).filter(|u| Some(u.side) != pos.side_of(s.from)) {
+                    let v = w.value[victim.kind as usize];
+                    let a = pos.unit_at(s.from).map_or(0, |u| w.value[u.kind as usize]);
+                    (1 << 20) + v * 16 - a / 16 + if w.royal[victim.kind as usize] { 1 << 24 } else { 0 }
+                } else if matches!(s.kind, StepKind::Promote(_)) {
+                    1 << 19
+                } else {
+                    self.history[s.from.index() * 256 + s.to.index()].min(999)
+                };
+                (key, s)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored
+    }
+
+    /// Negamax over steps; `pv` receives the best line.
+    pub fn search(&mut self, pos: &mut Position, depth: i32, ply: i32, mut alpha: i32, beta: i32, pv: &mut Vec<Step>) -> i32 {
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        let mut list = StepList::new();
+        pos.legal_steps(&mut list);
+        if let Some(t) = Self::terminal(pos, ply, !list.is_empty()) {
+            pv.clear();
+            return t;
+        }
+        if depth <= 0 {
+            pv.clear();
+            return self.quiesce(pos, alpha, beta, ply, 6);
+        }
+        let key = pos.hash();
+        let mut first = None;
+        if let Some(e) = self.table.get(key) {
+            first = e.best;
+            if e.depth as i32 >= depth && ply > 0 {
+                let usable = match e.bound {
+                    0 => true,
+                    1 => e.score >= beta,
+                    _ => e.score <= alpha,
+                };
+                if usable {
+                    pv.clear();
+                    pv.extend(e.best);
+                    return e.score;
+                }
+            }
+        }
+        let alpha0 = alpha;
+        let mut best = -WIN - 1;
+        let mut best_step = None;
+        let mut line = Vec::new();
+        let side = pos.side_to_move();
+        for (_, s) in self.order(pos, &list, first) {
+            let undo = pos.make(s);
+            let same = pos.side_to_move() == side;
+            line.clear();
+            let score = if same {
+                self.search(pos, depth - 1, ply + 1, alpha, beta, &mut line)
+            } else {
+                -self.search(pos, depth - 1, ply + 1, -beta, -alpha, &mut line)
+            };
+            pos.unmake(s, undo);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_step = Some(s);
+                pv.clear();
+                pv.push(s);
+                pv.extend_from_slice(&line);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                if pos.unit_at(s.to).is_none() && s.kind == StepKind::Move {
+                    self.history[s.from.index() * 256 + s.to.index()] += depth * depth;
+                }
+                break;
+            }
+        }
+        if !self.stopped {
+            let bound = if best <= alpha0 { 2 } else if best >= beta { 1 } else { 0 };
+            self.table.put(Entry { key, depth: depth as i8, bound, score: best, best: best_step });
+        }
+        best
+    }
+
+    /// Captures only (and `end`, which may be the quiet choice), a few plies deep.
+    fn quiesce(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: i32, left: i32) -> i32 {
+        self.nodes += 1;
+        let stand = evaluate(pos, self.weights);
+        if left == 0 || stand >= beta || self.check_stop() {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut list = StepList::new();
+        pos.legal_steps(&mut list);
+        let side = pos.side_to_move();
+        for (key, s) in self.order(pos, &list, None) {
+            if key < 1 << 19 {
+                break; // captures and promotions come first; the rest is not searched here
+            }
+            let undo = pos.make(s);
+            let score = if let Some(t) = Self::terminal(pos, ply + 1, true) {
+                if pos.side_to_move() == side { t } else { -t }
+            } else if pos.side_to_move() == side {
+                self.quiesce(pos, alpha, beta, ply + 1, left - 1)
+            } else {
+                -self.quiesce(pos, -beta, -alpha, ply + 1, left - 1)
+            };
+            pos.unmake(s, undo);
+            if score >= beta {
+                return score;
+            }
+            alpha = alpha.max(score);
+        }
+        alpha
+    }
+
+    /// Iterative deepening from the root; stops at the limits, keeps the last full result.
+    pub fn think(&mut self, pos: &mut Position, max_depth: u32, mut report: impl FnMut(&Outcome_, u64)) -> Outcome_ {
+        let mut result = Outcome_::default();
+        for depth in 1..=max_depth {
+            let mut pv = Vec::new();
+            let score = self.search(pos, depth as i32, 0, -WIN - 1, WIN + 1, &mut pv);
+            if self.stopped && result.best.is_some() {
+                break;
+            }
+            if let Some(&b) = pv.first() {
+                result = Outcome_ { best: Some(b), score, pv, depth };
+                report(&result, self.nodes);
+            }
+            if self.stopped || score.abs() >= WIN - 1000 {
+                break;
+            }
+        }
+        result
+    }
+}
