@@ -5,6 +5,7 @@
 pub mod eval;
 pub mod matches;
 pub mod search;
+pub mod tactics;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
