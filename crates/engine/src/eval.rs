@@ -99,6 +99,20 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
             royals[s].set(u.square);
         }
     }
+    // Pressure: commanded units near the enemy's royal units (in long-turn games a passive
+    // evaluation lets both sides shuffle into the quiet-turn draw).
+    for side in [Side::White, Side::Black] {
+        let (s, o) = (side.index(), 1 - side.index());
+        if royals[o].is_empty() {
+            continue;
+        }
+        for u in pos.units() {
+            if u.side == side && !w.royal[u.kind as usize] && commanded[s].has(u.square) {
+                let d = royals[o].iter().map(|r| r.distance(u.square)).min().unwrap_or(16) as i32;
+                score[s] += 3 * (8 - d).max(0);
+            }
+        }
+    }
     // Royal units that enemy units could capture next turn.
     for side in [Side::White, Side::Black] {
         let s = side.index();
