@@ -22,42 +22,78 @@ pub fn parse_agent(text: &str) -> Result<AgentSpec, Fail> {
     let (name, time) = match text.split_once(':') {
         Some((n, t)) => {
             let ms = t.parse::<u64>().ok().filter(|&ms| ms > 0).ok_or_else(|| {
-                Fail(format!("agent '{text}': the time after ':' must be milliseconds, like engine:250"))
+                Fail(format!(
+                    "agent '{text}': the time after ':' must be milliseconds, like engine:250"
+                ))
             })?;
             (n, Some(ms))
         }
         None => (text, None),
     };
     if !matches!(name, "random" | "greedy" | "engine") {
-        return Err(Fail(format!("unknown agent '{name}' (known: random, greedy, engine)")));
+        return Err(Fail(format!(
+            "unknown agent '{name}' (known: random, greedy, engine)"
+        )));
     }
-    Ok(AgentSpec { name: name.into(), time_ms: time })
+    Ok(AgentSpec {
+        name: name.into(),
+        time_ms: time,
+    })
 }
 
 pub fn analyze(pos: Position, time_ms: u64) -> Result<(), Fail> {
     let game = Game::new(pos);
     if let Some((o, r)) = game.result() {
-        return Err(Fail(format!("the game is already over ({o:?}, {})", r.describe())));
+        return Err(Fail(format!(
+            "the game is already over ({o:?}, {})",
+            r.describe()
+        )));
     }
     let pos = game.position();
     let engine = EngineAgent::new(pos.variant());
-    let limits = Limits { time: Some(Duration::from_millis(time_ms)), nodes: None, seed: 1 };
+    let limits = Limits {
+        time: Some(Duration::from_millis(time_ms)),
+        nodes: None,
+        seed: 1,
+    };
     // The root search, reported depth by depth, then the whole turn as the engine plays it.
-    let (_, root_stats) = engine.think(pos, &Limits { time: Some(Duration::from_millis(time_ms * 3 / 5)), ..limits.clone() }, None, |out, nodes| {
-        println!("depth {} score {} nodes {} pv {}", out.depth, out.score, nodes, line_text(pos, &out.pv));
-    });
+    let (_, root_stats) = engine.think(
+        pos,
+        &Limits {
+            time: Some(Duration::from_millis(time_ms * 3 / 5)),
+            ..limits.clone()
+        },
+        None,
+        |out, nodes| {
+            println!(
+                "depth {} score {} nodes {} pv {}",
+                out.depth,
+                out.score,
+                nodes,
+                line_text(pos, &out.pv)
+            );
+        },
+    );
     let mut agent = engine;
     let choice = cohort_engine::Agent::choose_turn(&mut agent, &game, &limits);
     let turn: Vec<String> = {
         let mut p = pos.clone();
-        choice.steps.iter().map(|s| {
-            let t = p.step_text(*s);
-            p.make(*s);
-            t
-        }).collect()
+        choice
+            .steps
+            .iter()
+            .map(|s| {
+                let t = p.step_text(*s);
+                p.make(*s);
+                t
+            })
+            .collect()
     };
     println!("turn: {}", turn.join(" "));
-    println!("score: {} (for {})", choice.score, pos.side_to_move().name());
+    println!(
+        "score: {} (for {})",
+        choice.score,
+        pos.side_to_move().name()
+    );
     println!("pv: {}", line_text(pos, &choice.pv));
     let st = &choice.stats;
     println!(
@@ -137,7 +173,9 @@ fn opening(variant: &Arc<Variant>, start: &Position, turns: usize, seed: u64) ->
 pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
     let variant = start.variant().clone();
     let mut out = match &args.out {
-        Some(path) => Some(File::create(path).map_err(|e| Fail(format!("cannot write {path}: {e}")))?),
+        Some(path) => {
+            Some(File::create(path).map_err(|e| Fail(format!("cannot write {path}: {e}")))?)
+        }
         None => None,
     };
     let limits = |spec: &AgentSpec, seed: u64| Limits {
@@ -147,7 +185,10 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
     };
     let bar = indicatif::ProgressBar::new(args.games as u64);
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{prefix} {bar:30} {pos}/{len} games {elapsed} eta {eta} {msg}").unwrap(),
+        indicatif::ProgressStyle::with_template(
+            "{prefix} {bar:30} {pos}/{len} games {elapsed} eta {eta} {msg}",
+        )
+        .unwrap(),
     );
     bar.set_prefix(format!("{} {} vs {}", variant.id, args.a.name, args.b.name));
     let next = AtomicUsize::new(0);
@@ -161,17 +202,29 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
                     break;
                 }
                 let pair = (i / 2) as u64;
-                let start = opening(&variant, &start, args.opening_turns, args.seed ^ (pair + 1) * 0x9E37);
+                let start = opening(
+                    &variant,
+                    &start,
+                    args.opening_turns,
+                    args.seed ^ (pair + 1) * 0x9E37,
+                );
                 let a_white = i % 2 == 0;
                 let mut a = agent(&args.a.name, &variant).expect("checked");
                 let mut b = agent(&args.b.name, &variant).expect("checked");
-                let (la, lb) = (limits(&args.a, args.seed + pair), limits(&args.b, args.seed + pair + 1_000_003));
+                let (la, lb) = (
+                    limits(&args.a, args.seed + pair),
+                    limits(&args.b, args.seed + pair + 1_000_003),
+                );
                 let record = if a_white {
                     play_game(start, a.as_mut(), &la, b.as_mut(), &lb, args.max_turns)
                 } else {
                     play_game(start, b.as_mut(), &lb, a.as_mut(), &la, args.max_turns)
                 };
-                let a_score = if a_white { record.white_score() } else { 1.0 - record.white_score() };
+                let a_score = if a_white {
+                    record.white_score()
+                } else {
+                    1.0 - record.white_score()
+                };
                 {
                     let mut t = tally.lock().unwrap();
                     match a_score {
@@ -189,7 +242,11 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
     bar.finish_and_clear();
     let mut results = results.into_inner().unwrap();
     results.sort_by_key(|r| r.0);
-    let (mut max_overrun, mut illegal, mut reasons) = (Duration::ZERO, 0, std::collections::BTreeMap::<String, u32>::new());
+    let (mut max_overrun, mut illegal, mut reasons) = (
+        Duration::ZERO,
+        0,
+        std::collections::BTreeMap::<String, u32>::new(),
+    );
     for (_, r, _) in &results {
         if let Some(f) = out.as_mut() {
             writeln!(f, "{}", r.to_json()).map_err(|e| Fail(format!("writing games: {e}")))?;
@@ -205,9 +262,16 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
         "{} games, {} turns on average; endings: {}",
         results.len(),
         turns / results.len().max(1),
-        reasons.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
+        reasons
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
-    println!("illegal steps: {illegal}; largest time overrun: {:.1} ms", max_overrun.as_secs_f64() * 1000.0);
+    println!(
+        "illegal steps: {illegal}; largest time overrun: {:.1} ms",
+        max_overrun.as_secs_f64() * 1000.0
+    );
     println!("score: {w}-{d}-{l} elo: {e:.0} +- {ci:.0}");
     Ok(())
 }
@@ -216,7 +280,11 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
 pub fn bench() -> Result<(), Fail> {
     let cases: [(&str, &str, u32); 6] = [
         ("mini-chieftain", "", 6),
-        ("mini-chieftain", "hnsc1mmh/mm4mm/2msc2n/1m6/2N1S3/2S2MMN/MMMMM1M1/H2CC2H w", 6),
+        (
+            "mini-chieftain",
+            "hnsc1mmh/mm4mm/2msc2n/1m6/2N1S3/2S2MMN/MMMMM1M1/H2CC2H w",
+            6,
+        ),
         ("chieftain", "", 4),
         ("chesimals-1", "", 4),
         ("lifeform", "", 6),
@@ -226,7 +294,11 @@ pub fn bench() -> Result<(), Fail> {
     let mut total = 0u64;
     for (id, text, depth) in cases {
         let v = cohort_rules::builtin(id).expect("built in");
-        let pos = if text.is_empty() { v.start() } else { Position::parse(&v, text).map_err(|e| Fail(e.to_string()))? };
+        let pos = if text.is_empty() {
+            v.start()
+        } else {
+            Position::parse(&v, text).map_err(|e| Fail(e.to_string()))?
+        };
         let engine = EngineAgent::new(&v);
         let t = Instant::now();
         let (out, stats) = engine.think_to_depth(&pos, depth);

@@ -257,18 +257,46 @@ fn run(cli: Cli) -> Res<()> {
             println!("{}", pos.to_text());
         }
         Command::Uci => uci::run(),
-        Command::Analyze { v, position: p, time } => {
+        Command::Analyze {
+            v,
+            position: p,
+            time,
+        } => {
             let v = variant(&v)?;
             let pos = position(&v, p.as_deref())?;
             ai::analyze(pos, time)?;
         }
-        Command::Match { v, position: p, a, b, games, time, threads, seed, out, opening_turns, max_turns } => {
+        Command::Match {
+            v,
+            position: p,
+            a,
+            b,
+            games,
+            time,
+            threads,
+            seed,
+            out,
+            opening_turns,
+            max_turns,
+        } => {
             let v = variant(&v)?;
             let pos = position(&v, p.as_deref())?;
             if games == 0 || threads == 0 || time == 0 {
-                return Err(Fail("--games, --threads and --time must be at least 1".into()));
+                return Err(Fail(
+                    "--games, --threads and --time must be at least 1".into(),
+                ));
             }
-            let args = ai::MatchArgs { a: ai::parse_agent(&a)?, b: ai::parse_agent(&b)?, games, time_ms: time, threads, seed, out, opening_turns, max_turns };
+            let args = ai::MatchArgs {
+                a: ai::parse_agent(&a)?,
+                b: ai::parse_agent(&b)?,
+                games,
+                time_ms: time,
+                threads,
+                seed,
+                out,
+                opening_turns,
+                max_turns,
+            };
             ai::run_match(pos, args)?;
         }
         Command::Bench => ai::bench()?,

@@ -73,9 +73,15 @@ fn set_position(variant: &Arc<cohort_rules::Variant>, words: &[&str]) -> Result<
     let (start, rest) = match words.first() {
         Some(&"startpos") => (variant.start(), &words[1..]),
         Some(&"fen") => {
-            let end = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
+            let end = words
+                .iter()
+                .position(|w| *w == "moves")
+                .unwrap_or(words.len());
             let fen = words[1..end].join(" ");
-            (Position::parse(variant, &fen).map_err(|e| e.to_string())?, &words[end..])
+            (
+                Position::parse(variant, &fen).map_err(|e| e.to_string())?,
+                &words[end..],
+            )
         }
         _ => return Err("position needs 'startpos' or 'fen <fen>'".into()),
     };
@@ -107,7 +113,11 @@ struct Limits {
 impl Limits {
     fn parse(words: &[&str], side: Side) -> Limits {
         let num = |key: &str| {
-            words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1)).and_then(|v| v.parse::<i64>().ok())
+            words
+                .iter()
+                .position(|w| *w == key)
+                .and_then(|i| words.get(i + 1))
+                .and_then(|v| v.parse::<i64>().ok())
         };
         let depth = num("depth").map_or(64, |d| d.clamp(1, 64) as u32);
         let (time, inc) = match side {
@@ -126,7 +136,10 @@ impl Limits {
         } else {
             Some(1000)
         };
-        Limits { deadline: deadline.map(|ms| Duration::from_millis(ms as u64)), depth }
+        Limits {
+            deadline: deadline.map(|ms| Duration::from_millis(ms as u64)),
+            depth,
+        }
     }
 }
 
@@ -180,7 +193,8 @@ struct Search<'a> {
 impl Search<'_> {
     fn out_of_time(&mut self) -> bool {
         if self.nodes & 1023 == 0
-            && (self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| self.started.elapsed() >= d))
+            && (self.stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| self.started.elapsed() >= d))
         {
             self.stopped = true;
         }
@@ -199,9 +213,17 @@ impl Search<'_> {
             if Some(*s) == first {
                 return i32::MIN;
             }
-            let victim = pos.unit_at(s.to).map_or(0, |u| value(v.pieces[u.kind as usize].letter));
-            let attacker = pos.unit_at(s.from).map_or(0, |u| value(v.pieces[u.kind as usize].letter));
-            let promo = if matches!(s.kind, StepKind::Promote(_)) { 800 } else { 0 };
+            let victim = pos
+                .unit_at(s.to)
+                .map_or(0, |u| value(v.pieces[u.kind as usize].letter));
+            let attacker = pos
+                .unit_at(s.from)
+                .map_or(0, |u| value(v.pieces[u.kind as usize].letter));
+            let promo = if matches!(s.kind, StepKind::Promote(_)) {
+                800
+            } else {
+                0
+            };
             -(victim * 10 - attacker / 10 + promo)
         };
         let mut steps: Vec<Step> = list.iter().copied().collect();
@@ -231,12 +253,28 @@ impl Search<'_> {
         alpha
     }
 
-    fn negamax(&mut self, pos: &mut Position, depth: u32, ply: i32, mut alpha: i32, beta: i32, pv: &mut Vec<Step>) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        ply: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv: &mut Vec<Step>,
+    ) -> i32 {
         if self.out_of_time() {
             return 0;
         }
         self.nodes += 1;
-        if ply > 0 && self.history.iter().rev().skip(1).step_by(2).any(|&h| h == pos.hash()) {
+        if ply > 0
+            && self
+                .history
+                .iter()
+                .rev()
+                .skip(1)
+                .step_by(2)
+                .any(|&h| h == pos.hash())
+        {
             return 0; // a repetition is scored as a draw
         }
         let steps = Self::ordered(pos, pv.first().copied());
@@ -251,7 +289,11 @@ impl Search<'_> {
         for s in steps {
             let undo = pos.make(s);
             self.history.push(pos.hash());
-            let mut line = if Some(s) == pv.first().copied() { pv[1..].to_vec() } else { Vec::new() };
+            let mut line = if Some(s) == pv.first().copied() {
+                pv[1..].to_vec()
+            } else {
+                Vec::new()
+            };
             let score = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, &mut line);
             self.history.pop();
             pos.unmake(s, undo);
@@ -274,10 +316,19 @@ impl Search<'_> {
 
 /// Iterative deepening; always returns a legal move when there is one ("0000" otherwise).
 fn search(mut pos: Position, history: Vec<u64>, limits: Limits, stop: &AtomicBool) -> String {
-    let mut s = Search { nodes: 0, started: Instant::now(), deadline: limits.deadline, stop, stopped: false, history };
+    let mut s = Search {
+        nodes: 0,
+        started: Instant::now(),
+        deadline: limits.deadline,
+        stop,
+        stopped: false,
+        history,
+    };
     let mut list = StepList::new();
     pos.legal_steps(&mut list);
-    let Some(&fallback) = list.iter().next() else { return "0000".into() };
+    let Some(&fallback) = list.iter().next() else {
+        return "0000".into();
+    };
     let mut best = fallback;
     let mut pv: Vec<Step> = Vec::new();
     for depth in 1..=limits.depth {
@@ -294,7 +345,14 @@ fn search(mut pos: Position, history: Vec<u64>, limits: Limits, stop: &AtomicBoo
         let pv_text: Vec<String> = uci_line(&pos, &pv);
         let score_text = if score.abs() > MATE - 1000 {
             let plies = MATE - score.abs();
-            format!("mate {}", if score > 0 { (plies + 1) / 2 } else { -(plies + 1) / 2 })
+            format!(
+                "mate {}",
+                if score > 0 {
+                    (plies + 1) / 2
+                } else {
+                    -(plies + 1) / 2
+                }
+            )
         } else {
             format!("cp {score}")
         };
@@ -304,7 +362,10 @@ fn search(mut pos: Position, history: Vec<u64>, limits: Limits, stop: &AtomicBoo
             s.nodes as u128 * 1000 / ms,
             pv_text.join(" ")
         ));
-        if s.stopped || score.abs() > MATE - 1000 || limits.deadline.is_some_and(|d| s.started.elapsed() * 2 > d) {
+        if s.stopped
+            || score.abs() > MATE - 1000
+            || limits.deadline.is_some_and(|d| s.started.elapsed() * 2 > d)
+        {
             break;
         }
     }

@@ -296,3 +296,102 @@ fn play_takes_steps_undo_and_end_from_standard_input() {
         "Black cannot move in White's turn:\n{text}"
     );
 }
+
+#[test]
+fn match_ends_with_the_score_line_and_writes_games() {
+    let out = std::env::temp_dir().join(format!("cohort-match-{}.jsonl", std::process::id()));
+    let o = cohort(&[
+        "match",
+        "--variant",
+        "mini-chieftain",
+        "--a",
+        "greedy",
+        "--b",
+        "random:30",
+        "--games",
+        "2",
+        "--time",
+        "30",
+        "--threads",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = stdout(&o);
+    let last = text.lines().last().unwrap();
+    let parts: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(
+        (parts[0], parts[2], parts[4]),
+        ("score:", "elo:", "+-"),
+        "{last}"
+    );
+    let wdl: Vec<u32> = parts[1].split('-').map(|n| n.parse().unwrap()).collect();
+    assert_eq!(wdl.iter().sum::<u32>(), 2);
+    let games = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(games.lines().count(), 2);
+    assert!(games
+        .lines()
+        .all(|l| l.starts_with("{\"variant\":\"mini-chieftain\"") && l.contains("\"turns\":[[")));
+    std::fs::remove_file(out).ok();
+    assert_user_error(
+        &[
+            "match",
+            "--variant",
+            "mini-chieftain",
+            "--a",
+            "smart",
+            "--b",
+            "random",
+        ],
+        "unknown agent 'smart'",
+    );
+    assert_user_error(
+        &[
+            "match",
+            "--variant",
+            "mini-chieftain",
+            "--a",
+            "engine:x",
+            "--b",
+            "random",
+        ],
+        "milliseconds",
+    );
+}
+
+#[test]
+fn analyze_prints_turn_score_line_and_statistics() {
+    let o = cohort(&["analyze", "--variant", "mini-chieftain", "--time", "100"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = stdout(&o);
+    for key in [
+        "turn: ",
+        "score: ",
+        "pv: ",
+        "stats: nodes ",
+        "nodes/s",
+        "tt hit rate",
+    ] {
+        assert!(text.contains(key), "'{key}' missing:\n{text}");
+    }
+    let turn = text
+        .lines()
+        .find(|l| l.starts_with("turn: "))
+        .unwrap()
+        .trim_start_matches("turn: ")
+        .to_string();
+    let v = cohort_rules::builtin("mini-chieftain").unwrap();
+    let mut p = v.start();
+    p.apply_turn(&turn).expect("the chosen turn is legal");
+}

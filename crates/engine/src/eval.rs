@@ -82,13 +82,18 @@ fn probe_mobility(variant: &std::sync::Arc<Variant>, kind: usize, at: Square) ->
     if variant.placement.is_some() {
         text += " -";
     }
-    Position::parse(variant, &text).map(|p| p.destinations(at).count()).unwrap_or(4)
+    Position::parse(variant, &text)
+        .map(|p| p.destinations(at).count())
+        .unwrap_or(4)
 }
 
 /// Evaluate `pos` for the side to move.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let mut score = [0i32; 2];
-    let commanded = [pos.commanded_units(Side::White), pos.commanded_units(Side::Black)];
+    let commanded = [
+        pos.commanded_units(Side::White),
+        pos.commanded_units(Side::Black),
+    ];
     let mut royals = [Bitboard::EMPTY; 2];
     for u in pos.units() {
         let s = u.side.index();
@@ -108,7 +113,11 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
         }
         for u in pos.units() {
             if u.side == side && !w.royal[u.kind as usize] && commanded[s].has(u.square) {
-                let d = royals[o].iter().map(|r| r.distance(u.square)).min().unwrap_or(16) as i32;
+                let d = royals[o]
+                    .iter()
+                    .map(|r| r.distance(u.square))
+                    .min()
+                    .unwrap_or(16) as i32;
                 score[s] += 3 * (8 - d).max(0);
             }
         }
@@ -118,7 +127,10 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
         let s = side.index();
         for r in royals[s].iter() {
             let threatened = pos.units().any(|e| {
-                e.side != side && e.square.distance(r) <= 3 && commanded[1 - s].has(e.square) && pos.destinations(e.square).has(r)
+                e.side != side
+                    && e.square.distance(r) <= 3
+                    && commanded[1 - s].has(e.square)
+                    && pos.destinations(e.square).has(r)
             });
             if threatened {
                 score[s] -= if royals[s].count() == 1 { 400 } else { 150 };

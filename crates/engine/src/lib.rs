@@ -27,7 +27,11 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { time: Some(Duration::from_millis(200)), nodes: None, seed: 1 }
+        Limits {
+            time: Some(Duration::from_millis(200)),
+            nodes: None,
+            seed: 1,
+        }
     }
 }
 
@@ -69,7 +73,9 @@ pub trait Agent: Send {
 pub fn agent(name: &str, variant: &Arc<Variant>) -> Option<Box<dyn Agent>> {
     match name {
         "random" => Some(Box::new(RandomAgent)),
-        "greedy" => Some(Box::new(GreedyAgent { weights: Weights::new(variant) })),
+        "greedy" => Some(Box::new(GreedyAgent {
+            weights: Weights::new(variant),
+        })),
         "engine" => Some(Box::new(EngineAgent::new(variant))),
         _ => None,
     }
@@ -89,8 +95,95 @@ impl Rng {
     }
 }
 
+/// A placement turn (free set-up) built to form a valid body: Torso, then Limbs chained to
+/// it, the Head next to the Torso, Hands and Feet next to a Limb, Hair next to any of those.
+/// Random among the squares that keep the body connected; None if no try succeeded.
+pub fn body_placement(pos: &Position, rng: &mut Rng) -> Option<Vec<Step>> {
+    use cohort_rules::BodyRole::*;
+    let v = pos.variant().clone();
+    let side = pos.side_to_move();
+    let role = |k: usize| v.pieces[k].role;
+    let order = [Torso, Limb, Head, Hand, Foot, Hair];
+    for _ in 0..200 {
+        let mut p = pos.clone();
+        let mut steps = Vec::new();
+        let mut stuck = false;
+        for want in order {
+            while let Some(kind) =
+                (0..v.pieces.len()).find(|&k| role(k) == Some(want) && p.pocket(side)[k] > 0)
+            {
+                let mut list = StepList::new();
+                p.legal_steps(&mut list);
+                let anchor_roles: &[cohort_rules::BodyRole] = match want {
+                    Torso => &[],
+                    Limb | Head => &[Torso, Limb],
+                    Hand | Foot => &[Limb],
+                    Hair => &[Head, Torso, Hand, Foot, Hair],
+                };
+                let anchors: cohort_rules::Bitboard = p
+                    .units()
+                    .filter(|u| {
+                        u.side == side
+                            && role(u.kind as usize).is_some_and(|r| anchor_roles.contains(&r))
+                    })
+                    .map(|u| u.square)
+                    .collect();
+                let spots: Vec<Step> = list
+                    .iter()
+                    .copied()
+                    .filter(|s| s.kind == cohort_rules::StepKind::Drop(kind as u8))
+                    .filter(|s| {
+                        want == Torso
+                            || (anchors.king_dilate() & cohort_rules::Bitboard::from_square(s.to))
+                                .any()
+                    })
+                    .filter(|s| {
+                        want != Head
+                            || p.units().any(|u| {
+                                u.side == side
+                                    && role(u.kind as usize) == Some(Torso)
+                                    && u.square.distance(s.to) == 1
+                            })
+                    })
+                    .collect();
+                if spots.is_empty() {
+                    stuck = true;
+                    break;
+                }
+                let s = spots[rng.below(spots.len())];
+                p.make(s);
+                steps.push(s);
+            }
+            if stuck {
+                break;
+            }
+        }
+        if !stuck && p.is_legal(Step::END) {
+            steps.push(Step::END);
+            return Some(steps);
+        }
+    }
+    None
+}
+
+/// During a free set-up every agent places a valid body (`body_placement`).
+fn placement_turn(game: &Game, seed: u64) -> Option<TurnChoice> {
+    let pos = game.position();
+    if pos.pocket(pos.side_to_move()).iter().all(|&n| n == 0) || !pos.at_turn_start() {
+        return None;
+    }
+    let mut rng = Rng::new(seed ^ 0xB0D1);
+    body_placement(pos, &mut rng).map(|steps| TurnChoice {
+        steps,
+        ..TurnChoice::default()
+    })
+}
+
 /// Plays the steps of a turn from `pos` until the side changes or the game ends.
-fn finish_turn(pos: &mut Position, mut pick: impl FnMut(&Position, &StepList) -> Step) -> Vec<Step> {
+fn finish_turn(
+    pos: &mut Position,
+    mut pick: impl FnMut(&Position, &StepList) -> Step,
+) -> Vec<Step> {
     let side = pos.side_to_move();
     let mut steps = Vec::new();
     let mut list = StepList::new();
@@ -114,11 +207,22 @@ impl Agent for RandomAgent {
         "random".into()
     }
     fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice {
+        if let Some(choice) = placement_turn(game, limits.seed) {
+            return choice;
+        }
         let started = Instant::now();
         let mut rng = Rng::new(limits.seed ^ game.steps().len() as u64);
         let mut pos = game.position().clone();
         let steps = finish_turn(&mut pos, |_, list| list.as_slice()[rng.below(list.len())]);
-        TurnChoice { stats: Stats { nodes: steps.len() as u64, elapsed: started.elapsed(), ..Stats::default() }, steps, ..TurnChoice::default() }
+        TurnChoice {
+            stats: Stats {
+                nodes: steps.len() as u64,
+                elapsed: started.elapsed(),
+                ..Stats::default()
+            },
+            steps,
+            ..TurnChoice::default()
+        }
     }
 }
 
@@ -132,7 +236,13 @@ impl GreedyAgent {
     /// Score for the side that moved, after its whole turn.
     fn score_after(&self, pos: &Position, mover: cohort_rules::Side) -> i32 {
         let s = match pos.outcome() {
-            Some(cohort_rules::Outcome::Win(w)) => return if w == mover { search::WIN } else { -search::WIN },
+            Some(cohort_rules::Outcome::Win(w)) => {
+                return if w == mover {
+                    search::WIN
+                } else {
+                    -search::WIN
+                }
+            }
             Some(cohort_rules::Outcome::Draw) => return 0,
             None => evaluate(pos, &self.weights),
         };
@@ -149,6 +259,9 @@ impl Agent for GreedyAgent {
         "greedy".into()
     }
     fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice {
+        if let Some(choice) = placement_turn(game, limits.seed) {
+            return choice;
+        }
         let started = Instant::now();
         let root = game.position().clone();
         let mover = root.side_to_move();
@@ -161,6 +274,14 @@ impl Agent for GreedyAgent {
             let mut pos = root.clone();
             pos.make(s0);
             let mut steps = vec![s0];
+            if pos.side_to_move() != mover {
+                // The step ended the turn (chess): nothing to extend.
+                let score = self.score_after(&pos, mover) * 64 + rng.below(64) as i32;
+                if best.as_ref().is_none_or(|b| score > b.0) {
+                    best = Some((score, steps));
+                }
+                continue;
+            }
             steps.extend(finish_turn(&mut pos, |p, list| {
                 let mut best = (i32::MIN, list.as_slice()[0]);
                 let mut q = p.clone();
@@ -182,7 +303,16 @@ impl Agent for GreedyAgent {
             }
         }
         let (score, steps) = best.unwrap_or_default();
-        TurnChoice { steps, score: score / 64, pv: vec![], stats: Stats { nodes, elapsed: started.elapsed(), ..Stats::default() } }
+        TurnChoice {
+            steps,
+            score: score / 64,
+            pv: vec![],
+            stats: Stats {
+                nodes,
+                elapsed: started.elapsed(),
+                ..Stats::default()
+            },
+        }
     }
 }
 
@@ -193,7 +323,9 @@ pub struct EngineAgent {
 
 impl EngineAgent {
     pub fn new(variant: &Arc<Variant>) -> EngineAgent {
-        EngineAgent { weights: Weights::new(variant) }
+        EngineAgent {
+            weights: Weights::new(variant),
+        }
     }
 
     /// A search to exactly `depth` steps with no time limit (deterministic; `cohort bench`).
@@ -202,12 +334,24 @@ impl EngineAgent {
         let mut s = Searcher::new(&self.weights);
         let mut p = pos.clone();
         let out = s.think(&mut p, depth, |_, _| {});
-        let stats = Stats { nodes: s.nodes, depth: out.depth, elapsed: started.elapsed(), tt_probes: s.table.probes, tt_hits: s.table.hits };
+        let stats = Stats {
+            nodes: s.nodes,
+            depth: out.depth,
+            elapsed: started.elapsed(),
+            tt_probes: s.table.probes,
+            tt_hits: s.table.hits,
+        };
         (out, stats)
     }
 
     /// Search from `pos` within the limits and return the root step, score, line and stats.
-    pub fn think(&self, pos: &Position, limits: &Limits, stop: Option<&AtomicBool>, report: impl FnMut(&search::Outcome_, u64)) -> (search::Outcome_, Stats) {
+    pub fn think(
+        &self,
+        pos: &Position,
+        limits: &Limits,
+        stop: Option<&AtomicBool>,
+        report: impl FnMut(&search::Outcome_, u64),
+    ) -> (search::Outcome_, Stats) {
         let started = Instant::now();
         let mut s = Searcher::new(&self.weights);
         s.node_limit = limits.nodes.unwrap_or(u64::MAX);
@@ -215,7 +359,13 @@ impl EngineAgent {
         s.stop = stop;
         let mut p = pos.clone();
         let out = s.think(&mut p, 64, report);
-        let stats = Stats { nodes: s.nodes, depth: out.depth, elapsed: started.elapsed(), tt_probes: s.table.probes, tt_hits: s.table.hits };
+        let stats = Stats {
+            nodes: s.nodes,
+            depth: out.depth,
+            elapsed: started.elapsed(),
+            tt_probes: s.table.probes,
+            tt_hits: s.table.hits,
+        };
         (out, stats)
     }
 }
@@ -225,6 +375,9 @@ impl Agent for EngineAgent {
         "engine".into()
     }
     fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice {
+        if let Some(choice) = placement_turn(game, limits.seed) {
+            return choice;
+        }
         let started = Instant::now();
         let mut pos = game.position().clone();
         let side = pos.side_to_move();
@@ -234,8 +387,16 @@ impl Agent for EngineAgent {
         while pos.side_to_move() == side && pos.outcome().is_none() {
             let left = limits.time.map(|t| t.saturating_sub(started.elapsed()));
             let step_limits = Limits {
-                time: left.map(|l| if choice.steps.is_empty() { l * 3 / 5 } else { l / 3 }),
-                nodes: limits.nodes.map(|n| if choice.steps.is_empty() { n } else { n / 4 }),
+                time: left.map(|l| {
+                    if choice.steps.is_empty() {
+                        l * 3 / 5
+                    } else {
+                        l / 3
+                    }
+                }),
+                nodes: limits
+                    .nodes
+                    .map(|n| if choice.steps.is_empty() { n } else { n / 4 }),
                 seed: limits.seed,
             };
             let (out, stats) = self.think(&pos, &step_limits, None, |_, _| {});

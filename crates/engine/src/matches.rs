@@ -40,7 +40,15 @@ impl GameRecord {
         let turns: Vec<String> = self
             .turns
             .iter()
-            .map(|t| format!("[{}]", t.iter().map(|s| format!("\"{}\"", esc(s))).collect::<Vec<_>>().join(",")))
+            .map(|t| {
+                format!(
+                    "[{}]",
+                    t.iter()
+                        .map(|s| format!("\"{}\"", esc(s)))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )
+            })
             .collect();
         format!(
             "{{\"variant\":\"{}\",\"start\":\"{}\",\"white\":\"{}\",\"black\":\"{}\",\"result\":\"{}\",\"reason\":\"{}\",\"max_overrun_ms\":{:.1},\"illegal\":{},\"turns\":[{}]}}",
@@ -142,7 +150,10 @@ pub fn elo(wins: u32, draws: u32, losses: u32) -> (f64, f64) {
         return (0.0, 0.0);
     }
     let p = (wins as f64 + draws as f64 / 2.0) / n;
-    let var = (wins as f64 * (1.0 - p).powi(2) + draws as f64 * (0.5 - p).powi(2) + losses as f64 * p.powi(2)) / n;
+    let var = (wins as f64 * (1.0 - p).powi(2)
+        + draws as f64 * (0.5 - p).powi(2)
+        + losses as f64 * p.powi(2))
+        / n;
     let se = (var / n).sqrt();
     let to_elo = |x: f64| {
         let x = x.clamp(1e-3, 1.0 - 1e-3);

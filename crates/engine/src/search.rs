@@ -30,7 +30,11 @@ pub struct Table {
 
 impl Table {
     pub fn new(size_pow2: u32) -> Table {
-        Table { entries: vec![Entry::default(); 1 << size_pow2], probes: 0, hits: 0 }
+        Table {
+            entries: vec![Entry::default(); 1 << size_pow2],
+            probes: 0,
+            hits: 0,
+        }
     }
     fn slot(&self, key: u64) -> usize {
         (key as usize) & (self.entries.len() - 1)
@@ -101,7 +105,13 @@ impl<'a> Searcher<'a> {
     fn terminal(pos: &Position, ply: i32, has_steps: bool) -> Option<i32> {
         match pos.outcome() {
             Some(Outcome::Draw) => return Some(0),
-            Some(Outcome::Win(s)) => return Some(if s == pos.side_to_move() { WIN - ply } else { -WIN + ply }),
+            Some(Outcome::Win(s)) => {
+                return Some(if s == pos.side_to_move() {
+                    WIN - ply
+                } else {
+                    -WIN + ply
+                })
+            }
             None => {}
         }
         if has_steps {
@@ -131,10 +141,18 @@ impl<'a> Searcher<'a> {
                     1 << 30
                 } else if s.kind == StepKind::End {
                     1000
-                } else if let Some(victim) = pos.unit_at(s.to).filter(|u| Some(u.side) != pos.side_of(s.from)) {
+                } else if let Some(victim) = pos
+                    .unit_at(s.to)
+                    .filter(|u| Some(u.side) != pos.side_of(s.from))
+                {
                     let v = w.value[victim.kind as usize];
                     let a = pos.unit_at(s.from).map_or(0, |u| w.value[u.kind as usize]);
-                    (1 << 20) + v * 16 - a / 16 + if w.royal[victim.kind as usize] { 1 << 24 } else { 0 }
+                    (1 << 20) + v * 16 - a / 16
+                        + if w.royal[victim.kind as usize] {
+                            1 << 24
+                        } else {
+                            0
+                        }
                 } else if matches!(s.kind, StepKind::Promote(_)) {
                     1 << 19
                 } else {
@@ -148,7 +166,15 @@ impl<'a> Searcher<'a> {
     }
 
     /// Negamax over steps; `pv` receives the best line.
-    pub fn search(&mut self, pos: &mut Position, depth: i32, ply: i32, mut alpha: i32, beta: i32, pv: &mut Vec<Step>) -> i32 {
+    pub fn search(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        ply: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv: &mut Vec<Step>,
+    ) -> i32 {
         self.nodes += 1;
         if self.check_stop() {
             return 0;
@@ -216,14 +242,33 @@ impl<'a> Searcher<'a> {
             }
         }
         if !self.stopped {
-            let bound = if best <= alpha0 { 2 } else if best >= beta { 1 } else { 0 };
-            self.table.put(Entry { key, depth: depth as i8, bound, score: best, best: best_step });
+            let bound = if best <= alpha0 {
+                2
+            } else if best >= beta {
+                1
+            } else {
+                0
+            };
+            self.table.put(Entry {
+                key,
+                depth: depth as i8,
+                bound,
+                score: best,
+                best: best_step,
+            });
         }
         best
     }
 
     /// Captures only (and `end`, which may be the quiet choice), a few plies deep.
-    fn quiesce(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: i32, left: i32) -> i32 {
+    fn quiesce(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        left: i32,
+    ) -> i32 {
         self.nodes += 1;
         let stand = evaluate(pos, self.weights);
         if left == 0 || stand >= beta || self.check_stop() {
@@ -239,7 +284,11 @@ impl<'a> Searcher<'a> {
             }
             let undo = pos.make(s);
             let score = if let Some(t) = Self::terminal(pos, ply + 1, true) {
-                if pos.side_to_move() == side { t } else { -t }
+                if pos.side_to_move() == side {
+                    t
+                } else {
+                    -t
+                }
             } else if pos.side_to_move() == side {
                 self.quiesce(pos, alpha, beta, ply + 1, left - 1)
             } else {
@@ -255,7 +304,12 @@ impl<'a> Searcher<'a> {
     }
 
     /// Iterative deepening from the root; stops at the limits, keeps the last full result.
-    pub fn think(&mut self, pos: &mut Position, max_depth: u32, mut report: impl FnMut(&Outcome_, u64)) -> Outcome_ {
+    pub fn think(
+        &mut self,
+        pos: &mut Position,
+        max_depth: u32,
+        mut report: impl FnMut(&Outcome_, u64),
+    ) -> Outcome_ {
         let mut result = Outcome_::default();
         for depth in 1..=max_depth {
             let mut pv = Vec::new();
@@ -264,7 +318,12 @@ impl<'a> Searcher<'a> {
                 break;
             }
             if let Some(&b) = pv.first() {
-                result = Outcome_ { best: Some(b), score, pv, depth };
+                result = Outcome_ {
+                    best: Some(b),
+                    score,
+                    pv,
+                    depth,
+                };
                 report(&result, self.nodes);
             }
             if self.stopped || score.abs() >= WIN - 1000 {

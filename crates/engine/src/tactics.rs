@@ -52,7 +52,8 @@ pub fn opponent_wins_after(pos: &Position, turn: &[Step], max_moves: u32) -> boo
         p.make(s);
     }
     if p.outcome().is_some() {
-        return p.outcome() != Some(Outcome::Win(pos.side_to_move())) && p.outcome() != Some(Outcome::Draw);
+        return p.outcome() != Some(Outcome::Win(pos.side_to_move()))
+            && p.outcome() != Some(Outcome::Draw);
     }
     win_this_turn(&mut p, max_moves).is_some()
 }
@@ -66,7 +67,9 @@ pub fn has_defence(pos: &Position, max_moves: u32, opp_moves: u32) -> bool {
     turns(&mut p, mover, max_moves, &mut |q| {
         if !found && q.outcome() != Some(Outcome::Win(mover.other())) {
             let mut q = q.clone();
-            if q.outcome() == Some(Outcome::Win(mover)) || win_this_turn(&mut q, opp_moves).is_none() {
+            if q.outcome() == Some(Outcome::Win(mover))
+                || win_this_turn(&mut q, opp_moves).is_none()
+            {
                 found = true;
             }
         }
@@ -76,7 +79,12 @@ pub fn has_defence(pos: &Position, max_moves: u32, opp_moves: u32) -> bool {
 }
 
 /// Visit every position reached by a complete turn; stop when `visit` returns true.
-fn turns(pos: &mut Position, mover: Side, left: u32, visit: &mut impl FnMut(&Position) -> bool) -> bool {
+fn turns(
+    pos: &mut Position,
+    mover: Side,
+    left: u32,
+    visit: &mut impl FnMut(&Position) -> bool,
+) -> bool {
     if pos.side_to_move() != mover || pos.outcome().is_some() {
         return visit(pos);
     }

@@ -14,7 +14,10 @@ const NODES: u64 = 300_000;
 fn engine_solves_every_tactical_position() {
     let text = include_str!("tactics.tsv");
     let (mut failures, mut counts) = (Vec::new(), std::collections::BTreeMap::new());
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split('\t').collect();
         let (id, kind, max_moves, fen) = (f[0], f[1], f[2].parse::<u32>().unwrap(), f[3]);
         let v = builtin(id).unwrap();
@@ -23,35 +26,68 @@ fn engine_solves_every_tactical_position() {
         let game = Game::new(pos.clone());
         let mut engine = EngineAgent::new(&v);
         // COHORT_TACTICS_MS=200 runs the suite on the clock instead (docs/benchmarks.md).
-        let limits = match std::env::var("COHORT_TACTICS_MS").ok().and_then(|m| m.parse().ok()) {
-            Some(ms) => Limits { time: Some(std::time::Duration::from_millis(ms)), nodes: None, seed: 1 },
-            None => Limits { time: None, nodes: Some(NODES), seed: 1 },
+        let limits = match std::env::var("COHORT_TACTICS_MS")
+            .ok()
+            .and_then(|m| m.parse().ok())
+        {
+            Some(ms) => Limits {
+                time: Some(std::time::Duration::from_millis(ms)),
+                nodes: None,
+                seed: 1,
+            },
+            None => Limits {
+                time: None,
+                nodes: Some(NODES),
+                seed: 1,
+            },
         };
         let choice = engine.choose_turn(&game, &limits);
         let mut after = pos.clone();
         for &s in &choice.steps {
-            assert!(after.is_legal(s), "{id} {fen}: illegal step {}", after.step_text(s));
+            assert!(
+                after.is_legal(s),
+                "{id} {fen}: illegal step {}",
+                after.step_text(s)
+            );
             after.make(s);
         }
-        let family = if id.starts_with("chesimals") { "chesimals" } else { "chieftain" };
+        let family = if id.starts_with("chesimals") {
+            "chesimals"
+        } else {
+            "chieftain"
+        };
         *counts.entry(family).or_insert(0) += 1;
         let ok = match kind {
             "win" => after.outcome() == Some(Outcome::Win(mover)),
-            "defend" => after.outcome() == Some(Outcome::Win(mover)) || win_this_turn(&mut after, max_moves).is_none(),
+            "defend" => {
+                after.outcome() == Some(Outcome::Win(mover))
+                    || win_this_turn(&mut after, max_moves).is_none()
+            }
             other => panic!("unknown kind {other}"),
         };
         if !ok {
             failures.push(format!("{id} {kind} {fen}"));
         }
     }
-    assert!(counts.values().all(|&n| n >= 30), "at least 30 positions per family: {counts:?}");
-    assert!(failures.is_empty(), "{} missed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        counts.values().all(|&n| n >= 30),
+        "at least 30 positions per family: {counts:?}"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} missed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn suite_answers_are_real() {
     // Each "win" position really has a win this turn; each "defend" one really is threatened.
-    for line in include_str!("tactics.tsv").lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in include_str!("tactics.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split('\t').collect();
         let v = builtin(f[0]).unwrap();
         let mut pos = Position::parse(&v, f[3]).unwrap();

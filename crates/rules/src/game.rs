@@ -26,7 +26,7 @@ pub enum EndReason {
 impl EndReason {
     pub fn describe(self) -> &'static str {
         match self {
-            EndReason::Victory => "all enemy royal units captured",
+            EndReason::Victory => "victory",
             EndReason::NoLegalTurn => "no legal turn",
             EndReason::Repetition => "repetition",
             EndReason::QuietTurns => "turns without a capture",
@@ -111,6 +111,10 @@ impl Game {
             self.result = Some((outcome, EndReason::Victory));
         } else if self.position.side_to_move() != side {
             self.turn_ended();
+        } else if self.position.count_steps() == 0 {
+            // A turn that can neither go on nor end (a placement that can no longer form a
+            // valid body): the side cannot complete a legal turn.
+            self.result = Some((Outcome::Win(side.other()), EndReason::NoLegalTurn));
         }
         Ok(())
     }

@@ -28,13 +28,19 @@ impl Position {
     pub fn commanded_units(&self, side: Side) -> Bitboard {
         let s = side.index();
         match self.variant.command {
-            CommandModel::Chain { links_any_friendly, .. } => {
+            CommandModel::Chain {
+                links_any_friendly, ..
+            } => {
                 let mut linked = Bitboard::EMPTY;
                 for g in 0..self.variant.groups.len() {
                     let leader = self.leaders[s][g];
                     if leader != NO_UNIT {
                         let members = self.groups[s][g];
-                        let within = if links_any_friendly { self.occupied[s] } else { members };
+                        let within = if links_any_friendly {
+                            self.occupied[s]
+                        } else {
+                            members
+                        };
                         let seed = Bitboard::from_square(self.units[leader as usize].square);
                         linked |= flood(seed, within) & members;
                     }
