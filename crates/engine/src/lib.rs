@@ -274,28 +274,23 @@ impl Agent for GreedyAgent {
             let mut pos = root.clone();
             pos.make(s0);
             let mut steps = vec![s0];
-            if pos.side_to_move() != mover {
-                // The step ended the turn (chess): nothing to extend.
-                let score = self.score_after(&pos, mover) * 64 + rng.below(64) as i32;
-                if best.as_ref().is_none_or(|b| score > b.0) {
-                    best = Some((score, steps));
-                }
-                continue;
-            }
-            steps.extend(finish_turn(&mut pos, |p, list| {
-                let mut best = (i32::MIN, list.as_slice()[0]);
-                let mut q = p.clone();
-                for &s in list.iter() {
-                    let undo = q.make(s);
-                    nodes += 1;
-                    let v = self.score_after(&q, mover);
-                    q.unmake(s, undo);
-                    if v > best.0 {
-                        best = (v, s);
+            // Extend the turn unless this step closed it (chess) or ended the game.
+            if pos.side_to_move() == mover {
+                steps.extend(finish_turn(&mut pos, |p, list| {
+                    let mut best = (i32::MIN, list.as_slice()[0]);
+                    let mut q = p.clone();
+                    for &s in list.iter() {
+                        let undo = q.make(s);
+                        nodes += 1;
+                        let v = self.score_after(&q, mover);
+                        q.unmake(s, undo);
+                        if v > best.0 {
+                            best = (v, s);
+                        }
                     }
-                }
-                best.1
-            }));
+                    best.1
+                }));
+            }
             // Ties broken by the seed, so equal turns do not always go to the first unit.
             let score = self.score_after(&pos, mover) * 64 + rng.below(64) as i32;
             if best.as_ref().is_none_or(|b| score > b.0) {
@@ -330,18 +325,12 @@ impl EngineAgent {
 
     /// A search to exactly `depth` steps with no time limit (deterministic; `cohort bench`).
     pub fn think_to_depth(&self, pos: &Position, depth: u32) -> (search::Outcome_, Stats) {
-        let started = Instant::now();
-        let mut s = Searcher::new(&self.weights);
-        let mut p = pos.clone();
-        let out = s.think(&mut p, depth, |_, _| {});
-        let stats = Stats {
-            nodes: s.nodes,
-            depth: out.depth,
-            elapsed: started.elapsed(),
-            tt_probes: s.table.probes,
-            tt_hits: s.table.hits,
+        let unlimited = Limits {
+            time: None,
+            nodes: None,
+            seed: 0,
         };
-        (out, stats)
+        self.think_limited(pos, &unlimited, depth, None, |_, _| {})
     }
 
     /// Search from `pos` within the limits and return the root step, score, line and stats.
@@ -352,13 +341,25 @@ impl EngineAgent {
         stop: Option<&AtomicBool>,
         report: impl FnMut(&search::Outcome_, u64),
     ) -> (search::Outcome_, Stats) {
+        self.think_limited(pos, limits, 64, stop, report)
+    }
+
+    /// `think` that also stops after `max_depth` steps (UCI `go depth`).
+    pub fn think_limited(
+        &self,
+        pos: &Position,
+        limits: &Limits,
+        max_depth: u32,
+        stop: Option<&AtomicBool>,
+        report: impl FnMut(&search::Outcome_, u64),
+    ) -> (search::Outcome_, Stats) {
         let started = Instant::now();
         let mut s = Searcher::new(&self.weights);
         s.node_limit = limits.nodes.unwrap_or(u64::MAX);
         s.deadline = limits.time.map(|t| (started, t));
         s.stop = stop;
         let mut p = pos.clone();
-        let out = s.think(&mut p, 64, report);
+        let out = s.think(&mut p, max_depth, report);
         let stats = Stats {
             nodes: s.nodes,
             depth: out.depth,

@@ -35,49 +35,36 @@ fn check(variant: &str, position: Option<&str>, depth: u32, expected: u64) -> Op
     })
 }
 
-#[test]
-fn perft_from_start_positions() {
-    let data = rows(&testdata("perft-start.tsv"));
-    assert!(data.len() >= 20, "perft-start.tsv has too few rows");
+/// Check every row of a testdata file; `with_position` says whether column 4 holds one.
+fn check_file(name: &str, min_rows: usize, with_position: bool) {
+    let data = rows(&testdata(name));
+    assert!(data.len() >= min_rows, "{name} has too few rows");
     let failures: Vec<String> = data
         .iter()
-        .filter_map(|r| check(&r[0], None, r[1].parse().unwrap(), r[2].parse().unwrap()))
+        .filter_map(|r| {
+            let position = with_position.then(|| r[3].as_str());
+            check(
+                &r[0],
+                position,
+                r[1].parse().unwrap(),
+                r[2].parse().unwrap(),
+            )
+        })
         .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(failures.is_empty(), "{name}:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn perft_from_start_positions() {
+    check_file("perft-start.tsv", 20, false);
 }
 
 #[test]
 fn perft_from_mid_game_positions() {
-    let data = rows(&testdata("perft-positions.tsv"));
-    assert!(data.len() >= 10, "perft-positions.tsv has too few rows");
-    let failures: Vec<String> = data
-        .iter()
-        .filter_map(|r| {
-            check(
-                &r[0],
-                Some(&r[3]),
-                r[1].parse().unwrap(),
-                r[2].parse().unwrap(),
-            )
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    check_file("perft-positions.tsv", 10, true);
 }
 
 #[test]
 fn perft_lifeform() {
-    let data = rows(&testdata("lifeform-perft.tsv"));
-    assert!(data.len() >= 50, "lifeform-perft.tsv has too few rows");
-    let failures: Vec<String> = data
-        .iter()
-        .filter_map(|r| {
-            check(
-                &r[0],
-                Some(&r[3]),
-                r[1].parse().unwrap(),
-                r[2].parse().unwrap(),
-            )
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    check_file("lifeform-perft.tsv", 50, true);
 }

@@ -58,6 +58,26 @@ impl ChessState {
     fn type_of_kind(&self, kind: u8) -> u8 {
         self.kind_of.iter().position(|&k| k == kind).unwrap_or(0) as u8
     }
+    /// From, to (0..64) and promotion piece type (0 for none) of a step.
+    fn decode(&self, step: Step) -> (u8, u8, u8) {
+        let promo = match step.kind {
+            StepKind::Promote(kind) => self.type_of_kind(kind),
+            _ => 0,
+        };
+        (sq64(step.from), sq64(step.to), promo)
+    }
+    /// The rook's from and to squares when the king on `to` (just moved from `from`) castled.
+    fn castle_rook(&self, from: u8, to: u8) -> Option<(u8, u8)> {
+        let castled =
+            self.board.mailbox[to as usize] & 7 == KING && (to as i8 - from as i8).abs() == 2;
+        castled.then(|| {
+            if to > from {
+                (to + 1, to - 1)
+            } else {
+                (to - 2, to + 1)
+            }
+        })
+    }
 }
 
 impl Position {
@@ -81,23 +101,11 @@ impl Position {
 
     pub(crate) fn chess_make(&mut self, step: Step) {
         let c = self.chess.as_deref_mut().expect("chess variant");
-        let (from, to) = (sq64(step.from), sq64(step.to));
-        let promo = match step.kind {
-            StepKind::Promote(kind) => c.type_of_kind(kind),
-            _ => 0,
-        };
+        let (from, to, promo) = c.decode(step);
         let undo = c.board.make(from, to, promo);
         c.undo.push(undo);
         let (captured, cap_sq) = (undo.captured, undo.cap_sq);
-        let castle_rook = (c.board.mailbox[to as usize] & 7 == KING
-            && (to as i8 - from as i8).abs() == 2)
-            .then(|| {
-                if to > from {
-                    (to + 1, to - 1)
-                } else {
-                    (to - 2, to + 1)
-                }
-            });
+        let castle_rook = c.castle_rook(from, to);
         let new_kind = (promo != 0).then(|| c.kind_of[promo as usize]);
         self.hash = c.board.hash;
         // The generic view follows: capture, move, castling rook, promotion.
@@ -118,22 +126,10 @@ impl Position {
 
     pub(crate) fn chess_unmake(&mut self, step: Step) {
         let c = self.chess.as_deref_mut().expect("chess variant");
-        let (from, to) = (sq64(step.from), sq64(step.to));
-        let promo = match step.kind {
-            StepKind::Promote(kind) => c.type_of_kind(kind),
-            _ => 0,
-        };
+        let (from, to, promo) = c.decode(step);
         let undo = c.undo.pop().expect("unmake follows make");
         let pawn_kind = c.kind_of[PAWN as usize];
-        let castle_rook = (c.board.mailbox[to as usize] & 7 == KING
-            && (to as i8 - from as i8).abs() == 2)
-            .then(|| {
-                if to > from {
-                    (to + 1, to - 1)
-                } else {
-                    (to - 2, to + 1)
-                }
-            });
+        let castle_rook = c.castle_rook(from, to);
         c.board.unmake(from, to, promo, undo);
         if promo != 0 {
             let id = self.board[frame(to).index()];
