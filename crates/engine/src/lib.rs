@@ -270,7 +270,12 @@ impl Agent for GreedyAgent {
         let mut best: Option<(i32, Vec<Step>)> = None;
         let mut nodes = 0u64;
         let mut rng = Rng::new(limits.seed ^ game.steps().len() as u64);
+        // Nine tenths of the time: a turn always has its first candidate, then as many more as fit.
+        let budget = limits.time.map(|t| t * 9 / 10);
         for &s0 in first.iter() {
+            if best.is_some() && budget.is_some_and(|b| started.elapsed() >= b) {
+                break;
+            }
             let mut pos = root.clone();
             pos.make(s0);
             let mut steps = vec![s0];
