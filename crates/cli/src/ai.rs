@@ -41,7 +41,7 @@ pub fn parse_agent(text: &str) -> Result<AgentSpec, Fail> {
     })
 }
 
-pub fn analyze(pos: Position, time_ms: u64) -> Result<(), Fail> {
+pub fn analyze(pos: Position, time_ms: u64, threads: usize) -> Result<(), Fail> {
     let game = Game::new(pos);
     if let Some((o, r)) = game.result() {
         return Err(Fail(format!(
@@ -55,6 +55,7 @@ pub fn analyze(pos: Position, time_ms: u64) -> Result<(), Fail> {
         time: Some(Duration::from_millis(time_ms)),
         nodes: None,
         seed: 1,
+        threads,
     };
     // The root search, reported depth by depth, then the whole turn as the engine plays it.
     let (_, root_stats) = engine.think(
@@ -128,6 +129,7 @@ pub struct MatchArgs {
     pub games: usize,
     pub time_ms: u64,
     pub threads: usize,
+    pub search_threads: usize,
     pub seed: u64,
     pub out: Option<String>,
     pub opening_turns: usize,
@@ -182,6 +184,7 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
         time: Some(Duration::from_millis(spec.time_ms.unwrap_or(args.time_ms))),
         nodes: None,
         seed,
+        threads: args.search_threads,
     };
     let bar = indicatif::ProgressBar::new(args.games as u64);
     bar.set_style(

@@ -78,6 +78,9 @@ enum Command {
         /// Milliseconds for the turn.
         #[arg(long, default_value_t = 1000)]
         time: u64,
+        /// Search threads (1 is deterministic).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Play agents against each other in colour-swapped pairs.
     Match {
@@ -99,6 +102,9 @@ enum Command {
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Search threads per engine (1 is deterministic under a node limit).
+        #[arg(long, default_value_t = 1)]
+        search_threads: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Write every game as a JSON line here.
@@ -261,10 +267,14 @@ fn run(cli: Cli) -> Res<()> {
             v,
             position: p,
             time,
+            threads,
         } => {
             let v = variant(&v)?;
             let pos = position(&v, p.as_deref())?;
-            ai::analyze(pos, time)?;
+            if threads == 0 || time == 0 {
+                return Err(Fail("--threads and --time must be at least 1".into()));
+            }
+            ai::analyze(pos, time, threads)?;
         }
         Command::Match {
             v,
@@ -274,6 +284,7 @@ fn run(cli: Cli) -> Res<()> {
             games,
             time,
             threads,
+            search_threads,
             seed,
             out,
             opening_turns,
@@ -281,9 +292,9 @@ fn run(cli: Cli) -> Res<()> {
         } => {
             let v = variant(&v)?;
             let pos = position(&v, p.as_deref())?;
-            if games == 0 || threads == 0 || time == 0 {
+            if games == 0 || threads == 0 || search_threads == 0 || time == 0 {
                 return Err(Fail(
-                    "--games, --threads and --time must be at least 1".into(),
+                    "--games, --threads, --search-threads and --time must be at least 1".into(),
                 ));
             }
             let args = ai::MatchArgs {
@@ -292,6 +303,7 @@ fn run(cli: Cli) -> Res<()> {
                 games,
                 time_ms: time,
                 threads,
+                search_threads,
                 seed,
                 out,
                 opening_turns,

@@ -15,6 +15,7 @@ pub fn run() {
     let mut game = Game::new(variant.start());
     let stop = Arc::new(AtomicBool::new(false));
     let mut worker: Option<JoinHandle<()>> = None;
+    let mut threads = 1usize;
     let stdin = io::stdin();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
@@ -24,18 +25,32 @@ pub fn run() {
             "uci" => {
                 say("id name Cohort");
                 say("id author the Cohort team");
+                say("option name Threads type spin default 1 min 1 max 2");
                 say("uciok");
             }
             "isready" => say("readyok"),
             "ucinewgame" => game = Game::new(variant.start()),
-            "setoption" | "debug" | "register" | "ponderhit" => {}
+            "setoption" => {
+                // setoption name Threads value N
+                if words
+                    .get(2)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("threads"))
+                {
+                    threads = words
+                        .get(4)
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(1usize)
+                        .clamp(1, 2);
+                }
+            }
+            "debug" | "register" | "ponderhit" => {}
             "position" => match set_position(&variant, &words[1..]) {
                 Ok(g) => game = g,
                 Err(e) => say(&format!("info string error: {e}")),
             },
             "go" => {
                 finish(&mut worker, &stop);
-                let limits = Limits::parse(&words[1..], game.position().side_to_move());
+                let limits = Limits::parse(&words[1..], game.position().side_to_move(), threads);
                 let pos = game.position().clone();
                 stop.store(false, Ordering::SeqCst);
                 let stop2 = stop.clone();
@@ -97,10 +112,11 @@ fn set_position(variant: &Arc<cohort_rules::Variant>, words: &[&str]) -> Result<
 struct Limits {
     deadline: Option<Duration>,
     depth: u32,
+    threads: usize,
 }
 
 impl Limits {
-    fn parse(words: &[&str], side: Side) -> Limits {
+    fn parse(words: &[&str], side: Side, threads: usize) -> Limits {
         let num = |key: &str| {
             words
                 .iter()
@@ -128,6 +144,7 @@ impl Limits {
         Limits {
             deadline: deadline.map(|ms| Duration::from_millis(ms as u64)),
             depth,
+            threads,
         }
     }
 }
@@ -143,6 +160,7 @@ fn search(pos: Position, limits: Limits, stop: &AtomicBool) -> String {
         time: limits.deadline,
         nodes: None,
         seed: 1,
+        threads: limits.threads,
     };
     let (out, _) = engine.think_limited(
         &pos,

@@ -34,6 +34,7 @@ fn main() {
                 time: None,
                 nodes: None,
                 seed,
+                threads: 1,
             };
             let mut turn = 0;
             while game.result().is_none() && turn < 300 {

@@ -23,6 +23,8 @@ pub struct Limits {
     pub time: Option<Duration>,
     pub nodes: Option<u64>,
     pub seed: u64,
+    /// Search threads (1: deterministic for a seed and node limit).
+    pub threads: usize,
 }
 
 impl Default for Limits {
@@ -31,6 +33,7 @@ impl Default for Limits {
             time: Some(Duration::from_millis(200)),
             nodes: None,
             seed: 1,
+            threads: 1,
         }
     }
 }
@@ -319,12 +322,15 @@ impl Agent for GreedyAgent {
 /// Turn-aware alpha-beta over steps with iterative deepening (search.rs).
 pub struct EngineAgent {
     weights: Weights,
+    /// Kept across searches (and turns); shared by the search threads.
+    table: search::Table,
 }
 
 impl EngineAgent {
     pub fn new(variant: &Arc<Variant>) -> EngineAgent {
         EngineAgent {
             weights: Weights::new(variant),
+            table: search::Table::new(18),
         }
     }
 
@@ -334,6 +340,7 @@ impl EngineAgent {
             time: None,
             nodes: None,
             seed: 0,
+            threads: 1,
         };
         self.think_limited(pos, &unlimited, depth, None, |_, _| {})
     }
@@ -359,18 +366,40 @@ impl EngineAgent {
         report: impl FnMut(&search::Outcome_, u64),
     ) -> (search::Outcome_, Stats) {
         let started = Instant::now();
-        let mut s = Searcher::new(&self.weights);
+        let helpers_stop = AtomicBool::new(false);
+        let mut s = Searcher::new(&self.weights, &self.table);
         s.node_limit = limits.nodes.unwrap_or(u64::MAX);
         s.deadline = limits.time.map(|t| (started, t));
         s.stop = stop;
-        let mut p = pos.clone();
-        let out = s.think(&mut p, max_depth, report);
+        // More threads: helpers search the same root deeper (lazy SMP) and share what they
+        // learn through the table; the main thread's answer is the one played.
+        let (out, helper_nodes) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..limits.threads.max(1))
+                .map(|h| {
+                    let (table, weights, stop) = (&self.table, &self.weights, &helpers_stop);
+                    let mut p = pos.clone();
+                    let deadline = s.deadline;
+                    scope.spawn(move || {
+                        let mut helper = Searcher::new(weights, table);
+                        helper.deadline = deadline;
+                        helper.stop = Some(stop);
+                        helper.think_from(&mut p, 1 + h as u32, max_depth + h as u32, |_, _| {});
+                        helper.nodes
+                    })
+                })
+                .collect();
+            let mut p = pos.clone();
+            let out = s.think(&mut p, max_depth, report);
+            helpers_stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            let nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            (out, nodes)
+        });
         let stats = Stats {
-            nodes: s.nodes,
+            nodes: s.nodes + helper_nodes,
             depth: out.depth,
             elapsed: started.elapsed(),
-            tt_probes: s.table.probes,
-            tt_hits: s.table.hits,
+            tt_probes: s.tt_probes,
+            tt_hits: s.tt_hits,
         };
         (out, stats)
     }
@@ -404,6 +433,7 @@ impl Agent for EngineAgent {
                     .nodes
                     .map(|n| if choice.steps.is_empty() { n } else { n / 4 }),
                 seed: limits.seed,
+                threads: limits.threads,
             };
             let (out, stats) = self.think(&pos, &step_limits, None, |_, _| {});
             let step = match out.best {

@@ -7,7 +7,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use cohort_rules::variant::NoLegalTurn;
-use cohort_rules::{Outcome, Position, Step, StepKind, StepList};
+use std::sync::atomic::AtomicU64;
+
+use cohort_rules::{Outcome, Position, Square, Step, StepKind, StepList};
 
 use crate::eval::{evaluate, Weights};
 
@@ -22,42 +24,95 @@ struct Entry {
     best: Option<Step>,
 }
 
+/// A transposition table that several search threads share without locks: each slot is
+/// two words, the key XOR-ed with the data and the data, so a torn write reads as a miss.
 pub struct Table {
-    entries: Vec<Entry>,
-    pub probes: u64,
-    pub hits: u64,
+    slots: Vec<[AtomicU64; 2]>,
+}
+
+fn pack_step(s: Option<Step>) -> u64 {
+    let Some(s) = s else { return 0 };
+    let (tag, arg) = match s.kind {
+        StepKind::Move => (1u64, 0u64),
+        StepKind::End => (2, 0),
+        StepKind::Pin => (3, 0),
+        StepKind::Drop(k) => (4, k as u64),
+        StepKind::Promote(k) => (5, k as u64),
+    };
+    tag | arg << 3 | (s.from.index() as u64) << 11 | (s.to.index() as u64) << 19
+}
+
+fn unpack_step(v: u64) -> Option<Step> {
+    let (from, to) = (
+        Square::from_index((v >> 11) as u8),
+        Square::from_index((v >> 19) as u8),
+    );
+    let arg = (v >> 3) as u8;
+    let kind = match v & 7 {
+        1 => StepKind::Move,
+        2 => StepKind::End,
+        3 => StepKind::Pin,
+        4 => StepKind::Drop(arg),
+        5 => StepKind::Promote(arg),
+        _ => return None,
+    };
+    Some(Step { from, to, kind })
+}
+
+impl Entry {
+    // data: step (27 bits) | depth (8) | bound (2) | score + 2^22 (23 bits)
+    fn pack(&self) -> u64 {
+        pack_step(self.best)
+            | ((self.depth as u8) as u64) << 27
+            | (self.bound as u64) << 35
+            | ((self.score + (1 << 22)) as u64) << 37
+    }
+    fn unpack(key: u64, d: u64) -> Entry {
+        Entry {
+            key,
+            best: unpack_step(d & ((1 << 27) - 1)),
+            depth: (d >> 27) as u8 as i8,
+            bound: ((d >> 35) & 3) as u8,
+            score: ((d >> 37) & ((1 << 23) - 1)) as i32 - (1 << 22),
+        }
+    }
 }
 
 impl Table {
     pub fn new(size_pow2: u32) -> Table {
         Table {
-            entries: vec![Entry::default(); 1 << size_pow2],
-            probes: 0,
-            hits: 0,
+            slots: (0..1usize << size_pow2)
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
         }
     }
-    fn slot(&self, key: u64) -> usize {
-        (key as usize) & (self.entries.len() - 1)
+    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
+        &self.slots[(key as usize) & (self.slots.len() - 1)]
     }
-    fn get(&mut self, key: u64) -> Option<Entry> {
-        self.probes += 1;
-        let e = self.entries[self.slot(key)];
-        (e.key == key).then(|| {
-            self.hits += 1;
-            e
-        })
+    fn get(&self, key: u64) -> Option<Entry> {
+        let slot = self.slot(key);
+        let (k, d) = (
+            slot[0].load(Ordering::Relaxed),
+            slot[1].load(Ordering::Relaxed),
+        );
+        (k ^ d == key && d != 0).then(|| Entry::unpack(key, d))
     }
-    fn put(&mut self, e: Entry) {
-        let i = self.slot(e.key);
-        if self.entries[i].key != e.key || e.depth >= self.entries[i].depth {
-            self.entries[i] = e;
+    fn put(&self, e: Entry) {
+        let slot = self.slot(e.key);
+        let old = self.get(e.key);
+        if old.is_none_or(|o| e.depth >= o.depth) {
+            let d = e.pack();
+            slot[0].store(e.key ^ d, Ordering::Relaxed);
+            slot[1].store(d, Ordering::Relaxed);
         }
     }
 }
 
 pub struct Searcher<'a> {
     pub weights: &'a Weights,
-    pub table: Table,
+    pub table: &'a Table,
+    pub tt_probes: u64,
+    pub tt_hits: u64,
     pub nodes: u64,
     pub node_limit: u64,
     pub deadline: Option<(Instant, Duration)>,
@@ -76,10 +131,12 @@ pub struct Outcome_ {
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(weights: &'a Weights) -> Searcher<'a> {
+    pub fn new(weights: &'a Weights, table: &'a Table) -> Searcher<'a> {
         Searcher {
             weights,
-            table: Table::new(20),
+            table,
+            tt_probes: 0,
+            tt_hits: 0,
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -191,7 +248,9 @@ impl<'a> Searcher<'a> {
         }
         let key = pos.hash();
         let mut first = None;
+        self.tt_probes += 1;
         if let Some(e) = self.table.get(key) {
+            self.tt_hits += 1;
             first = e.best;
             if e.depth as i32 >= depth && ply > 0 {
                 let usable = match e.bound {
@@ -308,10 +367,21 @@ impl<'a> Searcher<'a> {
         &mut self,
         pos: &mut Position,
         max_depth: u32,
+        report: impl FnMut(&Outcome_, u64),
+    ) -> Outcome_ {
+        self.think_from(pos, 1, max_depth, report)
+    }
+
+    /// Iterative deepening from `first_depth` (helper threads start deeper).
+    pub fn think_from(
+        &mut self,
+        pos: &mut Position,
+        first_depth: u32,
+        max_depth: u32,
         mut report: impl FnMut(&Outcome_, u64),
     ) -> Outcome_ {
         let mut result = Outcome_::default();
-        for depth in 1..=max_depth {
+        for depth in first_depth..=max_depth {
             let mut pv = Vec::new();
             let score = self.search(pos, depth as i32, 0, -WIN - 1, WIN + 1, &mut pv);
             if self.stopped && result.best.is_some() {

@@ -10,6 +10,7 @@ fn limits(nodes: u64, seed: u64) -> Limits {
         time: None,
         nodes: Some(nodes),
         seed,
+        threads: 1,
     }
 }
 

@@ -34,11 +34,13 @@ fn engine_solves_every_tactical_position() {
                 time: Some(std::time::Duration::from_millis(ms)),
                 nodes: None,
                 seed: 1,
+                threads: 1,
             },
             None => Limits {
                 time: None,
                 nodes: Some(NODES),
                 seed: 1,
+                threads: 1,
             },
         };
         let choice = engine.choose_turn(&game, &limits);
