@@ -288,7 +288,7 @@ pub fn bench() -> Result<(), Fail> {
             "hnsc1mmh/mm4mm/2msc2n/1m6/2N1S3/2S2MMN/MMMMM1M1/H2CC2H w",
             6,
         ),
-        ("chieftain", "", 4),
+        ("chieftain", "", 3),
         ("chesimals-1", "", 4),
         ("lifeform", "", 6),
         ("chess", "", 5),
