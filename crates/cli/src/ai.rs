@@ -245,16 +245,19 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
     bar.finish_and_clear();
     let mut results = results.into_inner().unwrap();
     results.sort_by_key(|r| r.0);
+    // Largest overrun of agent a and of agent b.
     let (mut max_overrun, mut illegal, mut reasons) = (
-        Duration::ZERO,
+        [Duration::ZERO; 2],
         0,
         std::collections::BTreeMap::<String, u32>::new(),
     );
-    for (_, r, _) in &results {
+    for (_, r, a_white) in &results {
         if let Some(f) = out.as_mut() {
             writeln!(f, "{}", r.to_json()).map_err(|e| Fail(format!("writing games: {e}")))?;
         }
-        max_overrun = max_overrun.max(r.max_overrun);
+        let (a, b) = if *a_white { (0, 1) } else { (1, 0) };
+        max_overrun[0] = max_overrun[0].max(r.max_overrun[a]);
+        max_overrun[1] = max_overrun[1].max(r.max_overrun[b]);
         illegal += r.illegal.is_some() as u32;
         *reasons.entry(r.reason.clone()).or_default() += 1;
     }
@@ -272,8 +275,9 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
             .join(", ")
     );
     println!(
-        "illegal steps: {illegal}; largest time overrun: {:.1} ms",
-        max_overrun.as_secs_f64() * 1000.0
+        "illegal steps: {illegal}; largest time overrun: a {:.1} ms, b {:.1} ms",
+        max_overrun[0].as_secs_f64() * 1000.0,
+        max_overrun[1].as_secs_f64() * 1000.0
     );
     println!("score: {w}-{d}-{l} elo: {e:.0} +- {ci:.0}");
     Ok(())

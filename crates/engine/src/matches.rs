@@ -19,7 +19,8 @@ pub struct GameRecord {
     pub result: String,
     pub reason: String,
     /// Largest time a turn took beyond its limit (0 if never).
-    pub max_overrun: Duration,
+    /// Largest time a turn took beyond its limit, for White and for Black.
+    pub max_overrun: [Duration; 2],
     /// Set if an agent offered an illegal step (it then loses).
     pub illegal: Option<String>,
     pub nodes: [u64; 2],
@@ -51,14 +52,15 @@ impl GameRecord {
             })
             .collect();
         format!(
-            "{{\"variant\":\"{}\",\"start\":\"{}\",\"white\":\"{}\",\"black\":\"{}\",\"result\":\"{}\",\"reason\":\"{}\",\"max_overrun_ms\":{:.1},\"illegal\":{},\"turns\":[{}]}}",
+            "{{\"variant\":\"{}\",\"start\":\"{}\",\"white\":\"{}\",\"black\":\"{}\",\"result\":\"{}\",\"reason\":\"{}\",\"max_overrun_ms\":[{:.1},{:.1}],\"illegal\":{},\"turns\":[{}]}}",
             esc(&self.variant),
             esc(&self.start),
             esc(&self.white),
             esc(&self.black),
             self.result,
             esc(&self.reason),
-            self.max_overrun.as_secs_f64() * 1000.0,
+            self.max_overrun[0].as_secs_f64() * 1000.0,
+            self.max_overrun[1].as_secs_f64() * 1000.0,
             self.illegal.as_ref().map_or("null".into(), |i| format!("\"{}\"", esc(i))),
             turns.join(",")
         )
@@ -85,7 +87,7 @@ pub fn play_game(
         turns: vec![],
         result: String::new(),
         reason: String::new(),
-        max_overrun: Duration::ZERO,
+        max_overrun: [Duration::ZERO; 2],
         illegal: None,
         nodes: [0; 2],
     };
@@ -102,7 +104,8 @@ pub fn play_game(
         let choice = agent.choose_turn(&game, &turn_limits);
         let took = t.elapsed();
         if let Some(limit) = limits.time {
-            record.max_overrun = record.max_overrun.max(took.saturating_sub(limit));
+            let o = &mut record.max_overrun[side.index()];
+            *o = (*o).max(took.saturating_sub(limit));
         }
         record.nodes[side.index()] += choice.stats.nodes;
         let mut texts = Vec::new();
