@@ -2,7 +2,7 @@
 //! (repetition at turn starts, consecutive turns without a capture) and undo inside a turn.
 
 use crate::position::{Outcome, Position, Side, Undo};
-use crate::step::{Step, StepList};
+use crate::step::{Step, StepKind, StepList};
 use crate::variant::NoLegalTurn;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -45,13 +45,12 @@ pub struct Game {
     start: Position,
     /// Every step played, `end` included.
     steps: Vec<Step>,
-    /// Undo records of the steps of the current turn.
-    turn_undos: Vec<(Step, Undo)>,
+    /// Undo records of the steps of the current turn, and whether each captured.
+    turn_undos: Vec<(Step, Undo, bool)>,
     /// Hashes of the positions at each turn start, the current one last.
     turn_starts: Vec<u64>,
     /// Consecutive completed turns without a capture.
     quiet: u16,
-    units_at_turn_start: usize,
     result: Option<(Outcome, EndReason)>,
 }
 
@@ -60,7 +59,6 @@ impl Game {
         let mut g = Game {
             start: position.clone(),
             turn_starts: vec![position.hash()],
-            units_at_turn_start: position.units().count(),
             position,
             steps: vec![],
             turn_undos: vec![],
@@ -104,9 +102,16 @@ impl Game {
             ));
         }
         let side = self.position.side_to_move();
+        // A capture takes an enemy unit off its square; a Lifeform pin or a regulation
+        // removal is not a capture (RULES.md section 6).
+        let captures = matches!(step.kind, StepKind::Move | StepKind::Promote(_))
+            && self
+                .position
+                .unit_at(step.to)
+                .is_some_and(|u| u.side != side);
         let undo = self.position.make(step);
         self.steps.push(step);
-        self.turn_undos.push((step, undo));
+        self.turn_undos.push((step, undo, captures));
         if let Some(outcome) = self.position.outcome() {
             self.result = Some((outcome, EndReason::Victory));
         } else if self.position.side_to_move() != side {
@@ -135,7 +140,7 @@ impl Game {
             return false;
         }
         match self.turn_undos.pop() {
-            Some((step, undo)) => {
+            Some((step, undo, _)) => {
                 self.position.unmake(step, undo);
                 self.steps.pop();
                 true
@@ -157,14 +162,9 @@ impl Game {
     }
 
     fn turn_ended(&mut self) {
+        let captured = self.turn_undos.iter().any(|t| t.2);
         self.turn_undos.clear();
-        let units = self.position.units().count();
-        self.quiet = if units < self.units_at_turn_start {
-            0
-        } else {
-            self.quiet + 1
-        };
-        self.units_at_turn_start = units;
+        self.quiet = if captured { 0 } else { self.quiet + 1 };
         let hash = self.position.hash();
         self.turn_starts.push(hash);
         let v = self.position.variant().clone();

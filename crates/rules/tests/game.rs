@@ -97,3 +97,33 @@ fn undo_works_inside_a_turn_only() {
     assert!(!g.undo(), "a finished turn is not taken back");
     assert_eq!(g.steps().len(), 2);
 }
+
+#[test]
+fn a_regulation_removal_is_not_a_capture() {
+    // White's Hand leaps away from its Limb and is removed at the end of the turn.
+    let v = cohort_rules::builtin("lifeform").unwrap();
+    let text = place(
+        8,
+        8,
+        &[
+            ("d1", "Q"),
+            ("e1", "K"),
+            ("d2", "P"),
+            ("c3", "B"),
+            ("d8", "q"),
+            ("e8", "k"),
+        ],
+        'w',
+    );
+    let mut g = Game::new(Position::parse(&v, &text).unwrap());
+    g.play_text("c3-b5").unwrap();
+    g.play_text("end").unwrap();
+    assert!(
+        g.position()
+            .to_text()
+            .starts_with("3qk3/8/8/8/8/8/3P4/3QK3"),
+        "{}",
+        g.position().to_text()
+    );
+    assert_eq!(g.quiet_turns(), 1, "the removal did not reset the count");
+}
