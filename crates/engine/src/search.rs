@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use cohort_rules::variant::NoLegalTurn;
 use std::sync::atomic::AtomicU64;
 
+use cohort_rules::step::MAX_STEPS;
 use cohort_rules::{Outcome, Position, Square, Step, StepKind, StepList};
 
 use crate::eval::{evaluate, Weights};
@@ -108,6 +109,21 @@ impl Table {
     }
 }
 
+/// Steps in search order without allocating: a key per step and an index sorted by it.
+struct Ordered {
+    keys: [i32; MAX_STEPS],
+    idx: [u16; MAX_STEPS],
+    len: usize,
+}
+
+impl Ordered {
+    fn iter<'a>(&'a self, list: &'a StepList) -> impl Iterator<Item = (i32, Step)> + 'a {
+        self.idx[..self.len]
+            .iter()
+            .map(move |&i| (self.keys[i as usize], list.as_slice()[i as usize]))
+    }
+}
+
 pub struct Searcher<'a> {
     pub weights: &'a Weights,
     pub table: &'a Table,
@@ -189,37 +205,42 @@ impl<'a> Searcher<'a> {
         })
     }
 
-    fn order(&self, pos: &Position, list: &StepList, first: Option<Step>) -> Vec<(i32, Step)> {
+    fn order(&self, pos: &Position, list: &StepList, first: Option<Step>) -> Ordered {
         let w = self.weights;
-        let mut scored: Vec<(i32, Step)> = list
-            .iter()
-            .map(|&s| {
-                let key = if Some(s) == first {
-                    1 << 30
-                } else if s.kind == StepKind::End {
-                    1000
-                } else if let Some(victim) = pos
-                    .unit_at(s.to)
-                    .filter(|u| Some(u.side) != pos.side_of(s.from))
-                {
-                    let v = w.value[victim.kind as usize];
-                    let a = pos.unit_at(s.from).map_or(0, |u| w.value[u.kind as usize]);
-                    (1 << 20) + v * 16 - a / 16
-                        + if w.royal[victim.kind as usize] {
-                            1 << 24
-                        } else {
-                            0
-                        }
-                } else if matches!(s.kind, StepKind::Promote(_)) {
-                    1 << 19
-                } else {
-                    self.history[s.from.index() * 256 + s.to.index()].min(999)
-                };
-                (key, s)
-            })
-            .collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
-        scored
+        let mut o = Ordered {
+            keys: [0; MAX_STEPS],
+            idx: [0; MAX_STEPS],
+            len: list.len(),
+        };
+        for (i, &s) in list.iter().enumerate() {
+            let key = if Some(s) == first {
+                1 << 30
+            } else if s.kind == StepKind::End {
+                1000
+            } else if let Some(victim) = pos
+                .unit_at(s.to)
+                .filter(|u| Some(u.side) != pos.side_of(s.from))
+            {
+                let v = w.value[victim.kind as usize];
+                let a = pos.unit_at(s.from).map_or(0, |u| w.value[u.kind as usize]);
+                (1 << 20) + v * 16 - a / 16
+                    + if w.royal[victim.kind as usize] {
+                        1 << 24
+                    } else {
+                        0
+                    }
+            } else if matches!(s.kind, StepKind::Promote(_)) {
+                1 << 19
+            } else {
+                self.history[s.from.index() * 256 + s.to.index()].min(999)
+            };
+            o.keys[i] = key;
+            o.idx[i] = i as u16;
+        }
+        // Best key first; equal keys keep generation order (as a stable sort would).
+        let keys = &o.keys;
+        o.idx[..o.len].sort_unstable_by_key(|&i| (std::cmp::Reverse(keys[i as usize]), i));
+        o
     }
 
     /// Negamax over steps; `pv` receives the best line.
@@ -270,7 +291,8 @@ impl<'a> Searcher<'a> {
         let mut best_step = None;
         let mut line = Vec::new();
         let side = pos.side_to_move();
-        for (_, s) in self.order(pos, &list, first) {
+        let ordered = self.order(pos, &list, first);
+        for (_, s) in ordered.iter(&list) {
             let undo = pos.make(s);
             let same = pos.side_to_move() == side;
             line.clear();
@@ -337,7 +359,8 @@ impl<'a> Searcher<'a> {
         let mut list = StepList::new();
         pos.legal_steps(&mut list);
         let side = pos.side_to_move();
-        for (key, s) in self.order(pos, &list, None) {
+        let ordered = self.order(pos, &list, None);
+        for (key, s) in ordered.iter(&list) {
             if key < 1 << 19 {
                 break; // captures and promotions come first; the rest is not searched here
             }
