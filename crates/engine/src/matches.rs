@@ -146,24 +146,32 @@ pub fn play_game(
 }
 
 /// Elo difference for a score fraction, and the half-width of its 95% interval, from
-/// wins, draws and losses (trinomial standard error).
+/// wins, draws and losses: the trinomial standard error, or Wilson's interval when every game
+/// went one way (where the standard error would claim a certainty of +- 0).
 pub fn elo(wins: u32, draws: u32, losses: u32) -> (f64, f64) {
     let n = (wins + draws + losses) as f64;
     if n == 0.0 {
         return (0.0, 0.0);
     }
     let p = (wins as f64 + draws as f64 / 2.0) / n;
-    let var = (wins as f64 * (1.0 - p).powi(2)
-        + draws as f64 * (0.5 - p).powi(2)
-        + losses as f64 * p.powi(2))
-        / n;
-    let se = (var / n).sqrt();
     let to_elo = |x: f64| {
         let x = x.clamp(1e-3, 1.0 - 1e-3);
         -400.0 * (1.0 / x - 1.0).log10()
     };
-    let (lo, hi) = (to_elo(p - 1.96 * se), to_elo(p + 1.96 * se));
-    (to_elo(p), (hi - lo) / 2.0)
+    let z = 1.96;
+    let (lo, hi) = if draws == 0 && (wins == 0 || losses == 0) {
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+        (centre - half, centre + half)
+    } else {
+        let var = (wins as f64 * (1.0 - p).powi(2)
+            + draws as f64 * (0.5 - p).powi(2)
+            + losses as f64 * p.powi(2))
+            / n;
+        let se = (var / n).sqrt();
+        (p - z * se, p + z * se)
+    };
+    (to_elo(p), (to_elo(hi) - to_elo(lo)) / 2.0)
 }
 
 #[cfg(test)]
@@ -179,5 +187,8 @@ mod tests {
         assert!((a + b).abs() < 1e-9 && a > 0.0);
         // 75% is about +191 Elo.
         assert!((elo(75, 0, 25).0 - 190.8).abs() < 1.0);
+        // A clean sweep still has an honest, wider interval.
+        let (e, ci) = elo(100, 0, 0);
+        assert!(e > 1000.0 && ci > 100.0, "{e} {ci}");
     }
 }
