@@ -209,9 +209,9 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
                     &variant,
                     &start,
                     args.opening_turns,
-                    args.seed ^ (pair + 1) * 0x9E37,
+                    args.seed ^ ((pair + 1) * 0x9E37),
                 );
-                let a_white = i % 2 == 0;
+                let a_white = i.is_multiple_of(2);
                 let mut a = agent(&args.a.name, &variant).expect("checked");
                 let mut b = agent(&args.b.name, &variant).expect("checked");
                 let (la, lb) = (

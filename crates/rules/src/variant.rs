@@ -464,7 +464,7 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         for f in parts
             .get(2)
             .map(|f| f.split_whitespace().collect())
-            .unwrap_or_else(Vec::new)
+            .unwrap_or_default()
         {
             match f {
                 "royal" => royal = true,
