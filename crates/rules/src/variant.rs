@@ -463,7 +463,7 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         let (mut royal, mut leader, mut role) = (false, false, None);
         for f in parts
             .get(2)
-            .map(|f| f.split_whitespace().collect())
+            .map(|f| f.split_whitespace().collect::<Vec<_>>())
             .unwrap_or_default()
         {
             match f {
