@@ -126,7 +126,8 @@ impl Position {
                 name(sq)
             ));
         }
-        if self.body_lost(side) {
+        let neck_required = self.variant.placement.as_ref().is_none_or(|p| p.neck);
+        if neck_required && self.body_lost(side) {
             return Some(
                 "the Head and the Torso need a Neck: adjacent, or both next to one Limb".into(),
             );

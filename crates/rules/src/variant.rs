@@ -113,6 +113,8 @@ pub enum NoLegalTurn {
 pub struct Placement {
     pub counts: [u8; MAX_KINDS],
     pub ranks: u8,
+    /// [ruling] a finished placement must also give Head and Torso a Neck (`placement-neck`).
+    pub neck: bool,
 }
 
 pub struct Group {
@@ -715,7 +717,12 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
                     format!("placement-ranks must be 1..{}", geometry.ranks / 2),
                 ));
             }
-            Some(Placement { counts, ranks })
+            let neck = flag("placement-neck", true)?;
+            Some(Placement {
+                counts,
+                ranks,
+                neck,
+            })
         }
     };
     let setup = require("setup")?;

@@ -314,3 +314,19 @@ fn a_placement_breaking_a_regulation_is_refused_naming_the_piece() {
     let err = q.apply_turn("K@e1 K@e2").unwrap_err();
     assert!(err.contains("no Head left"), "{err}");
 }
+
+#[test]
+fn the_neck_requirement_of_a_placement_is_a_variant_option() {
+    let v = cohort_rules::parse_variants(
+        "x.ini",
+        "[free-no-neck]\nbase = lifeform-free\nname = F\nplacement-neck = no\n",
+        &cohort_rules::builtin_variants(),
+    )
+    .unwrap()
+    .remove(0);
+    let mut p = v.start();
+    // Head away from the Torso: refused by default (see above), accepted with the option off.
+    p.apply_turn(&WHITE_ARRAY.replace("K@e1", "K@h3").replace("R@h1", "R@e1"))
+        .unwrap();
+    assert_eq!(p.side_to_move(), Side::Black);
+}
