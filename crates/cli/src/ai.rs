@@ -174,12 +174,12 @@ fn opening(variant: &Arc<Variant>, start: &Position, turns: usize, seed: u64) ->
 
 pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
     let variant = start.variant().clone();
-    let mut out = match &args.out {
+    let out = Mutex::new(match &args.out {
         Some(path) => {
             Some(File::create(path).map_err(|e| Fail(format!("cannot write {path}: {e}")))?)
         }
         None => None,
-    };
+    });
     let limits = |spec: &AgentSpec, seed: u64| Limits {
         time: Some(Duration::from_millis(spec.time_ms.unwrap_or(args.time_ms))),
         nodes: None,
@@ -238,6 +238,10 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
                     bar.set_message(format!("a: +{} ={} -{}", t.0, t.1, t.2));
                 }
                 bar.inc(1);
+                // Each game is written as it ends, so a long match interrupted keeps its games.
+                if let Some(f) = out.lock().unwrap().as_mut() {
+                    let _ = writeln!(f, "{}", record.to_json()).and_then(|_| f.flush());
+                }
                 results.lock().unwrap().push((i, record, a_white));
             });
         }
@@ -252,9 +256,6 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
         std::collections::BTreeMap::<String, u32>::new(),
     );
     for (_, r, a_white) in &results {
-        if let Some(f) = out.as_mut() {
-            writeln!(f, "{}", r.to_json()).map_err(|e| Fail(format!("writing games: {e}")))?;
-        }
         let (a, b) = if *a_white { (0, 1) } else { (1, 0) };
         max_overrun[0] = max_overrun[0].max(r.max_overrun[a]);
         max_overrun[1] = max_overrun[1].max(r.max_overrun[b]);
