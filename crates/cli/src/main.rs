@@ -2,6 +2,7 @@
 
 mod ai;
 mod play;
+mod serve;
 mod uci;
 
 use std::process::ExitCode;
@@ -119,6 +120,22 @@ enum Command {
     },
     /// A fixed search over fixed positions: node-count signature and nodes/s.
     Bench,
+    /// The game server: web pages, HTTP/WebSocket API, games stored in a database.
+    Serve {
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// sqlite://<file> (default ./cohort.db) or postgres://user:password@host/db.
+        #[arg(long, default_value = "sqlite://cohort.db")]
+        database: String,
+    },
+    /// Replay every game stored in a database and report any that does not replay legally.
+    CheckGames {
+        #[arg(long, default_value = "sqlite://cohort.db")]
+        database: String,
+    },
     /// A terminal game, human against human.
     Play {
         #[command(flatten)]
@@ -312,6 +329,12 @@ fn run(cli: Cli) -> Res<()> {
             ai::run_match(pos, args)?;
         }
         Command::Bench => ai::bench()?,
+        Command::Serve {
+            port,
+            host,
+            database,
+        } => serve::serve(&host, port, &database)?,
+        Command::CheckGames { database } => serve::check_games(&database)?,
         Command::Play { v, position: p } => {
             let v = variant(&v)?;
             let pos = position(&v, p.as_deref())?;

@@ -40,6 +40,7 @@ impl EndReason {
     }
 }
 
+#[derive(Clone)]
 pub struct Game {
     position: Position,
     start: Position,

@@ -1,0 +1,537 @@
+//! The JSON API of docs/server.md. Every action works on a copy of the game, stores the
+//! change, and only then replaces the game in memory and answers: an error at any point
+//! (bad request, illegal step, storage failure) leaves the game exactly as it was.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use cohort_engine::Limits;
+use cohort_rules::{builtin, builtin_variants, Side};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::live::{board_view, side_name, LiveGame};
+use crate::store::{now_ms, Change, GameRow};
+use crate::{App, Slot};
+
+/// Largest request body accepted (a step request is well under 100 bytes).
+pub const MAX_BODY: usize = 16 * 1024;
+
+pub struct ApiError(StatusCode, String);
+
+impl ApiError {
+    fn bad(msg: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::BAD_REQUEST, msg.into())
+    }
+    fn conflict(msg: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::CONFLICT, msg.into())
+    }
+    fn internal(msg: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::INTERNAL_SERVER_ERROR, msg.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+type Answer = Result<Json<Value>, ApiError>;
+
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/api/variants", get(variants))
+        .route("/api/games", get(list_games).post(create_game))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/step", post(step))
+        .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/ws", get(ws))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(app)
+}
+
+/// Parse a JSON body, turning every way it can be wrong into one clear sentence.
+fn body<T: for<'de> Deserialize<'de>>(raw: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let bytes = raw.map_err(|e| {
+        let status = e.status();
+        if status == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError(status, format!("request body over {MAX_BODY} bytes"))
+        } else {
+            ApiError(status, format!("unreadable request body: {e}"))
+        }
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("malformed JSON body: {e}")))
+}
+
+async fn variants() -> Json<Value> {
+    let list: Vec<Value> = builtin_variants()
+        .iter()
+        .map(|v| {
+            json!({
+                "id": v.id,
+                "name": v.name,
+                "summary": v.summary,
+                "reconstructed": v.reconstructed,
+                "files": v.geometry.files,
+                "ranks": v.geometry.ranks,
+                "start": board_view(&v.start()),
+            })
+        })
+        .collect();
+    Json(list.into())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    variant: String,
+    white: String,
+    black: String,
+    ai: Option<AiSpec>,
+    /// A start position other than the variant's (NOTATION.md position string).
+    position: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AiSpec {
+    agent: String,
+    time_ms: u64,
+}
+
+fn token() -> String {
+    let mut b = [0u8; 16];
+    getrandom::getrandom(&mut b).expect("the operating system's random source");
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesRejection>) -> Answer {
+    let req: NewGame = body(raw)?;
+    let variant = builtin(&req.variant).ok_or_else(|| {
+        ApiError::bad(format!(
+            "unknown variant '{}' (GET /api/variants lists them)",
+            req.variant
+        ))
+    })?;
+    for (seat, kind) in [("white", &req.white), ("black", &req.black)] {
+        if kind != "human" && kind != "ai" {
+            return Err(ApiError::bad(format!(
+                "{seat}: '{kind}' is not a seat kind (human or ai)"
+            )));
+        }
+    }
+    let ai = req.ai.unwrap_or(AiSpec {
+        agent: "engine".into(),
+        time_ms: 1000,
+    });
+    if !matches!(ai.agent.as_str(), "engine" | "greedy" | "random") {
+        return Err(ApiError::bad(format!(
+            "ai.agent: '{}' is not an agent (engine, greedy or random)",
+            ai.agent
+        )));
+    }
+    if !(50..=60_000).contains(&ai.time_ms) {
+        return Err(ApiError::bad("ai.time_ms: must be between 50 and 60000"));
+    }
+    let start = match &req.position {
+        Some(text) => cohort_rules::Position::parse(&variant, text)
+            .map_err(|e| ApiError::bad(format!("position: {e}")))?,
+        None => variant.start(),
+    };
+    let now = now_ms();
+    let id = token()[..12].to_string();
+    let row = GameRow {
+        id: id.clone(),
+        variant: variant.id.clone(),
+        start: start.to_text(),
+        white: req.white.clone(),
+        black: req.black.clone(),
+        ai_agent: ai.agent,
+        ai_time_ms: ai.time_ms as i64,
+        white_token: token(),
+        black_token: token(),
+        draw_offer: None,
+        ending: None,
+        finished: false,
+        version: 1,
+        created_ms: now,
+        updated_ms: now,
+    };
+    let live = LiveGame::replay(row.clone(), &[]).map_err(ApiError::bad)?;
+    if live.game.result().is_some() {
+        return Err(ApiError::bad("position: the game would be over before it starts"));
+    }
+    app.store
+        .insert_game(&row)
+        .await
+        .map_err(|e| ApiError::internal(format!("storing the game failed: {e}")))?;
+    let slot = app.insert(id.clone(), live);
+    kick_ai(&app, &id, &slot).await;
+    let seat = |kind: &str, tok: &str| {
+        if kind == "human" {
+            (Value::from(tok), Value::from(format!("/game/{id}?token={tok}")))
+        } else {
+            (Value::Null, Value::Null)
+        }
+    };
+    let (wt, wl) = seat(&row.white, &row.white_token);
+    let (bt, bl) = seat(&row.black, &row.black_token);
+    Ok(Json(json!({
+        "id": id,
+        "tokens": {"white": wt, "black": bt},
+        "links": {"white": wl, "black": bl},
+        "watch": format!("/game/{id}"),
+    })))
+}
+
+async fn list_games(State(app): State<Arc<App>>) -> Answer {
+    let ids = app
+        .store
+        .game_ids(false, 100)
+        .await
+        .map_err(|e| ApiError::internal(format!("reading games failed: {e}")))?;
+    let mut out = vec![];
+    for id in ids {
+        if let Ok(Some(slot)) = app.slot(&id).await {
+            let live = slot.live.lock().await;
+            let v = live.view(None);
+            out.push(json!({
+                "id": id,
+                "variant": live.row.variant,
+                "name": v["name"],
+                "players": v["players"],
+                "to_move": v["to_move"],
+                "turns": live.turns.iter().filter(|t| !t.1.is_empty()).count(),
+                "result": v["result"],
+                "updated_ms": live.row.updated_ms,
+            }));
+        }
+    }
+    Ok(Json(out.into()))
+}
+
+async fn find(app: &App, id: &str) -> Result<Arc<Slot>, ApiError> {
+    if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(ApiError(StatusCode::NOT_FOUND, format!("no game '{id}'")));
+    }
+    match app.slot(id).await {
+        Ok(Some(s)) => Ok(s),
+        Ok(None) => Err(ApiError(StatusCode::NOT_FOUND, format!("no game '{id}'"))),
+        Err(e) => Err(ApiError::internal(format!("game {id} cannot be read: {e}"))),
+    }
+}
+
+#[derive(Deserialize)]
+struct ViewQuery {
+    token: Option<String>,
+    /// Replay: the position after this many steps.
+    at: Option<usize>,
+}
+
+async fn get_game(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Query<ViewQuery>,
+) -> Answer {
+    let slot = find(&app, &id).await?;
+    let live = slot.live.lock().await;
+    if let Some(at) = q.at {
+        let steps: Vec<String> = live.turns.iter().flat_map(|t| t.1.clone()).collect();
+        if at > steps.len() {
+            return Err(ApiError::bad(format!(
+                "at: the game has {} steps",
+                steps.len()
+            )));
+        }
+        let mut row = live.row.clone();
+        row.ending = None;
+        let past = LiveGame::replay(row, &steps[..at]).map_err(ApiError::internal)?;
+        let mut v = past.view(None);
+        v["replay"] = json!({"at": at, "steps": steps.len(), "step": if at > 0 { Value::from(steps[at - 1].clone()) } else { Value::Null }});
+        return Ok(Json(v));
+    }
+    let seat = q.token.as_deref().and_then(|t| live.seat_of(t));
+    Ok(Json(live.view(seat)))
+}
+
+async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let slot = find(&app, &id).await?;
+    let live = slot.live.lock().await;
+    let text = serde_json::to_string_pretty(&live.record()).map_err(|e| ApiError::internal(e.to_string()))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"cohort-{}-{id}.json\"", live.row.variant),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Act {
+    token: String,
+    step: Option<String>,
+    action: Option<String>,
+}
+
+enum Action {
+    Step(String),
+    Undo,
+    Resign,
+    Draw(String),
+}
+
+async fn step(s: State<Arc<App>>, p: Path<String>, raw: Result<Bytes, BytesRejection>) -> Answer {
+    let a: Act = body(raw)?;
+    let step = a.step.clone().ok_or_else(|| ApiError::bad("missing field 'step'"))?;
+    act(s, p, a, Action::Step(step)).await
+}
+async fn undo(s: State<Arc<App>>, p: Path<String>, raw: Result<Bytes, BytesRejection>) -> Answer {
+    let a: Act = body(raw)?;
+    act(s, p, a, Action::Undo).await
+}
+async fn resign(s: State<Arc<App>>, p: Path<String>, raw: Result<Bytes, BytesRejection>) -> Answer {
+    let a: Act = body(raw)?;
+    act(s, p, a, Action::Resign).await
+}
+async fn draw(s: State<Arc<App>>, p: Path<String>, raw: Result<Bytes, BytesRejection>) -> Answer {
+    let a: Act = body(raw)?;
+    let what = a.action.clone().ok_or_else(|| ApiError::bad("missing field 'action' (offer, accept or decline)"))?;
+    act(s, p, a, Action::Draw(what)).await
+}
+
+async fn act(State(app): State<Arc<App>>, Path(id): Path<String>, a: Act, action: Action) -> Answer {
+    let slot = find(&app, &id).await?;
+    let view = {
+        let mut live = slot.live.lock().await;
+        let seat = live.seat_of(&a.token).ok_or_else(|| {
+            ApiError(
+                StatusCode::FORBIDDEN,
+                "this token holds no seat in this game".into(),
+            )
+        })?;
+        apply(&app, &mut live, seat, action).await?;
+        let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+        live.view(Some(seat))
+    };
+    kick_ai(&app, &id, &slot).await;
+    Ok(Json(view))
+}
+
+/// Carry out `action` for `seat` on a copy of the game, store it, then keep the copy.
+async fn apply(app: &App, live: &mut LiveGame, seat: Side, action: Action) -> Result<(), ApiError> {
+    if live.game.result().is_some() {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    let mut next = live.clone();
+    let mover = live.to_move();
+    let mut text = String::new();
+    let change = match action {
+        Action::Step(step) => {
+            if seat != mover {
+                return Err(ApiError::conflict(format!(
+                    "it is {}'s turn, not {}'s",
+                    mover.name(),
+                    seat.name()
+                )));
+            }
+            if step.len() > 32 {
+                return Err(ApiError::bad("step: too long to be a step"));
+            }
+            text = next.play(&step).map_err(|e| ApiError::bad(format!("step '{step}': {e}")))?;
+            // Playing on instead of answering declines the opponent's draw offer.
+            if next.to_move() != mover && next.row.draw_offer.as_deref() == Some(side_name(mover.other())) {
+                next.row.draw_offer = None;
+            }
+            Change::Step {
+                ply: next.game.steps().len() as i64 - 1,
+                text: "",
+            }
+        }
+        Action::Undo => {
+            if seat != mover {
+                return Err(ApiError::conflict(format!("it is {}'s turn", mover.name())));
+            }
+            if !next.undo() {
+                return Err(ApiError::conflict("no step of this turn to take back"));
+            }
+            Change::Unstep {
+                ply: live.game.steps().len() as i64 - 1,
+            }
+        }
+        Action::Resign => {
+            next.game.resign(seat);
+            next.row.ending = Some(format!("resign {}", side_name(seat)));
+            Change::Row
+        }
+        Action::Draw(what) => {
+            let offer = next.row.draw_offer.clone();
+            let other = side_name(seat.other());
+            match what.as_str() {
+                "offer" => {
+                    if next.seat_kind(seat.other()) == "ai" {
+                        return Err(ApiError::conflict("the AI does not take draw offers; play on or resign"));
+                    }
+                    if offer.is_some() {
+                        return Err(ApiError::conflict("a draw offer is already standing"));
+                    }
+                    next.row.draw_offer = Some(side_name(seat).into());
+                }
+                "accept" => {
+                    if offer.as_deref() != Some(other) {
+                        return Err(ApiError::conflict("there is no draw offer to accept"));
+                    }
+                    next.game.agree_draw();
+                    next.row.ending = Some("agreement".into());
+                    next.row.draw_offer = None;
+                }
+                "decline" => {
+                    if offer.as_deref() != Some(other) {
+                        return Err(ApiError::conflict("there is no draw offer to decline"));
+                    }
+                    next.row.draw_offer = None;
+                }
+                _ => return Err(ApiError::bad(format!("action: '{what}' is not offer, accept or decline"))),
+            }
+            Change::Row
+        }
+    };
+    let change = match change {
+        Change::Step { ply, .. } => Change::Step { ply, text: &text },
+        other => other,
+    };
+    next.row.version += 1;
+    next.row.updated_ms = now_ms();
+    next.row.finished = next.game.result().is_some();
+    app.store
+        .commit(&next.row, change)
+        .await
+        .map_err(|e| ApiError::internal(format!("storing the change failed, nothing changed: {e}")))?;
+    *live = next;
+    Ok(())
+}
+
+/// If the side to move is the AI's, search in the background and play its turn step by step
+/// through the same path as a person's steps.
+pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
+    let (game, agent, time_ms, side) = {
+        let mut live = slot.live.lock().await;
+        if !live.wants_ai() || live.ai_thinking {
+            return;
+        }
+        live.ai_thinking = true;
+        let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+        (
+            live.game.clone(),
+            live.row.ai_agent.clone(),
+            live.row.ai_time_ms as u64,
+            live.to_move(),
+        )
+    };
+    let app = app.clone();
+    let slot = slot.clone();
+    let id = id.to_string();
+    tokio::spawn(async move {
+        let permit = app.ai_permits.acquire().await;
+        let seed = cohort_engine::Rng::new(game.steps().len() as u64 + 1).below(1 << 30) as u64;
+        let choice = tokio::task::spawn_blocking(move || {
+            let variant = game.position().variant().clone();
+            let mut agent = cohort_engine::agent(&agent, &variant)?;
+            let limits = Limits {
+                time: Some(Duration::from_millis(time_ms)),
+                nodes: None,
+                seed,
+                threads: 1,
+            };
+            Some((agent.choose_turn(&game, &limits), game))
+        })
+        .await;
+        drop(permit);
+        let mut live = slot.live.lock().await;
+        live.ai_thinking = false;
+        match choice {
+            Ok(Some((choice, game))) => {
+                let pos = game.position();
+                for step in choice.steps {
+                    // The game may have changed meanwhile (a resignation): then stop.
+                    if live.game.result().is_some() || live.to_move() != side {
+                        break;
+                    }
+                    let text = pos.step_text(step);
+                    let text = if live.game.position().parse_step(&text).is_ok() {
+                        text
+                    } else {
+                        // Capture marks depend on the position: write the step as of now.
+                        live.game.position().step_text(step)
+                    };
+                    if let Err(ApiError(_, e)) = apply(&app, &mut live, side, Action::Step(text)).await {
+                        eprintln!("cohort serve: game {id}: the AI's step was refused: {e}");
+                        break;
+                    }
+                    let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+                }
+            }
+            Ok(None) => eprintln!("cohort serve: game {id}: unknown agent"),
+            Err(e) => eprintln!("cohort serve: game {id}: the AI failed: {e}"),
+        }
+        let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+    });
+}
+
+async fn ws(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let slot = find(&app, &id).await?;
+    Ok(upgrade.on_upgrade(move |socket| watch(socket, slot)))
+}
+
+/// Send the game's view now and after every change until the watcher goes away.
+async fn watch(socket: WebSocket, slot: Arc<Slot>) {
+    let (mut tx, mut rx) = socket.split();
+    let mut updates = slot.updates.subscribe();
+    let first = slot.live.lock().await.view(None).to_string();
+    if tx.send(Message::Text(first.into())).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            update = updates.recv() => {
+                let text = match update {
+                    Ok(t) => t.to_string(),
+                    // Fell behind: the newest view says everything.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        slot.live.lock().await.view(None).to_string()
+                    }
+                    Err(_) => return,
+                };
+                if tx.send(Message::Text(text.into())).await.is_err() {
+                    return;
+                }
+            }
+            incoming = rx.next() => match incoming {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! Cohort's game server: the HTTP/WebSocket API of docs/server.md, the web pages, and the
+//! games kept in memory with every change committed to storage before it is acknowledged.
+
+mod api;
+pub mod live;
+mod pages;
+pub mod store;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use tokio::sync::{broadcast, Mutex};
+
+use live::LiveGame;
+use store::Store;
+
+/// One game in memory: its state behind a lock, and the channel its watchers listen on.
+pub struct Slot {
+    pub live: Mutex<LiveGame>,
+    pub updates: broadcast::Sender<Arc<String>>,
+}
+
+pub struct App {
+    pub store: Store,
+    games: std::sync::Mutex<HashMap<String, Arc<Slot>>>,
+    /// The AI's searches run here, one at a time per core.
+    ai_permits: tokio::sync::Semaphore,
+}
+
+#[derive(Debug)]
+pub struct ServeError(pub String);
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl App {
+    /// Open storage and bring every unfinished game back into memory by replaying its steps.
+    pub async fn open(database: &str) -> Result<Arc<App>, ServeError> {
+        let store = Store::open(database)
+            .await
+            .map_err(|e| ServeError(format!("database {database}: {e}")))?;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let app = Arc::new(App {
+            store,
+            games: Default::default(),
+            ai_permits: tokio::sync::Semaphore::new(cores),
+        });
+        let ids = app
+            .store
+            .game_ids(true, i64::MAX)
+            .await
+            .map_err(|e| ServeError(format!("reading games: {e}")))?;
+        for id in ids {
+            match app.slot(&id).await {
+                Ok(Some(slot)) => api::kick_ai(&app, &id, &slot).await,
+                Ok(None) => {}
+                Err(e) => eprintln!("cohort serve: game {id} not resumed: {e}"),
+            }
+        }
+        Ok(app)
+    }
+
+    /// The game `id`, loaded from storage on first use.
+    pub async fn slot(&self, id: &str) -> Result<Option<Arc<Slot>>, String> {
+        if let Some(s) = self.games.lock().unwrap().get(id) {
+            return Ok(Some(s.clone()));
+        }
+        let Some((row, steps)) = self.store.game(id).await.map_err(|e| e.to_string())? else {
+            return Ok(None);
+        };
+        let live = LiveGame::replay(row, &steps)?;
+        let slot = Arc::new(Slot {
+            live: Mutex::new(live),
+            updates: broadcast::channel(64).0,
+        });
+        // Another request may have loaded it meanwhile: keep the first.
+        Ok(Some(
+            self.games
+                .lock()
+                .unwrap()
+                .entry(id.to_string())
+                .or_insert(slot)
+                .clone(),
+        ))
+    }
+
+    fn insert(&self, id: String, live: LiveGame) -> Arc<Slot> {
+        let slot = Arc::new(Slot {
+            live: Mutex::new(live),
+            updates: broadcast::channel(64).0,
+        });
+        self.games.lock().unwrap().insert(id, slot.clone());
+        slot
+    }
+}
+
+/// Run the server on `addr` until the process is stopped. Prints the address to open.
+pub async fn serve(addr: SocketAddr, database: &str) -> Result<(), ServeError> {
+    let app = App::open(database).await?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| ServeError(format!("cannot listen on {addr}: {e}")))?;
+    let local = listener.local_addr().map_err(|e| ServeError(e.to_string()))?;
+    println!(
+        "cohort serve: open http://{local}/ (database: {}, {})",
+        database, app.store.kind
+    );
+    let router = api::router(app.clone()).merge(pages::router());
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .map_err(|e| ServeError(e.to_string()))?;
+    app.store.close().await;
+    Ok(())
+}

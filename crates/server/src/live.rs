@@ -1,0 +1,378 @@
+//! A game being played: the rules' `Game`, its stored row, the turns so far, and the JSON
+//! view the pages and the API show. Rebuilt from storage by replaying the stored steps.
+
+use std::sync::Arc;
+
+use cohort_rules::{
+    builtin, CommandModel, EndReason, Game, Outcome, Position, Side, Square, StepKind, StepList,
+    Variant,
+};
+use serde_json::{json, Value};
+
+use crate::store::GameRow;
+
+#[derive(Clone)]
+pub struct LiveGame {
+    pub row: GameRow,
+    pub game: Game,
+    /// Completed turns and the turn in progress (last, possibly empty), in notation.
+    pub turns: Vec<(Side, Vec<String>)>,
+    pub ai_thinking: bool,
+}
+
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "white",
+        Side::Black => "black",
+    }
+}
+
+pub fn parse_side(text: &str) -> Option<Side> {
+    match text {
+        "white" => Some(Side::White),
+        "black" => Some(Side::Black),
+        _ => None,
+    }
+}
+
+/// Display colours for the group colour names of the variant files.
+fn colour_hex(name: &str, side: Side) -> String {
+    match name {
+        "yellow" => "#f2cf3a",
+        "white" => "#f7f5ee",
+        "grey" | "gray" => "#a9aaa6",
+        "orange" => "#f08a2a",
+        "green" => "#3fae5a",
+        "blue" => "#3d74d9",
+        "red" => "#d9443d",
+        "purple" => "#9150b8",
+        other if other.starts_with('#') => other,
+        _ => {
+            if side == Side::White {
+                "#f7f5ee"
+            } else {
+                "#3a3a3a"
+            }
+        }
+    }
+    .to_string()
+}
+
+impl LiveGame {
+    /// Rebuild a game from its row and steps. Fails if a stored step is no longer legal.
+    pub fn replay(row: GameRow, steps: &[String]) -> Result<LiveGame, String> {
+        let variant =
+            builtin(&row.variant).ok_or_else(|| format!("unknown variant '{}'", row.variant))?;
+        let start = Position::parse(&variant, &row.start).map_err(|e| e.to_string())?;
+        let mut live = LiveGame {
+            turns: vec![(start.side_to_move(), vec![])],
+            game: Game::new(start),
+            row,
+            ai_thinking: false,
+        };
+        for (i, s) in steps.iter().enumerate() {
+            live.play(s)
+                .map_err(|e| format!("stored step {} ('{s}'): {e}", i + 1))?;
+        }
+        match live.row.ending.as_deref() {
+            Some("agreement") => live.game.agree_draw(),
+            Some("resign white") => live.game.resign(Side::White),
+            Some("resign black") => live.game.resign(Side::Black),
+            _ => {}
+        }
+        Ok(live)
+    }
+
+    pub fn variant(&self) -> &Arc<Variant> {
+        self.game.position().variant()
+    }
+
+    /// Play a step on this game; returns its canonical text. Changes nothing on error.
+    pub fn play(&mut self, text: &str) -> Result<String, String> {
+        let pos = self.game.position();
+        let step = pos.parse_step(text)?;
+        let canonical = pos.step_text(step);
+        self.game.play(step)?;
+        let last = self.turns.len() - 1;
+        self.turns[last].1.push(canonical.clone());
+        let to_move = self.game.position().side_to_move();
+        if to_move != self.turns[last].0 && self.game.result().is_none() {
+            self.turns.push((to_move, vec![]));
+        }
+        Ok(canonical)
+    }
+
+    pub fn undo(&mut self) -> bool {
+        if self.game.undo() {
+            let last = self.turns.len() - 1;
+            self.turns[last].1.pop();
+            true
+        } else {
+            false
+        }
+    }
+
+    pub fn to_move(&self) -> Side {
+        self.game.position().side_to_move()
+    }
+
+    pub fn seat_kind(&self, side: Side) -> &str {
+        match side {
+            Side::White => &self.row.white,
+            Side::Black => &self.row.black,
+        }
+    }
+
+    /// The seat a token belongs to, if any.
+    pub fn seat_of(&self, token: &str) -> Option<Side> {
+        if token.is_empty() {
+            None
+        } else if token == self.row.white_token && self.row.white == "human" {
+            Some(Side::White)
+        } else if token == self.row.black_token && self.row.black == "human" {
+            Some(Side::Black)
+        } else {
+            None
+        }
+    }
+
+    pub fn wants_ai(&self) -> bool {
+        self.game.result().is_none()
+            && self.seat_kind(self.to_move()) == "ai"
+            && self.game.position().at_turn_start()
+    }
+
+    /// The game as the pages show it; `seat` is the viewer's.
+    pub fn view(&self, seat: Option<Side>) -> Value {
+        let mut v = board_view(self.game.position());
+        let pos = self.game.position();
+        let mut list = StepList::new();
+        self.game.legal_steps(&mut list);
+        let legal: Vec<Value> = list
+            .iter()
+            .filter(|s| !s.is_end())
+            .map(|s| {
+                let geo = &pos.variant().geometry;
+                json!({
+                    "from": if matches!(s.kind, StepKind::Drop(_)) { Value::Null } else { geo.square_name(s.from).into() },
+                    "to": geo.square_name(s.to),
+                    "text": pos.step_text(*s),
+                })
+            })
+            .collect();
+        let can_end = list.iter().any(|s| s.is_end());
+        let (done, current): (&[(Side, Vec<String>)], Option<&(Side, Vec<String>)>) =
+            if self.game.result().is_none() {
+                (&self.turns[..self.turns.len() - 1], self.turns.last())
+            } else {
+                (&self.turns[..], None)
+            };
+        let turns: Vec<Value> = done
+            .iter()
+            .filter(|t| !t.1.is_empty())
+            .map(|(side, steps)| json!({"side": side_name(*side), "steps": steps}))
+            .collect();
+        let players = |side: Side| -> Value {
+            if self.seat_kind(side) == "ai" {
+                format!("{} {} ms", self.row.ai_agent, self.row.ai_time_ms).into()
+            } else {
+                "human".into()
+            }
+        };
+        let o = v.as_object_mut().expect("board view is an object");
+        o.insert("id".into(), self.row.id.clone().into());
+        o.insert("version".into(), self.row.version.into());
+        o.insert("legal".into(), legal.into());
+        o.insert("can_end".into(), can_end.into());
+        let turn_steps = current.map(|t| t.1.clone()).unwrap_or_default();
+        o.insert("can_undo".into(), (!turn_steps.is_empty()).into());
+        o.insert("turn_steps".into(), turn_steps.into());
+        o.insert("turns".into(), turns.into());
+        o.insert(
+            "players".into(),
+            json!({"white": players(Side::White), "black": players(Side::Black)}),
+        );
+        o.insert("ai_thinking".into(), self.ai_thinking.into());
+        o.insert("draw_offer".into(), self.row.draw_offer.clone().into());
+        o.insert("result".into(), result_json(self.game.result()));
+        o.insert("seat".into(), seat.map(side_name).into());
+        v
+    }
+
+    /// The game record, as `cohort match` writes them (`end` implied), plus every step.
+    pub fn record(&self) -> Value {
+        let (result, reason) = match self.game.result() {
+            Some((Outcome::Win(Side::White), r)) => ("1-0", r.describe()),
+            Some((Outcome::Win(Side::Black), r)) => ("0-1", r.describe()),
+            Some((Outcome::Draw, r)) => ("1/2-1/2", r.describe()),
+            None => ("*", "unfinished"),
+        };
+        let turns: Vec<Vec<&String>> = self
+            .turns
+            .iter()
+            .filter(|t| !t.1.is_empty())
+            .map(|t| t.1.iter().filter(|s| *s != "end").collect())
+            .collect();
+        let steps: Vec<String> = self.turns.iter().flat_map(|t| t.1.clone()).collect();
+        let player = |side: Side| {
+            if self.seat_kind(side) == "ai" {
+                format!("{}:{}", self.row.ai_agent, self.row.ai_time_ms)
+            } else {
+                "human".to_string()
+            }
+        };
+        json!({
+            "id": self.row.id,
+            "variant": self.row.variant,
+            "start": self.row.start,
+            "white": player(Side::White),
+            "black": player(Side::Black),
+            "result": result,
+            "reason": reason,
+            "turns": turns,
+            "steps": steps,
+        })
+    }
+}
+
+fn result_json(result: Option<(Outcome, EndReason)>) -> Value {
+    match result {
+        None => Value::Null,
+        Some((Outcome::Win(side), reason)) => json!({
+            "winner": side_name(side),
+            "reason": reason.describe(),
+            "text": format!("{} wins ({})", side.name(), reason.describe()),
+        }),
+        Some((Outcome::Draw, reason)) => json!({
+            "winner": null,
+            "reason": reason.describe(),
+            "text": format!("Draw ({})", reason.describe()),
+        }),
+    }
+}
+
+/// What any position shows: the board, units, who may move, captures, command drawing.
+pub fn board_view(pos: &Position) -> Value {
+    let v = pos.variant();
+    let geo = &v.geometry;
+    let name = |sq: Square| geo.square_name(sq);
+    let letter = |kind: u8, side: Side| {
+        let l = v.pieces[kind as usize].letter;
+        if side == Side::White {
+            l.to_string()
+        } else {
+            l.to_ascii_lowercase().to_string()
+        }
+    };
+    let colour = |group: u8, side: Side| match v.groups.get(group as usize) {
+        Some(g) => colour_hex(&g.colours[side.index()], side),
+        None => colour_hex("", side),
+    };
+    let moved = pos.turn().moved;
+    let mut units = vec![];
+    for sq in geo.squares.iter() {
+        if let Some(u) = pos.unit_at(sq) {
+            let pinned = pos
+                .pinned_at(sq)
+                .map(|p| json!({"letter": letter(p.kind, p.side), "side": side_name(p.side)}));
+            units.push(json!({
+                "square": name(sq),
+                "letter": letter(u.kind, u.side),
+                "side": side_name(u.side),
+                "group": u.group,
+                "colour": colour(u.group, u.side),
+                "moved": moved.has(sq),
+                "pinned": pinned,
+            }));
+        }
+    }
+    let mut captured = [vec![], vec![]];
+    for u in pos.units().filter(|u| !u.alive) {
+        captured[u.side.index()].push(letter(u.kind, u.side));
+    }
+    let mut pocket = [vec![], vec![]];
+    for side in [Side::White, Side::Black] {
+        for (kind, &n) in pos.pocket(side).iter().enumerate() {
+            for _ in 0..n {
+                pocket[side.index()].push(letter(kind as u8, side));
+            }
+        }
+    }
+    let movable: Vec<String> = pos.movable_units().iter().map(name).collect();
+    let command = match v.command {
+        CommandModel::Chain { .. } => "chain",
+        CommandModel::Range { .. } => "range",
+        CommandModel::Single => "single",
+        CommandModel::Body => "body",
+    };
+    json!({
+        "variant": v.id,
+        "name": v.name,
+        "files": geo.files,
+        "ranks": geo.ranks,
+        "command": command,
+        "position": pos.to_text(),
+        "to_move": side_name(pos.side_to_move()),
+        "at_turn_start": pos.at_turn_start(),
+        "units": units,
+        "movable": movable,
+        "captured": {"white": captured[0], "black": captured[1]},
+        "pocket": {"white": pocket[0], "black": pocket[1]},
+        "command_info": command_info(pos),
+    })
+}
+
+/// Leaders of the side to move, and for the chain model the links between adjacent units
+/// that connect each leader's chesimal (those units may move when the turn picks it).
+fn command_info(pos: &Position) -> Value {
+    let v = pos.variant();
+    let geo = &v.geometry;
+    let side = pos.side_to_move();
+    let leaders: Vec<&cohort_rules::Unit> = pos
+        .units()
+        .filter(|u| u.alive && u.side == side && v.pieces[u.kind as usize].leader)
+        .collect();
+    let mut links = vec![];
+    let range = match v.command {
+        CommandModel::Range { range, .. } => Some(range),
+        _ => None,
+    };
+    if let CommandModel::Chain {
+        links_any_friendly, ..
+    } = v.command
+    {
+        for leader in &leaders {
+            if pos.turn().group.is_some_and(|g| g != leader.group) {
+                continue;
+            }
+            let member = |sq: Square| {
+                pos.unit_at(sq).is_some_and(|u| {
+                    u.side == side && (links_any_friendly || u.group == leader.group)
+                })
+            };
+            // Breadth-first from the leader over adjacent members (not a hot path).
+            let mut seen = vec![leader.square];
+            let mut i = 0;
+            while i < seen.len() {
+                let sq = seen[i];
+                for n in geo.king(sq).iter() {
+                    if member(n) {
+                        if !seen.contains(&n) {
+                            seen.push(n);
+                        }
+                        // Pairs with an already expanded unit were written from its side.
+                        if !seen[..i].contains(&n) {
+                            links.push(json!([geo.square_name(sq), geo.square_name(n)]));
+                        }
+                    }
+                }
+                i += 1;
+            }
+        }
+    }
+    json!({
+        "leaders": leaders.iter().map(|u| geo.square_name(u.square)).collect::<Vec<_>>(),
+        "range": range,
+        "links": links,
+    })
+}

@@ -1,0 +1,57 @@
+//! The HTML pages (small shells; web/static/app.js draws them) and the static files,
+//! embedded at build time. With COHORT_STATIC_DIR set, static files are read from that
+//! folder on every request instead, for work on the front end without rebuilding.
+
+use axum::extract::{Path, Query};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde::Deserialize;
+
+const STATIC: &[(&str, &str, &str)] = &[
+    ("board.js", "text/javascript", include_str!("../../../web/static/board.js")),
+    ("app.js", "text/javascript", include_str!("../../../web/static/app.js")),
+    ("style.css", "text/css", include_str!("../../../web/static/style.css")),
+];
+
+pub fn router() -> Router {
+    Router::new()
+        .route("/", get(|| async { shell("home", "") }))
+        .route("/game/{id}", get(game_page))
+        .route("/static/{file}", get(static_file))
+}
+
+fn shell(page: &str, game: &str) -> Html<String> {
+    Html(format!(
+        r#"<!doctype html><html><head><meta charset="utf-8"><title>Cohort</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/static/style.css"></head>
+<body data-page="{page}" data-game="{game}">
+<header><a href="/">Cohort</a></header><main id="app"></main>
+<script src="/static/board.js"></script><script src="/static/app.js"></script></body></html>
+"#
+    ))
+}
+
+#[derive(Deserialize)]
+struct Ignored {}
+
+async fn game_page(Path(id): Path<String>, _q: Query<Ignored>) -> Response {
+    if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return (StatusCode::NOT_FOUND, "no such game").into_response();
+    }
+    shell("game", &id).into_response()
+}
+
+async fn static_file(Path(file): Path<String>) -> Response {
+    let Some(&(name, mime, embedded)) = STATIC.iter().find(|f| f.0 == file) else {
+        return (StatusCode::NOT_FOUND, "no such file").into_response();
+    };
+    let text = match std::env::var("COHORT_STATIC_DIR") {
+        Ok(dir) => std::fs::read_to_string(std::path::Path::new(&dir).join(name))
+            .unwrap_or_else(|_| embedded.to_string()),
+        Err(_) => embedded.to_string(),
+    };
+    ([(header::CONTENT_TYPE, mime), (header::CACHE_CONTROL, "no-cache")], text).into_response()
+}

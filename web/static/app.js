@@ -1,0 +1,1 @@
+/* Cohort pages: replaced by the front end. */

@@ -1,0 +1,1 @@
+/* Cohort board drawing: replaced by the front end. */
