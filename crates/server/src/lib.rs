@@ -98,6 +98,11 @@ impl App {
     }
 }
 
+/// Every route: the API and the pages.
+pub fn router(app: Arc<App>) -> axum::Router {
+    api::router(app).merge(pages::router())
+}
+
 /// Run the server on `addr` until the process is stopped. Prints the address to open.
 pub async fn serve(addr: SocketAddr, database: &str) -> Result<(), ServeError> {
     let app = App::open(database).await?;
@@ -109,7 +114,7 @@ pub async fn serve(addr: SocketAddr, database: &str) -> Result<(), ServeError> {
         "cohort serve: open http://{local}/ (database: {}, {})",
         database, app.store.kind
     );
-    let router = api::router(app.clone()).merge(pages::router());
+    let router = router(app.clone());
     axum::serve(listener, router)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

@@ -1,0 +1,165 @@
+//! The HTTP API of docs/server.md through the router (no socket): seats and tokens, bad
+//! input answered with an error and no change, undo inside a turn, the AI's reply, and a
+//! restart that resumes the game from storage.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use cohort_server::{router, App};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+async fn call(app: &std::sync::Arc<App>, method: &str, uri: &str, body: Body) -> (StatusCode, Value) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(body)
+        .unwrap();
+    let resp = router(app.clone()).oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let v = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    (status, v)
+}
+
+async fn post(app: &std::sync::Arc<App>, uri: &str, v: Value) -> (StatusCode, Value) {
+    call(app, "POST", uri, Body::from(v.to_string())).await
+}
+
+async fn get(app: &std::sync::Arc<App>, uri: &str) -> Value {
+    let (s, v) = call(app, "GET", uri, Body::empty()).await;
+    assert_eq!(s, StatusCode::OK, "GET {uri}: {v}");
+    v
+}
+
+fn temp_db(tag: &str) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("cohort-api-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}", dir.join("games.db").display());
+    (dir, url)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn seats_bad_input_and_undo() {
+    let (dir, url) = temp_db("seats");
+    let app = App::open(&url).await.unwrap();
+    let (s, created) = post(&app, "/api/games", json!({"variant": "chesimals-1", "white": "human", "black": "human"})).await;
+    assert_eq!(s, StatusCode::OK, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let white = created["tokens"]["white"].as_str().unwrap().to_string();
+    let black = created["tokens"]["black"].as_str().unwrap().to_string();
+    assert_ne!(white, black);
+    let step_uri = format!("/api/games/{id}/step");
+    let before = get(&app, &format!("/api/games/{id}")).await;
+
+    // Every kind of bad request: an error message, and the game unchanged.
+    let bad: Vec<(Value, StatusCode)> = vec![
+        (json!({"token": black, "step": "c2-c4"}), StatusCode::CONFLICT), // Black's token, White's turn
+        (json!({"token": "0".repeat(32), "step": "c2-c4"}), StatusCode::FORBIDDEN),
+        (json!({"token": white, "step": "c2-c9"}), StatusCode::BAD_REQUEST), // illegal
+        (json!({"token": white, "step": "b11-b10"}), StatusCode::BAD_REQUEST), // Black's unit
+        (json!({"token": white, "step": "hello"}), StatusCode::BAD_REQUEST),
+        (json!({"token": white}), StatusCode::BAD_REQUEST),
+        (json!({"token": white, "step": "end"}), StatusCode::BAD_REQUEST), // end before a move
+    ];
+    for (body, status) in bad {
+        let (s, v) = post(&app, &step_uri, body.clone()).await;
+        assert_eq!(s, status, "{body} -> {v}");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{body}: {v}");
+    }
+    let (s, v) = call(&app, "POST", &step_uri, Body::from("{not json")).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    let (s, _) = call(&app, "POST", &step_uri, Body::from(vec![b' '; 100_000])).await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
+    let (s, v) = post(&app, "/api/games/nosuchgame/step", json!({"token": white, "step": "c2-c4"})).await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
+    let (s, v) = post(&app, "/api/games", json!({"variant": "nope", "white": "human", "black": "human"})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    let after = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(before, after, "bad requests changed the game");
+
+    // A legal multi-unit turn, with an undo inside it.
+    let legal = after["legal"].as_array().unwrap().clone();
+    let first = legal[0]["text"].as_str().unwrap().to_string();
+    let (s, v) = post(&app, &step_uri, json!({"token": white, "step": first})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["turn_steps"], json!([first]));
+    assert_eq!(v["seat"], "white");
+    let second = v["legal"][0]["text"].as_str().unwrap().to_string();
+    let (_, v) = post(&app, &step_uri, json!({"token": white, "step": second})).await;
+    assert_eq!(v["turn_steps"].as_array().unwrap().len(), 2);
+    let (s, v) = post(&app, &format!("/api/games/{id}/undo"), json!({"token": white})).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["turn_steps"], json!([first]));
+    let (s, v) = post(&app, &step_uri, json!({"token": white, "step": "end"})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["to_move"], "black");
+    assert_eq!(v["turns"][0]["steps"], json!([first, "end"]));
+    // White can no longer undo (the turn is over), nor move.
+    let (s, _) = post(&app, &format!("/api/games/{id}/undo"), json!({"token": white})).await;
+    assert_eq!(s, StatusCode::CONFLICT);
+
+    // Draw offer and acceptance end the game; afterwards no step is taken.
+    let (s, v) = post(&app, &format!("/api/games/{id}/draw"), json!({"token": black, "action": "offer"})).await;
+    assert_eq!((s, v["draw_offer"].clone()), (StatusCode::OK, json!("black")));
+    let (s, _) = post(&app, &format!("/api/games/{id}/draw"), json!({"token": black, "action": "accept"})).await;
+    assert_eq!(s, StatusCode::CONFLICT, "one cannot accept one's own offer");
+    let (s, v) = post(&app, &format!("/api/games/{id}/draw"), json!({"token": white, "action": "accept"})).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["result"]["reason"], "agreement");
+    let (s, _) = post(&app, &step_uri, json!({"token": black, "step": "end"})).await;
+    assert_eq!(s, StatusCode::CONFLICT);
+
+    // The record, and a restart from storage that finds the same game.
+    let (s, record) = call(&app, "GET", &format!("/api/games/{id}/record"), Body::empty()).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(record["turns"], json!([[first]]));
+    assert_eq!(record["result"], "1/2-1/2");
+    let final_view = get(&app, &format!("/api/games/{id}")).await;
+    app.store.close().await;
+    let reopened = App::open(&url).await.unwrap();
+    let again = get(&reopened, &format!("/api/games/{id}")).await;
+    assert_eq!(again, final_view);
+    // Replay: the position after the first step.
+    let at1 = get(&reopened, &format!("/api/games/{id}?at=1")).await;
+    assert_eq!(at1["replay"]["step"], json!(first));
+    assert_eq!(at1["turn_steps"], json!([first]));
+    reopened.store.close().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_ai_replies_and_resumes_after_restart() {
+    let (dir, url) = temp_db("ai");
+    let app = App::open(&url).await.unwrap();
+    let (_, created) = post(&app, "/api/games", json!({"variant": "mini-chieftain", "white": "human", "black": "ai", "ai": {"agent": "engine", "time_ms": 100}})).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let white = created["tokens"]["white"].as_str().unwrap().to_string();
+    assert!(created["tokens"]["black"].is_null(), "an AI seat has no token");
+    post(&app, &format!("/api/games/{id}/step"), json!({"token": white, "step": "d2-d3"})).await;
+    let (s, v) = post(&app, &format!("/api/games/{id}/step"), json!({"token": white, "step": "end"})).await;
+    assert_eq!((s, v["to_move"].clone()), (StatusCode::OK, json!("black")));
+    let mut view = Value::Null;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        view = get(&app, &format!("/api/games/{id}")).await;
+        if view["to_move"] == "white" && !view["ai_thinking"].as_bool().unwrap() {
+            break;
+        }
+    }
+    assert_eq!(view["to_move"], "white", "the AI did not reply: {view}");
+    let turns = view["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 2);
+    assert_eq!(turns[1]["side"], "black");
+    assert_eq!(turns[1]["steps"].as_array().unwrap().last().unwrap(), "end");
+    app.store.close().await;
+    let reopened = App::open(&url).await.unwrap();
+    let again = get(&reopened, &format!("/api/games/{id}")).await;
+    assert_eq!(again["position"], view["position"]);
+    reopened.store.close().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,154 @@
+//! The storage suite, run against SQLite (a temporary file) and against PostgreSQL (the
+//! server named by COHORT_TEST_POSTGRES; scripts/test starts one and sets it).
+
+use cohort_rules::{builtin, StepList};
+use cohort_server::live::LiveGame;
+use cohort_server::store::{now_ms, Change, GameRow, Store};
+
+fn row(id: &str, variant: &str) -> GameRow {
+    let v = builtin(variant).unwrap();
+    GameRow {
+        id: id.into(),
+        variant: variant.into(),
+        start: v.start().to_text(),
+        white: "human".into(),
+        black: "human".into(),
+        ai_agent: "engine".into(),
+        ai_time_ms: 200,
+        white_token: "w".repeat(32),
+        black_token: "b".repeat(32),
+        draw_offer: None,
+        ending: None,
+        finished: false,
+        version: 1,
+        created_ms: now_ms(),
+        updated_ms: now_ms(),
+    }
+}
+
+fn unique(tag: &str) -> String {
+    format!("{tag}{}{}", now_ms(), std::process::id())
+}
+
+/// Play `n` pseudo-random legal steps, committing each; return the final position text.
+async fn play_and_store(store: &Store, live: &mut LiveGame, n: usize, seed: u64) -> String {
+    let mut x = seed | 1;
+    for _ in 0..n {
+        if live.game.result().is_some() {
+            break;
+        }
+        let mut list = StepList::new();
+        live.game.legal_steps(&mut list);
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let step = list.as_slice()[(x % list.len() as u64) as usize];
+        let text = live.game.position().step_text(step);
+        let mut next = live.clone();
+        let canonical = next.play(&text).unwrap();
+        next.row.version += 1;
+        next.row.finished = next.game.result().is_some();
+        let ply = next.game.steps().len() as i64 - 1;
+        store
+            .commit(&next.row, Change::Step { ply, text: &canonical })
+            .await
+            .unwrap();
+        *live = next;
+    }
+    live.game.position().to_text()
+}
+
+async fn suite(url: &str) {
+    // Migrations run once: opening again finds the schema in place.
+    let store = Store::open(url).await.expect("open");
+    let again = Store::open(url).await.expect("open a second time");
+    again.close().await;
+
+    for variant in ["chesimals-1", "mini-chieftain", "lifeform", "chess"] {
+        let id = unique(&variant.replace('-', ""));
+        let r = row(&id, variant);
+        store.insert_game(&r).await.unwrap();
+        let mut live = LiveGame::replay(r.clone(), &[]).unwrap();
+        let end = play_and_store(&store, &mut live, 60, id.len() as u64 * 7919).await;
+        // Read back: the same steps replay to the same position.
+        let (stored_row, steps) = store.game(&id).await.unwrap().expect("stored game");
+        assert_eq!(stored_row.version, live.row.version, "{variant}: version");
+        assert_eq!(steps.len(), live.game.steps().len(), "{variant}: step count");
+        let replayed = LiveGame::replay(stored_row, &steps).unwrap();
+        assert_eq!(replayed.game.position().to_text(), end, "{variant}: replayed position");
+    }
+
+    // A stale writer (version not one above the stored one) changes nothing.
+    let id = unique("stale");
+    let r = row(&id, "mini-chieftain");
+    store.insert_game(&r).await.unwrap();
+    let mut stale = r.clone();
+    stale.version = 5;
+    let err = store
+        .commit(&stale, Change::Step { ply: 0, text: "d2-d3" })
+        .await;
+    assert!(err.is_err(), "a stale commit must fail");
+    let (after, steps) = store.game(&id).await.unwrap().unwrap();
+    assert_eq!((after.version, steps.len()), (1, 0), "nothing stored by a failed commit");
+
+    // Undo removes exactly the last step; removing a step that is not there fails whole.
+    let mut next = r.clone();
+    next.version = 2;
+    store.commit(&next, Change::Step { ply: 0, text: "d2-d3" }).await.unwrap();
+    next.version = 3;
+    assert!(store.commit(&next, Change::Unstep { ply: 4 }).await.is_err());
+    let (after, steps) = store.game(&id).await.unwrap().unwrap();
+    assert_eq!((after.version, steps.clone()), (2, vec!["d2-d3".to_string()]));
+    store.commit(&next, Change::Unstep { ply: 0 }).await.unwrap();
+    let (after, steps) = store.game(&id).await.unwrap().unwrap();
+    assert_eq!((after.version, steps.len()), (3, 0));
+
+    // A duplicate step number is refused (the primary key), and the version stays.
+    next.version = 4;
+    store.commit(&next, Change::Step { ply: 0, text: "d2-d3" }).await.unwrap();
+    next.version = 5;
+    assert!(store.commit(&next, Change::Step { ply: 0, text: "e2-e3" }).await.is_err());
+    let (after, _) = store.game(&id).await.unwrap().unwrap();
+    assert_eq!(after.version, 4);
+
+    // Endings and draw offers are stored with the row.
+    next.version = 5;
+    next.draw_offer = Some("white".into());
+    store.commit(&next, Change::Row).await.unwrap();
+    next.version = 6;
+    next.draw_offer = None;
+    next.ending = Some("resign black".into());
+    next.finished = true;
+    store.commit(&next, Change::Row).await.unwrap();
+    let (after, steps) = store.game(&id).await.unwrap().unwrap();
+    assert_eq!(after.ending.as_deref(), Some("resign black"));
+    assert!(after.finished);
+    let replayed = LiveGame::replay(after, &steps).unwrap();
+    assert!(replayed.game.result().is_some(), "a resigned game replays as finished");
+    assert!(!store.game_ids(true, 1000).await.unwrap().contains(&id));
+    assert!(store.game_ids(false, 100000).await.unwrap().contains(&id));
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn storage_on_sqlite() {
+    let dir = std::env::temp_dir().join(unique("cohort-storage-"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}", dir.join("games.db").display());
+    suite(&url).await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn storage_on_postgres() {
+    match std::env::var("COHORT_TEST_POSTGRES") {
+        Ok(url) => suite(&url).await,
+        Err(_) => {
+            assert!(
+                std::env::var("COHORT_REQUIRE_POSTGRES").is_err(),
+                "COHORT_REQUIRE_POSTGRES is set but COHORT_TEST_POSTGRES names no server"
+            );
+            eprintln!("storage_on_postgres: COHORT_TEST_POSTGRES not set; scripts/test sets it");
+        }
+    }
+}
