@@ -20,6 +20,7 @@ pub fn router() -> Router {
         .route("/", get(|| async { shell("home", "") }))
         .route("/game/{id}", get(game_page))
         .route("/static/{file}", get(static_file))
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
 }
 
 fn shell(page: &str, game: &str) -> Html<String> {
