@@ -329,8 +329,13 @@ async fn act(State(app): State<Arc<App>>, Path(id): Path<String>, a: Act, action
             )
         })?;
         apply(&app, &mut live, seat, action).await?;
-        let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
-        live.view(Some(seat))
+        // One view serves the watchers (no seat) and, with the seat, the answer.
+        let mut view = live.view(None);
+        if slot.updates.receiver_count() > 0 {
+            let _ = slot.updates.send(Arc::new(view.to_string()));
+        }
+        view["seat"] = side_name(seat).into();
+        view
     };
     kick_ai(&app, &id, &slot).await;
     Ok(Json(view))
