@@ -1,53 +1,71 @@
 // Cohort's pages: the home page (variants, new games, recent games), the game page (play,
-// live updates over the WebSocket) and the replay. The API is docs/server.md.
+// live updates over the WebSocket) and the replay (`/game/<id>?replay`). The API is
+// docs/server.md. Plain browser JavaScript, no framework, no build step.
 'use strict';
 
 const app = document.getElementById('app');
 const page = document.body.dataset.page;
 const gameId = document.body.dataset.game;
+const params = new URLSearchParams(location.search);
+const token = params.get('token') || '';
 
 function h(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'onclick' || k === 'onchange' || k === 'onsubmit' || k === 'oninput') e[k] = v;
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k.startsWith('on') && typeof v === 'function') e[k] = v;
+    else if (k === 'value') e.value = v;
     else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? '' : v);
   }
-  for (const c of children.flat()) {
-    if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
+  for (const c of children.flat(Infinity)) {
+    if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
   }
   return e;
 }
 
 async function api(method, path, body) {
-  const r = await fetch(path, {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  let r;
+  try {
+    r = await fetch(path, {
+      method,
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (e) {
+    throw new Error('The server cannot be reached; check your connection.');
+  }
   let data = null;
-  try { data = await r.json(); } catch { data = { error: `the server answered ${r.status}` }; }
-  if (!r.ok) throw new Error(data && data.error ? data.error : `the server answered ${r.status}`);
+  try { data = await r.json(); } catch { data = null; }
+  if (!r.ok) {
+    const err = new Error(data && data.error ? data.error : `The server answered ${r.status}.`);
+    err.status = r.status;
+    throw err;
+  }
   return data;
 }
 
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : '');
+const other = (side) => (side === 'white' ? 'black' : 'white');
+const savedGame = (id) => {
+  try { return JSON.parse(localStorage.getItem(`cohort-game-${id}`)); } catch { return null; }
+};
+
+function legend(variant, letters) {
+  const names = CohortBoard.pieceNames(variant);
+  const present = new Set(letters.map((l) => l.toUpperCase()));
+  const shown = Object.keys(names).filter((l) => present.has(l));
+  if (!shown.length) return null;
+  return h('p', { class: 'legend' }, shown.map((l) => h('span', {}, h('b', {}, l), ` ${names[l]}`)));
+}
 
 // ---------------------------------------------------------------- home page
 
-const OPPONENTS = [
-  ['engine:1000', 'AI: engine, 1 s a turn'],
-  ['engine:200', 'AI: engine, 0.2 s a turn'],
-  ['engine:3000', 'AI: engine, 3 s a turn'],
-  ['greedy:200', 'AI: greedy (easy)'],
-  ['random:200', 'AI: random (easiest)'],
-  ['human', 'Another person (invitation link)'],
-];
-
 async function home() {
+  document.title = 'Cohort';
   app.append(h('section', { class: 'intro' },
     h('h1', {}, 'Cohort'),
-    h('p', {}, 'Chess variants whose turns are made of many unit moves under command rules. ',
-      'Every rule is enforced; the AI plays every game. Pick a game, then an opponent.')));
+    h('p', {}, 'Chess variants whose turns are made of several unit moves under command rules: ',
+      'Chesimals, Chieftain Chess, Lifeform Chess, and FIDE chess. Every rule is enforced and the ',
+      'AI plays every game. Pick a game, then an opponent.')));
   const grid = h('section', { class: 'variants' });
   app.append(grid);
   let variants;
@@ -57,62 +75,83 @@ async function home() {
     grid.append(h('p', { class: 'error', 'data-testid': 'error' }, e.message));
     return;
   }
-  for (const v of variants) {
-    const boardBox = h('div', { class: 'diagram' });
-    boardBox.append(CohortBoard.render(v.start, { size: v.files > 8 ? 14 : 20, small: true }));
-    const opponent = h('select', { 'data-testid': `opponent-${v.id}`, name: 'opponent' },
-      OPPONENTS.map(([value, label]) => h('option', { value }, label)));
-    const side = h('select', { 'data-testid': `side-${v.id}`, name: 'side' },
-      h('option', { value: 'white' }, 'I play White'), h('option', { value: 'black' }, 'I play Black'));
-    const err = h('p', { class: 'error' });
-    const form = h('form', { class: 'new-game', 'data-testid': `new-game-${v.id}` }, opponent, side,
-      h('button', { type: 'submit', 'data-testid': `start-${v.id}` }, 'New game'), err);
-    form.onsubmit = async (ev) => {
-      ev.preventDefault();
-      const me = side.value, other = me === 'white' ? 'black' : 'white';
-      const human = opponent.value === 'human';
-      const body = { variant: v.id, [me]: 'human', [other]: human ? 'human' : 'ai' };
-      if (!human) {
-        const [agent, time] = opponent.value.split(':');
-        body.ai = { agent, time_ms: Number(time) };
-      }
-      try {
-        const created = await api('POST', '/api/games', body);
-        localStorage.setItem(`cohort-game-${created.id}`, JSON.stringify(created));
-        location.href = created.links[me];
-      } catch (e) {
-        err.textContent = e.message;
-      }
-    };
-    grid.append(h('article', { class: 'variant', id: `variant-${v.id}` },
-      h('h2', {}, v.name, h('span', { class: 'vid' }, v.id)),
-      boardBox,
-      h('p', { class: 'summary' }, v.summary),
-      v.reconstructed ? h('p', { class: 'reconstructed' }, 'Reconstructed: ', v.reconstructed) : null,
-      form));
-  }
+  for (const v of variants) grid.append(variantCard(v));
   const recent = h('section', { class: 'recent' }, h('h2', {}, 'Recent games'));
   app.append(recent);
   try {
     const games = await api('GET', '/api/games');
-    if (!games.length) recent.append(h('p', {}, 'No games yet.'));
-    const list = h('ul', { 'data-testid': 'recent-games' });
-    for (const g of games) {
-      list.append(h('li', {},
-        h('a', { href: `/game/${g.id}` }, `${g.name}`), ` ${g.players.white} vs ${g.players.black}, `,
-        g.result ? g.result.text : `${g.turns} turns, ${cap(g.to_move)} to move`, ' ',
-        h('a', { href: `/game/${g.id}?replay`, class: 'replay-link' }, 'replay')));
-    }
-    recent.append(list);
+    if (!games.length) recent.append(h('p', { class: 'hint' }, 'No games yet.'));
+    else recent.append(recentList(games, variants));
   } catch (e) {
     recent.append(h('p', { class: 'error' }, e.message));
   }
 }
 
-// ---------------------------------------------------------------- game page
+function variantCard(v) {
+  const diagram = h('div', { class: 'diagram', 'data-testid': `diagram-${v.id}` },
+    CohortBoard.render({ ...v.start, variant: v.id, files: v.files, ranks: v.ranks },
+      { size: v.files > 8 ? 16 : 24, small: true }));
+  const id = v.id;
+  const opponent = h('select', { 'data-testid': `opponent-${id}`, name: 'opponent' },
+    h('option', { value: 'ai' }, 'the AI'), h('option', { value: 'human' }, 'another person'));
+  const strength = h('select', { 'data-testid': `strength-${id}`, name: 'strength' },
+    h('option', { value: 'engine' }, 'engine (strong)'), h('option', { value: 'greedy' }, 'greedy (weak)'),
+    h('option', { value: 'random' }, 'random (weakest)'));
+  const time = h('select', { 'data-testid': `time-${id}`, name: 'time' },
+    h('option', { value: '200' }, '200 ms'), h('option', { value: '1000', selected: true }, '1 s'),
+    h('option', { value: '3000' }, '3 s'));
+  const side = h('select', { 'data-testid': `side-${id}`, name: 'side' },
+    h('option', { value: 'white' }, 'White'), h('option', { value: 'black' }, 'Black'));
+  const aiOnly = h('span', { class: 'ai-only' },
+    h('label', {}, 'Strength ', strength), h('label', {}, 'Time per turn ', time));
+  opponent.onchange = () => { aiOnly.hidden = opponent.value !== 'ai'; };
+  const err = h('p', { class: 'error', 'data-testid': `error-${id}` });
+  const start = h('button', { type: 'submit', class: 'primary', 'data-testid': `start-${id}` }, 'New game');
+  const form = h('form', { class: 'new-game', 'data-testid': `new-game-${id}` },
+    h('label', {}, 'Play against ', opponent), aiOnly, h('label', {}, 'as ', side), start, err);
+  form.onsubmit = async (ev) => {
+    ev.preventDefault();
+    const me = side.value;
+    const human = opponent.value === 'human';
+    const body = { variant: id, [me]: 'human', [other(me)]: human ? 'human' : 'ai' };
+    if (!human) body.ai = { agent: strength.value, time_ms: Number(time.value) };
+    start.disabled = true;
+    try {
+      const created = await api('POST', '/api/games', body);
+      try { localStorage.setItem(`cohort-game-${created.id}`, JSON.stringify({ ...created, creator: me })); } catch { /* private mode */ }
+      location.href = created.links[me];
+    } catch (e) {
+      err.textContent = e.message;
+      start.disabled = false;
+    }
+  };
+  return h('article', { class: 'variant', id: `variant-${id}`, 'data-testid': `variant-${id}` },
+    h('h2', {}, v.name, h('span', { class: 'vid' }, id)),
+    diagram,
+    h('p', { class: 'summary' }, v.summary),
+    legend(id, (v.start.units || []).map((u) => u.letter).concat(v.start.pocket ? v.start.pocket.white : [])),
+    v.reconstructed ? h('p', { class: 'reconstructed', 'data-testid': `reconstructed-${id}` },
+      'Setup reconstructed: ', v.reconstructed.replace(/^setup:\s*/i, '')) : null,
+    form);
+}
 
-const params = new URLSearchParams(location.search);
-const token = params.get('token') || '';
+function recentList(games) {
+  const list = h('ul', { 'data-testid': 'recent-games' });
+  for (const g of games) {
+    const mine = savedGame(g.id);
+    const seatLink = mine && mine.creator && mine.links && mine.links[mine.creator];
+    list.append(h('li', { 'data-game': g.id },
+      h('span', { class: 'rg-name' }, g.name), ' ',
+      h('span', { class: 'rg-players' }, `${g.players.white} vs ${g.players.black}`), ' ',
+      h('span', { class: 'rg-state' }, g.result ? g.result.text : `${g.turns} turn${g.turns === 1 ? '' : 's'}, ${cap(g.to_move)} to move`), ' ',
+      seatLink && !g.result ? h('a', { href: seatLink, class: 'button small' }, 'continue') : null, ' ',
+      h('a', { href: `/game/${g.id}`, class: 'button small', 'data-testid': `watch-${g.id}` }, 'watch'), ' ',
+      h('a', { href: `/game/${g.id}?replay`, class: 'button small', 'data-testid': `replay-${g.id}` }, 'replay')));
+  }
+  return list;
+}
+
+// ---------------------------------------------------------------- game page
 
 const state = {
   view: null,
@@ -120,14 +159,17 @@ const state = {
   selected: null,
   dropLetter: null,
   showCommand: false,
+  flip: null, // null: as the seat says
   error: '',
-  choice: null, // several steps between the same squares (promotion): pick one
+  choice: null, // several legal steps between the same squares (promotion, pin or capture)
   busy: false,
+  confirmResign: false,
+  connected: false,
 };
 
 function myTurn() {
   const v = state.view;
-  return v && state.seat && !v.result && v.to_move === state.seat && !v.ai_thinking;
+  return Boolean(v && state.seat && !v.result && v.to_move === state.seat && !v.ai_thinking);
 }
 
 function stepsFrom(from) {
@@ -141,21 +183,35 @@ function stepsFrom(from) {
   return m;
 }
 
+// Drops are written with the upper-case letter for both sides (`K@e8`); pockets list
+// Black's units in lower case.
 function dropTargets(letter) {
   const m = new Map();
+  const prefix = `${letter.toUpperCase()}@`;
   for (const s of state.view.legal) {
-    if (s.from === null && s.text.startsWith(`${letter}@`)) m.set(s.to, [s]);
+    if (s.from === null && s.text.toUpperCase().startsWith(prefix)) {
+      if (!m.has(s.to)) m.set(s.to, []);
+      m.get(s.to).push(s);
+    }
   }
   return m;
+}
+
+function clearSelection() {
+  state.selected = null;
+  state.dropLetter = null;
+  state.choice = null;
 }
 
 async function act(path, body) {
   if (state.busy) return;
   state.busy = true;
+  state.confirmResign = false;
+  draw();
   try {
     const v = await api('POST', `/api/games/${gameId}/${path}`, { token, ...body });
-    accept(v);
     state.error = '';
+    accept(v);
   } catch (e) {
     state.error = e.message;
   } finally {
@@ -165,9 +221,7 @@ async function act(path, body) {
 }
 
 function play(text) {
-  state.selected = null;
-  state.dropLetter = null;
-  state.choice = null;
+  clearSelection();
   return act('step', { step: text });
 }
 
@@ -176,174 +230,290 @@ function onSquare(sq) {
   if (!v) return;
   if (!state.seat) { state.error = 'You are watching: only the players can move.'; return draw(); }
   if (!myTurn()) {
-    state.error = v.result ? 'The game is over.' : `It is ${cap(v.to_move)}'s turn.`;
+    state.error = v.result ? 'The game is over.'
+      : v.ai_thinking ? 'The AI is thinking; wait for its move.'
+        : `It is ${cap(v.to_move)}'s turn, not yours.`;
+    clearSelection();
     return draw();
   }
+  if (state.busy) return;
   state.error = '';
+  state.choice = null;
   if (state.dropLetter) {
     const t = dropTargets(state.dropLetter).get(sq);
-    if (t) return play(t[0].text);
-    state.dropLetter = null;
+    if (t && t.length === 1) return play(t[0].text);
+    if (t && t.length > 1) { state.choice = t; return draw(); }
   }
   if (state.selected) {
     const t = stepsFrom(state.selected).get(sq);
     if (t && t.length === 1) return play(t[0].text);
     if (t && t.length > 1) { state.choice = t; return draw(); }
   }
-  if (state.selected !== sq && v.movable.includes(sq) && stepsFrom(sq).size) {
+  const unit = v.units.find((u) => u.square === sq);
+  if (state.selected !== sq && unit && v.movable.includes(sq) && stepsFrom(sq).size) {
     state.selected = sq;
+    state.dropLetter = null;
+  } else if (state.selected === sq) {
+    state.selected = null;
+  } else if (unit && unit.side === state.seat && state.selected === null) {
+    state.error = `The ${(CohortBoard.pieceNames(v.variant)[unit.letter.toUpperCase()] || unit.letter)} on ${sq} may not move now.`;
   } else {
     state.selected = null;
   }
-  state.choice = null;
   draw();
 }
 
 function accept(v) {
   if (state.view && v.version < state.view.version) return; // an older message
   const before = state.view;
-  if ('seat' in v && v.seat !== null) state.seat = v.seat;
+  if (v.seat) state.seat = v.seat;
   state.view = v;
-  if (before && before.version !== v.version) {
-    if (state.selected && !v.movable.includes(state.selected)) state.selected = null;
+  if (!before || before.version !== v.version) {
+    if (state.selected && !(v.movable.includes(state.selected) && myTurn())) state.selected = null;
+    if (state.dropLetter && !(state.seat && v.pocket[state.seat].includes(state.dropLetter))) state.dropLetter = null;
     state.choice = null;
   }
+  if (myTurn() && !state.selected && !state.dropLetter && state.seat) {
+    // Placement: nothing on the board may move, only drops: pick the first pocket letter.
+    const pocket = v.pocket[state.seat];
+    if (pocket.length && v.legal.length && v.legal.every((s) => s.from === null)) {
+      state.dropLetter = pocket.find((l) => dropTargets(l).size) || null;
+    }
+  }
+}
+
+async function refresh() {
+  try {
+    accept(await api('GET', `/api/games/${gameId}${token ? `?token=${encodeURIComponent(token)}` : ''}`));
+    draw();
+  } catch { /* the WebSocket brings the next view */ }
 }
 
 function connect() {
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  const ws = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws`);
-  ws.onmessage = (m) => {
-    try { accept(JSON.parse(m.data)); draw(); } catch { /* ignore a malformed message */ }
+  let ws;
+  try { ws = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws`); } catch { setTimeout(connect, 2000); return; }
+  let opened = false;
+  ws.onopen = () => {
+    opened = true;
+    const wasDown = !state.connected;
+    state.connected = true;
+    if (wasDown && state.view) refresh();
   };
-  ws.onclose = () => setTimeout(connect, 1000);
+  ws.onmessage = (m) => {
+    let v;
+    try { v = JSON.parse(m.data); } catch { return; }
+    if (v && typeof v.version === 'number') { accept(v); draw(); }
+  };
+  ws.onclose = () => {
+    state.connected = false;
+    if (state.view) draw();
+    setTimeout(connect, opened ? 500 : 2000);
+  };
 }
 
-function turnLines(v) {
-  const ol = h('ol', { class: 'moves', 'data-testid': 'move-list' });
-  v.turns.forEach((t) => {
-    ol.append(h('li', { class: t.side }, h('span', { class: 'side-dot ' + t.side }),
-      t.steps.filter((s) => s !== 'end').join(' ') || '(pass)'));
+function moveList(turns, opts = {}) {
+  const list = h('ol', { class: 'moves', 'data-testid': 'move-list' });
+  let at = 0;
+  turns.forEach((t, i) => {
+    at += t.steps.length;
+    const end = at;
+    const shown = t.steps.filter((s) => s !== 'end');
+    const li = h('li', { class: `${t.side}${opts.current === i ? ' current' : ''}`, 'data-turn': i + 1 },
+      h('span', { class: 'num' }, `${i + 1}.`),
+      h('span', { class: 'who' }, h('span', { class: `side-dot ${t.side}` }), cap(t.side)),
+      h('span', { class: 'steps' }, shown.join(' ') || '(no move)'));
+    if (opts.onTurn) { li.classList.add('clickable'); li.onclick = () => opts.onTurn(end); }
+    list.append(li);
   });
-  return ol;
+  return list;
 }
 
-function capturedLine(v, side) {
-  const list = v.captured[side];
-  return h('div', { class: 'captured', 'data-testid': `captured-${side}` },
-    `${cap(side)} lost: `, list.length ? list.join(' ') : 'nothing');
+function capturedBox(v) {
+  const names = CohortBoard.pieceNames(v.variant);
+  const line = (side) => h('div', { class: 'captured', 'data-testid': `captured-${side}` },
+    h('span', { class: `side-dot ${side}` }), `${cap(side)} lost: `,
+    v.captured[side].length
+      ? v.captured[side].map((l) => h('span', { class: `cap-unit ${side}`, title: names[l.toUpperCase()] || l }, l))
+      : h('span', { class: 'hint' }, 'nothing'));
+  return h('div', { class: 'captures' }, line('white'), line('black'));
 }
 
 function inviteBox(v) {
-  if (!state.seat) return null;
-  const other = state.seat === 'white' ? 'black' : 'white';
-  if (v.players[other] !== 'human') return null;
-  let created = null;
-  try { created = JSON.parse(localStorage.getItem(`cohort-game-${gameId}`)); } catch { created = null; }
-  if (!created || !created.links || !created.links[other]) return null;
-  const url = `${location.origin}${created.links[other]}`;
-  return h('div', { class: 'invite' },
-    h('p', {}, `Invite your opponent (${cap(other)}): send this link. It is their seat's key; anyone else gets a spectator's view.`),
-    h('input', { readonly: true, value: url, 'data-testid': 'invite-link', onclick: (e) => e.target.select() }),
+  if (!state.seat || v.result) return null;
+  const them = other(state.seat);
+  if (v.players[them] !== 'human') return null;
+  const created = savedGame(gameId);
+  if (!created || !created.links || !created.links[them]) return null;
+  const url = `${location.origin}${created.links[them]}`;
+  const started = v.turns.some((t) => t.side === them);
+  const input = h('input', { readonly: true, value: url, 'data-testid': 'invite-link', onclick: (e) => e.target.select() });
+  const copy = h('button', { type: 'button', 'data-testid': 'copy-invite', onclick: async () => {
+    input.select();
+    try { await navigator.clipboard.writeText(url); copy.textContent = 'Copied'; } catch { document.execCommand('copy'); copy.textContent = 'Copied'; }
+  } }, 'Copy');
+  return h('div', { class: `invite${started ? ' quiet' : ''}`, 'data-testid': 'invite' },
+    h('p', {}, h('b', {}, `Invite your opponent (${cap(them)}):`), ' send them this link. It is the key to their seat; ',
+      'anyone else who opens the game only watches.'),
+    h('div', { class: 'invite-row' }, input, copy),
     h('p', { class: 'watch' }, 'Spectators: ', h('a', { href: `/game/${gameId}` }, `${location.origin}/game/${gameId}`)));
 }
 
 function statusText(v) {
-  if (v.result) return v.result.text;
+  if (v.result) {
+    let text = v.result.text;
+    if (state.seat && v.result.winner) text += v.result.winner === state.seat ? ': you win' : ': you lose';
+    return text;
+  }
   const who = cap(v.to_move);
   if (v.ai_thinking) return `${who} to move: the AI is thinking...`;
-  if (state.seat === v.to_move) return v.at_turn_start ? `Your turn (${who})` : `Your turn (${who}) continues`;
+  if (state.seat === v.to_move) return v.at_turn_start === false ? `Your turn (${who}): go on or end the turn` : `Your turn (${who})`;
   if (state.seat) return `${who} to move: waiting for your opponent`;
   return `${who} to move`;
+}
+
+function hint(v, mine) {
+  if (!state.seat) return 'You are watching this game.';
+  if (!mine) return '';
+  if (state.dropLetter) return `Click a highlighted square to place ${state.dropLetter}.`;
+  if (state.selected) return `Click a highlighted square to move the unit on ${state.selected}, or another unit.`;
+  if (!v.legal.length) return v.can_end ? 'No unit may move any more: end the turn.' : '';
+  const n = v.movable.filter((sq) => v.units.some((u) => u.square === sq)).length;
+  if (!n) return 'Pick a unit to place from your pocket.';
+  return `${n} unit${n === 1 ? '' : 's'} may move now (ringed). Click one, then a destination.` +
+    (v.can_end ? ' Or end the turn.' : '');
+}
+
+// The last completed turn (the opponent's reply, usually); the turn in progress shows its
+// moved units itself.
+function lastTurnSteps(v) {
+  const t = v.turns[v.turns.length - 1];
+  return t ? t.steps : [];
 }
 
 function draw() {
   const v = state.view;
   if (!v) return;
-  app.replaceChildren();
   const mine = myTurn();
+  const flip = state.flip === null ? state.seat === 'black' : state.flip;
+  document.title = `${mine ? '(your move) ' : ''}${v.name}: Cohort`;
   let targets = new Map();
   if (mine && state.selected) targets = stepsFrom(state.selected);
   if (mine && state.dropLetter) targets = dropTargets(state.dropLetter);
-  const size = v.files > 8 ? 44 : 64;
+  const size = v.files > 12 ? 44 : v.files > 8 ? 52 : 64;
   const svg = CohortBoard.render(v, {
-    size, flip: state.seat === 'black', selected: state.selected, targets,
-    onSquare, showCommand: state.showCommand, interactive: mine,
+    size, flip, selected: state.selected, targets, onSquare, showCommand: state.showCommand,
+    interactive: mine, last: lastTurnSteps(v),
   });
   const board = h('div', {
-    class: 'board', 'data-testid': 'board', 'data-version': v.version, 'data-to-move': v.to_move,
-    'data-position': v.position, 'data-selected': state.selected || '',
+    class: `board${mine ? ' mine' : ''}`, 'data-testid': 'board', 'data-version': v.version, 'data-to-move': v.to_move,
+    'data-position': v.position, 'data-selected': state.selected || '', 'data-seat': state.seat || '',
+    'data-result': v.result ? v.result.text : '',
   }, svg);
 
   const panel = h('div', { class: 'panel' });
   panel.append(h('h1', {}, v.name, ' ', h('a', { class: 'vid', href: '/' }, v.variant)));
-  panel.append(h('p', { class: `status ${v.result ? 'over' : ''}`, 'data-testid': 'status' }, statusText(v)));
-  panel.append(h('p', { class: 'players' },
-    h('span', { class: 'side-dot white' }), `White: ${v.players.white}`, '  ',
+  panel.append(h('p', {
+    class: `status${v.result ? ' over' : ''}${mine ? ' mine' : ''}`, 'data-testid': 'status', role: 'status',
+  }, statusText(v)));
+  if (v.ai_thinking) panel.append(h('p', { class: 'thinking', 'data-testid': 'ai-thinking' }, h('span', { class: 'spinner' }), 'AI is thinking'));
+  if (!state.connected) panel.append(h('p', { class: 'connection', 'data-testid': 'connection' }, 'Live updates interrupted: reconnecting...'));
+  panel.append(h('p', { class: 'players', 'data-testid': 'players' },
+    h('span', { class: 'side-dot white' }), `White: ${v.players.white}`,
     h('span', { class: 'side-dot black' }), `Black: ${v.players.black}`,
-    state.seat ? h('span', { class: 'seat' }, ` (you play ${cap(state.seat)})`) : h('span', { class: 'seat' }, ' (watching)')));
-  if (state.error) panel.append(h('p', { class: 'error', 'data-testid': 'error', role: 'alert' }, state.error));
-  else panel.append(h('p', { class: 'error empty', 'data-testid': 'error' }));
+    h('span', { class: 'seat' }, state.seat ? ` (you play ${cap(state.seat)})` : ' (you are watching)')));
+  const invite = inviteBox(v);
+  if (invite) panel.append(invite);
+  panel.append(h('p', { class: `error${state.error ? '' : ' empty'}`, 'data-testid': 'error', role: 'alert' }, state.error));
 
   // The turn in progress.
   const turn = h('div', { class: 'turn' },
-    h('h2', {}, 'This turn'),
-    h('p', { class: 'turn-steps', 'data-testid': 'turn-steps' }, v.turn_steps.length ? v.turn_steps.join(' ') : 'no step yet'),
-    h('p', { class: 'hint' }, mine
-      ? (v.movable.length ? `${v.movable.length} units may move now (ringed). Click one, then a destination.` : 'No unit may move: end the turn.')
-      : ''));
-  if (state.seat) {
+    h('h2', {}, v.result ? 'Game over' : `${cap(v.to_move)}'s turn`),
+    h('p', { class: 'turn-steps', 'data-testid': 'turn-steps' },
+      v.turn_steps.length ? v.turn_steps.join(' ') : h('span', { class: 'hint' }, 'no step yet')),
+    h('p', { class: 'hint', 'data-testid': 'hint' }, hint(v, mine)));
+  if (state.seat && !v.result) {
     turn.append(h('div', { class: 'buttons' },
-      h('button', { 'data-testid': 'undo', disabled: !(mine && v.can_undo), onclick: () => act('undo', {}) }, 'Undo step'),
-      h('button', { 'data-testid': 'end-turn', class: 'primary', disabled: !(mine && v.can_end), onclick: () => play('end') }, 'End turn')));
+      h('button', { 'data-testid': 'undo', disabled: !(mine && v.can_undo) || state.busy, onclick: () => { clearSelection(); act('undo', {}); } }, 'Undo step'),
+      h('button', { 'data-testid': 'end-turn', class: 'primary', disabled: !(mine && v.can_end) || state.busy, onclick: () => play('end') }, 'End turn')));
   }
   if (state.choice) {
-    turn.append(h('div', { class: 'choice' }, 'Choose: ',
-      state.choice.map((s) => h('button', { onclick: () => play(s.text), 'data-testid': `choice-${s.text}` }, s.text))));
+    const names = CohortBoard.pieceNames(v.variant);
+    const label = (s) => {
+      const promo = /=([A-Za-z])$/.exec(s.text);
+      if (promo) return `${names[promo[1].toUpperCase()] || promo[1]} (${s.text})`;
+      if (s.text.includes('~')) return `Pin (${s.text})`;
+      if (s.text.includes('x')) return `Capture (${s.text})`;
+      return s.text;
+    };
+    turn.append(h('div', { class: 'choice', 'data-testid': 'choice' }, 'Choose: ',
+      state.choice.map((s) => h('button', { onclick: () => play(s.text), 'data-testid': `choice-${s.text}` }, label(s))),
+      h('button', { onclick: () => { state.choice = null; draw(); } }, 'Cancel')));
   }
-  const pocket = state.seat ? v.pocket[state.seat] : [];
-  if (mine && pocket.length) {
-    turn.append(h('div', { class: 'pocket', 'data-testid': 'pocket' }, 'To place: ',
-      [...new Set(pocket)].map((l) => h('button', {
-        class: state.dropLetter === l ? 'on' : '',
-        onclick: () => { state.dropLetter = l; state.selected = null; draw(); },
-      }, `${l} x${pocket.filter((x) => x === l).length}`))));
+  for (const side of ['white', 'black']) {
+    const pocket = v.pocket[side];
+    if (!pocket.length) continue;
+    const usable = mine && side === state.seat;
+    const counts = [...new Set(pocket)].map((l) => [l, pocket.filter((x) => x === l).length]);
+    turn.append(h('div', { class: 'pocket', 'data-testid': `pocket-${side}` }, `${cap(side)} to place: `,
+      counts.map(([l, n]) => h('button', {
+        class: `pocket-unit ${side}${state.dropLetter === l && usable ? ' on' : ''}`, disabled: !usable,
+        'data-testid': `pocket-${l}`, title: CohortBoard.pieceNames(v.variant)[l.toUpperCase()] || l,
+        onclick: () => { state.dropLetter = l; state.selected = null; state.choice = null; draw(); },
+      }, l, n > 1 ? h('small', {}, `\u00d7${n}`) : null))));
   }
   panel.append(turn);
 
   const tools = h('div', { class: 'buttons tools' },
-    h('button', { 'data-testid': 'show-command', class: state.showCommand ? 'on' : '',
-      onclick: () => { state.showCommand = !state.showCommand; draw(); } },
-    v.command === 'range' ? 'Show Chieftain ranges' : v.command === 'chain' ? 'Show chains to leaders' : 'Show leaders'),
-    h('a', { href: `/game/${gameId}?replay`, class: 'button' }, 'Replay'),
-    h('a', { href: `/api/games/${gameId}/record`, class: 'button', download: '' }, 'Download record'));
+    v.command !== 'single' && v.command !== 'body' ? h('button', {
+      'data-testid': 'show-command', class: state.showCommand ? 'on' : '', 'aria-pressed': String(state.showCommand),
+      onclick: () => { state.showCommand = !state.showCommand; draw(); },
+    }, state.showCommand ? 'Hide command' : 'Show command') : null,
+    h('button', { 'data-testid': 'flip', onclick: () => { state.flip = !flip; draw(); } }, 'Flip board'),
+    h('a', { href: `/game/${gameId}?replay`, class: 'button', 'data-testid': 'replay-link' }, 'Replay'),
+    h('a', { href: `/api/games/${gameId}/record`, class: 'button', download: '', 'data-testid': 'download-record' }, 'Download record'));
   panel.append(tools);
+  if (state.showCommand) {
+    panel.append(h('p', { class: 'hint' }, v.command === 'range'
+      ? `Boxes: the squares within ${v.command_info.range} of each Chieftain of the side to move (dashed rings).`
+      : 'Lines: the links of adjacent units that connect each chesimal to its leader (dashed rings).'));
+  }
 
   if (state.seat && !v.result) {
-    const other = state.seat === 'white' ? 'black' : 'white';
-    const draws = [];
-    if (v.draw_offer === other) {
-      draws.push(h('span', { class: 'offer' }, `${cap(other)} offers a draw. `),
+    const them = other(state.seat);
+    const row = [];
+    if (v.draw_offer === them) {
+      row.push(h('span', { class: 'offer', 'data-testid': 'draw-offered' }, `${cap(them)} offers a draw.`),
         h('button', { 'data-testid': 'accept-draw', onclick: () => act('draw', { action: 'accept' }) }, 'Accept draw'),
         h('button', { 'data-testid': 'decline-draw', onclick: () => act('draw', { action: 'decline' }) }, 'Decline'));
     } else if (v.draw_offer === state.seat) {
-      draws.push(h('span', { class: 'offer' }, 'You offered a draw.'));
-    } else if (v.players[other] === 'human') {
-      draws.push(h('button', { 'data-testid': 'offer-draw', onclick: () => act('draw', { action: 'offer' }) }, 'Offer draw'));
+      row.push(h('span', { class: 'offer', 'data-testid': 'draw-offered' }, 'You offered a draw.'));
+    } else if (v.players[them] === 'human') {
+      row.push(h('button', { 'data-testid': 'offer-draw', onclick: () => act('draw', { action: 'offer' }) }, 'Offer draw'));
     }
-    panel.append(h('div', { class: 'buttons' }, ...draws,
-      h('button', { 'data-testid': 'resign', class: 'danger', onclick: () => {
-        if (confirm('Resign this game?')) act('resign', {});
-      } }, 'Resign')));
+    if (state.confirmResign) {
+      row.push(h('span', { class: 'offer' }, 'Resign this game?'),
+        h('button', { 'data-testid': 'confirm-resign', class: 'danger', onclick: () => act('resign', {}) }, 'Yes, resign'),
+        h('button', { 'data-testid': 'cancel-resign', onclick: () => { state.confirmResign = false; draw(); } }, 'No'));
+    } else {
+      row.push(h('button', { 'data-testid': 'resign', class: 'danger', onclick: () => { state.confirmResign = true; draw(); } }, 'Resign'));
+    }
+    panel.append(h('div', { class: 'buttons' }, row));
   }
-  const invite = inviteBox(v);
-  if (invite) panel.append(invite);
-  panel.append(h('div', { class: 'captures' }, capturedLine(v, 'white'), capturedLine(v, 'black')));
-  panel.append(h('h2', {}, 'Moves'), turnLines(v));
-  app.append(h('div', { class: 'game' }, board, panel));
+  panel.append(capturedBox(v));
+  panel.append(legend(v.variant, v.units.map((u) => u.letter).concat(v.pocket.white)));
+  panel.append(h('h2', {}, 'Moves'));
+  const moves = moveList(v.turns);
+  panel.append(moves);
+
+  const keepScroll = app.querySelector('.moves');
+  const atBottom = !keepScroll || keepScroll.scrollTop + keepScroll.clientHeight >= keepScroll.scrollHeight - 4;
+  app.replaceChildren(h('div', { class: 'game' }, board, panel));
+  if (atBottom) moves.scrollTop = moves.scrollHeight;
 }
 
 async function gamePage() {
+  app.append(h('p', { class: 'hint' }, 'Loading the game...'));
   try {
     const v = await api('GET', `/api/games/${gameId}${token ? `?token=${encodeURIComponent(token)}` : ''}`);
     if (token && !v.seat) state.error = 'This link holds no seat in this game: you are watching.';
@@ -351,50 +521,84 @@ async function gamePage() {
     draw();
     connect();
   } catch (e) {
-    app.replaceChildren(h('p', { class: 'error', 'data-testid': 'error' }, e.message));
+    app.replaceChildren(h('p', { class: 'error', 'data-testid': 'error' }, e.message),
+      h('p', {}, h('a', { href: '/' }, 'All games')));
   }
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && (state.selected || state.dropLetter || state.choice)) { clearSelection(); draw(); }
+  });
 }
 
 // ---------------------------------------------------------------- replay
 
 async function replayPage() {
-  let record;
+  let record, live;
   try {
-    record = await api('GET', `/api/games/${gameId}/record`);
+    [record, live] = await Promise.all([api('GET', `/api/games/${gameId}/record`), api('GET', `/api/games/${gameId}`)]);
   } catch (e) {
     app.replaceChildren(h('p', { class: 'error', 'data-testid': 'error' }, e.message));
     return;
   }
+  document.title = `Replay: ${live.name}: Cohort`;
   const total = record.steps.length;
+  // Turns with their sides, the turn in progress last; each ends at a step index.
+  const turns = live.turns.concat(live.turn_steps.length ? [{ side: live.to_move, steps: live.turn_steps }] : []);
+  const ends = [];
+  turns.reduce((n, t) => { ends.push(n + t.steps.length); return n + t.steps.length; }, 0);
+  const cache = new Map();
   let at = total;
+  let showCommand = false;
+  let shown = -1;
   const show = async () => {
-    const v = await api('GET', `/api/games/${gameId}?at=${at}`);
-    const board = h('div', { class: 'board', 'data-testid': 'board', 'data-version': at, 'data-position': v.position },
-      CohortBoard.render(v, { size: v.files > 8 ? 44 : 64 }));
-    const slider = h('input', { type: 'range', min: 0, max: total, value: at, 'data-testid': 'replay-slider',
-      oninput: (e) => { at = Number(e.target.value); show(); } });
+    const want = at;
+    let v = cache.get(want);
+    if (!v) {
+      try { v = await api('GET', `/api/games/${gameId}?at=${want}`); } catch (e) {
+        app.replaceChildren(h('p', { class: 'error', 'data-testid': 'error' }, e.message));
+        return;
+      }
+      cache.set(want, v);
+    }
+    if (want !== at) return; // a newer request is on its way
+    shown = want;
+    const current = ends.findIndex((e) => e >= want && want > 0);
     const go = (n) => () => { at = Math.max(0, Math.min(total, n)); show(); };
+    const board = h('div', { class: 'board', 'data-testid': 'board', 'data-version': want, 'data-position': v.position, 'data-to-move': v.to_move },
+      CohortBoard.render(v, { size: v.files > 12 ? 44 : v.files > 8 ? 52 : 64, showCommand, last: v.replay.step ? [v.replay.step] : [] }));
+    const slider = h('input', { type: 'range', min: 0, max: total, value: String(want), 'data-testid': 'replay-slider',
+      'aria-label': 'Step', oninput: (e) => { at = Number(e.target.value); show(); } });
+    const result = record.result === '*' ? 'not finished' : `${record.result} (${record.reason})`;
     const panel = h('div', { class: 'panel' },
-      h('h1', {}, `Replay: ${v.name}`),
-      h('p', { class: 'players' }, `White: ${record.white}, Black: ${record.black}. Result: ${record.result} (${record.reason})`),
+      h('h1', {}, `Replay: ${v.name} `, h('a', { class: 'vid', href: `/game/${gameId}` }, gameId)),
+      h('p', { class: 'players' }, h('span', { class: 'side-dot white' }), `White: ${record.white}`,
+        h('span', { class: 'side-dot black' }), `Black: ${record.black}`),
+      h('p', { class: `status${record.result !== '*' ? ' over' : ''}`, 'data-testid': 'result' }, `Result: ${result}`),
       h('p', { class: 'status', 'data-testid': 'status' },
-        at === 0 ? 'Start position' : `Step ${at} of ${total}: ${v.replay.step}`, `, ${cap(v.to_move)} to move`),
+        want === 0 ? 'Start position' : `Step ${want} of ${total}: ${v.replay.step}`,
+        current >= 0 ? ` (turn ${current + 1}, ${cap(turns[current].side)})` : '',
+        v.result ? `; ${v.result.text}` : `; ${cap(v.to_move)} to move`),
       h('div', { class: 'buttons' },
-        h('button', { onclick: go(0), 'data-testid': 'replay-first' }, '|<'),
-        h('button', { onclick: go(at - 1), 'data-testid': 'replay-prev' }, '<'),
-        h('button', { onclick: go(at + 1), 'data-testid': 'replay-next' }, '>'),
-        h('button', { onclick: go(total), 'data-testid': 'replay-last' }, '>|')),
+        h('button', { onclick: go(0), 'data-testid': 'replay-first', title: 'Start' }, '\u00ab Start'),
+        h('button', { onclick: go(want - 1), 'data-testid': 'replay-prev', title: 'Step back (left arrow)' }, '\u2039 Back'),
+        h('button', { onclick: go(want + 1), 'data-testid': 'replay-next', title: 'Step forward (right arrow)' }, 'Next \u203a'),
+        h('button', { onclick: go(total), 'data-testid': 'replay-last', title: 'End' }, 'End \u00bb'),
+        v.command !== 'single' && v.command !== 'body' ? h('button', { class: showCommand ? 'on' : '', 'data-testid': 'show-command',
+          onclick: () => { showCommand = !showCommand; show(); } }, showCommand ? 'Hide command' : 'Show command') : null),
       slider,
-      h('p', {}, h('a', { href: `/game/${gameId}` }, 'Back to the game'), ' ',
-        h('a', { href: `/api/games/${gameId}/record`, download: '' }, 'Download record')),
-      h('div', { class: 'captures' }, capturedLine(v, 'white'), capturedLine(v, 'black')),
-      h('h2', {}, 'Moves'), turnLines({ turns: record.turns.map((steps, i) => ({ side: (i % 2 === 0) === (record.start.split(' ')[1] !== 'b') ? 'white' : 'black', steps })) }));
+      h('p', { class: 'buttons' }, h('a', { href: `/game/${gameId}`, class: 'button' }, 'Back to the game'),
+        h('a', { href: `/api/games/${gameId}/record`, download: '', class: 'button', 'data-testid': 'download-record' }, 'Download record')),
+      capturedBox(v),
+      h('h2', {}, 'Moves (click a turn)'),
+      moveList(turns, { current: current, onTurn: (end) => { at = end; show(); } }));
     app.replaceChildren(h('div', { class: 'game' }, board, panel));
+    const cur = app.querySelector('.moves li.current');
+    if (cur) cur.scrollIntoView({ block: 'nearest' });
   };
   await show();
   document.addEventListener('keydown', (e) => {
-    if (e.key === 'ArrowRight' && at < total) { at++; show(); }
-    if (e.key === 'ArrowLeft' && at > 0) { at--; show(); }
+    if (e.target && e.target.tagName === 'INPUT') return;
+    if (e.key === 'ArrowRight' && shown < total) { at = shown + 1; show(); }
+    if (e.key === 'ArrowLeft' && shown > 0) { at = shown - 1; show(); }
   });
 }
 

@@ -1,15 +1,38 @@
-// Cohort's board: our own SVG drawing of any rectangular board up to 16x16, from a
-// GameView (docs/server.md). No framework; `CohortBoard.render` returns an <svg> element.
+// Cohort's board: our own SVG drawing of any rectangular board from 8x8 up to 16x16, from a
+// GameView or the `start` board of a VariantInfo (docs/server.md). No framework, no build
+// step: `CohortBoard.render(view, opts)` returns an <svg> element.
 'use strict';
 
 const CohortBoard = (() => {
   const NS = 'http://www.w3.org/2000/svg';
   const FILES = 'abcdefghijklmnop';
+  // Solid glyphs for both sides (the fill tells the side), for the FIDE `chess` variant.
   const GLYPHS = { K: '\u265A', Q: '\u265B', R: '\u265C', B: '\u265D', N: '\u265E', P: '\u265F' };
+  // Leaders' colours for the command overlay (Chieftain ranges), distinct from the highlights.
+  const LEADER_COLOURS = ['#0f7b6c', '#8e3fb4', '#c45f00', '#2556b8', '#a3324f', '#5b6b00'];
+
+  // Piece names per variant family, for titles and legends (the API sends letters only).
+  const NAMES = {
+    chesimals: { C: 'Chief', K: 'royal Chief', G: 'Guard', N: 'Knight', W: 'Warmachine', E: 'Elephant', F: 'Ferz' },
+    chieftain: { C: 'Chieftain', H: 'Hero', S: 'Shaman', N: 'Knight', M: 'Man', G: 'Gold', V: 'Silver' },
+    lifeform: { K: 'Head', Q: 'Torso', B: 'Hand', N: 'Foot', R: 'Hair', P: 'Limb' },
+    chess: { K: 'King', Q: 'Queen', R: 'Rook', B: 'Bishop', N: 'Knight', P: 'Pawn' },
+  };
+
+  function pieceNames(variant) {
+    const id = String(variant || '');
+    if (id.startsWith('chesimal')) return NAMES.chesimals;
+    if (id.includes('chieftain')) return NAMES.chieftain;
+    if (id.startsWith('lifeform')) return NAMES.lifeform;
+    if (id === 'chess') return NAMES.chess;
+    return {};
+  }
 
   function el(name, attrs, parent) {
     const e = document.createElementNS(NS, name);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v !== undefined && v !== null) e.setAttribute(k, v);
+    }
     if (parent) parent.appendChild(e);
     return e;
   }
@@ -23,110 +46,213 @@ const CohortBoard = (() => {
   }
 
   // Perceived brightness of a #rrggbb colour, to pick a readable letter colour.
-  function light(hex) {
+  function isLight(hex) {
+    if (!/^#[0-9a-f]{6}$/i.test(hex || '')) return true;
     const n = parseInt(hex.slice(1), 16);
     const r = (n >> 16) & 255, g = (n >> 8) & 255, b = n & 255;
     return 0.299 * r + 0.587 * g + 0.114 * b > 150;
   }
 
+  // Cells that do not exist (`*` in the position string, NOTATION.md), for irregular boards.
+  function holes(view) {
+    const out = new Set();
+    const board = String(view.position || '').split(' ')[0];
+    if (!board.includes('*')) return out;
+    board.split('/').forEach((row, i) => {
+      const rank = view.ranks - 1 - i;
+      let file = 0;
+      for (let k = 0; k < row.length; k++) {
+        const c = row[k];
+        if (/[0-9]/.test(c)) {
+          let n = c;
+          while (k + 1 < row.length && /[0-9]/.test(row[k + 1])) n += row[++k];
+          file += Number(n);
+        } else if (c === '*') {
+          out.add(squareName(file, rank));
+          file++;
+        } else if (c === '(') {
+          while (k < row.length && row[k] !== ')') k++;
+        } else if (c === '~') {
+          k++; // the pinned unit shares the square
+        } else {
+          file++;
+        }
+      }
+    });
+    return out;
+  }
+
+  // The squares a step text touches: `e2-e4`, `e2xe4`, `c4~c6`, `K@e1`, `e7-e8=Q`.
+  function stepSquares(text) {
+    const m = /^(?:([a-p]\d{1,2})[-x~]|[A-Za-z]@)([a-p]\d{1,2})/.exec(text || '');
+    return m ? { from: m[1] || null, to: m[2] } : null;
+  }
+
   /**
    * view: a GameView (or the `start` board of a VariantInfo).
-   * opts: { size: square size in px, flip, selected, targets: Map(square -> steps),
-   *         onSquare(name), showCommand, interactive }
+   * opts: { size: square size in px, small: no coordinates (diagrams), flip,
+   *         selected: square, targets: Map(square -> [legal step]), onSquare(name),
+   *         showCommand, interactive: show which units may move, last: [step text] }
    */
   function render(view, opts = {}) {
     const S = opts.size || 44;
-    const M = opts.small ? 0 : Math.round(S * 0.45); // margin for coordinates
+    const M = opts.small ? 0 : Math.round(S * 0.42); // margin for the coordinates
     const files = view.files, ranks = view.ranks;
     const W = files * S + M, H = ranks * S + M;
-    const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'board-svg', role: 'img',
-      'aria-label': `${view.name || view.variant} board` });
+    const svg = el('svg', {
+      viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'board-svg', role: 'img',
+      'aria-label': `${view.name || view.variant} board, ${files} by ${ranks}`,
+    });
     const pos = (sq) => {
       const { file, rank } = typeof sq === 'string' ? parseSquare(sq) : sq;
       const x = (opts.flip ? files - 1 - file : file) * S + M;
       const y = (opts.flip ? rank : ranks - 1 - rank) * S;
       return { x, y, cx: x + S / 2, cy: y + S / 2 };
     };
-    const movable = new Set(view.movable || []);
+    const movable = new Set(opts.interactive ? view.movable || [] : []);
+    const occupied = new Set((view.units || []).map((u) => u.square));
     const moved = new Set((view.units || []).filter((u) => u.moved).map((u) => u.square));
     const targets = opts.targets || new Map();
+    const missing = holes(view);
+    const last = new Set();
+    for (const t of opts.last || []) {
+      const sq = stepSquares(t);
+      if (sq) { if (sq.from) last.add(sq.from); last.add(sq.to); }
+    }
+    const names = pieceNames(view.variant);
 
-    // Squares (the click targets).
+    // Squares: the click targets.
     const squares = el('g', { class: 'squares' }, svg);
     for (let rank = 0; rank < ranks; rank++) {
       for (let file = 0; file < files; file++) {
         const name = squareName(file, rank);
+        if (missing.has(name)) continue;
         const { x, y } = pos({ file, rank });
         const cls = ['sq', (file + rank) % 2 === 0 ? 'dark' : 'light'];
+        if (last.has(name)) cls.push('last');
         if (moved.has(name)) cls.push('moved');
         if (opts.selected === name) cls.push('selected');
-        if (opts.interactive && movable.has(name)) cls.push('movable');
-        const r = el('rect', { x, y, width: S, height: S, class: cls.join(' '),
-          'data-testid': `sq-${name}`, 'data-square': name }, squares);
+        if (targets.has(name)) cls.push('target-sq');
+        const r = el('rect', {
+          x, y, width: S, height: S, class: cls.join(' '), 'data-testid': `sq-${name}`, 'data-square': name,
+        }, squares);
         if (opts.onSquare) r.addEventListener('click', () => opts.onSquare(name));
       }
     }
 
-    // Coordinates.
+    // Coordinates: files along the bottom, ranks on the left.
     if (!opts.small) {
-      const coords = el('g', { class: 'coords' }, svg);
+      const coords = el('g', { class: 'coords', 'font-size': Math.max(10, Math.round(S * 0.26)) }, svg);
       for (let f = 0; f < files; f++) {
         const { cx } = pos({ file: f, rank: 0 });
-        el('text', { x: cx, y: ranks * S + M * 0.72, 'text-anchor': 'middle' }, coords).textContent = FILES[f];
+        el('text', { x: cx, y: ranks * S + M * 0.7, 'text-anchor': 'middle' }, coords).textContent = FILES[f];
       }
       for (let r = 0; r < ranks; r++) {
         const { cy } = pos({ file: 0, rank: r });
-        el('text', { x: M * 0.45, y: cy + S * 0.12, 'text-anchor': 'middle' }, coords).textContent = String(r + 1);
+        el('text', { x: M * 0.5, y: cy, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, coords)
+          .textContent = String(r + 1);
       }
     }
 
-    // Command overlay: chains (links between adjacent linked units) or Chieftain ranges.
+    // Units that may start a move now: a subtle ring.
+    if (movable.size) {
+      const g = el('g', { class: 'movable-rings' }, svg);
+      for (const sq of movable) {
+        if (!occupied.has(sq) || sq === opts.selected) continue;
+        const p = pos(sq);
+        el('circle', { cx: p.cx, cy: p.cy, r: S * 0.46, class: 'movable-ring', 'data-movable': sq }, g);
+      }
+    }
+
+    // Command overlay: Chieftain ranges (a box per leader), chains (links between adjacent
+    // linked units, in the colour of their chesimal) and the leaders.
     if (opts.showCommand && view.command_info) {
-      const g = el('g', { class: 'command' }, svg);
+      const g = el('g', { class: 'command', 'data-testid': 'command-overlay' }, svg);
       const info = view.command_info;
+      const leaders = info.leaders || [];
       if (info.range) {
-        for (const l of info.leaders) {
+        leaders.forEach((l, i) => {
           const { file, rank } = parseSquare(l);
           const lo = { file: Math.max(0, file - info.range), rank: Math.max(0, rank - info.range) };
           const hi = { file: Math.min(files - 1, file + info.range), rank: Math.min(ranks - 1, rank + info.range) };
           const a = pos(lo), b = pos(hi);
-          el('rect', { x: Math.min(a.x, b.x) + 2, y: Math.min(a.y, b.y) + 2,
-            width: Math.abs(a.x - b.x) + S - 4, height: Math.abs(a.y - b.y) + S - 4, class: 'range' }, g);
-        }
+          const inset = 2 + (i % 3) * 3; // overlapping boxes stay apart
+          const colour = LEADER_COLOURS[i % LEADER_COLOURS.length];
+          el('rect', {
+            x: Math.min(a.x, b.x) + inset, y: Math.min(a.y, b.y) + inset,
+            width: Math.abs(a.x - b.x) + S - 2 * inset, height: Math.abs(a.y - b.y) + S - 2 * inset,
+            class: 'range', stroke: colour, fill: colour, 'data-leader': l,
+          }, g);
+        });
       }
+      const colourAt = new Map((view.units || []).map((u) => [u.square, u.colour]));
       for (const [a, b] of info.links || []) {
         const p = pos(a), q = pos(b);
-        el('line', { x1: p.cx, y1: p.cy, x2: q.cx, y2: q.cy, class: 'link' }, g);
+        el('line', { x1: p.cx, y1: p.cy, x2: q.cx, y2: q.cy, class: 'link-casing', 'stroke-width': S * 0.16 }, g);
+        el('line', {
+          x1: p.cx, y1: p.cy, x2: q.cx, y2: q.cy, class: 'link', 'stroke-width': S * 0.08,
+          stroke: colourAt.get(a) || '#2f6fbf',
+        }, g);
       }
-      for (const l of info.leaders || []) {
+      leaders.forEach((l, i) => {
         const p = pos(l);
-        el('circle', { cx: p.cx, cy: p.cy, r: S * 0.47, class: 'leader-mark' }, g);
-      }
+        el('circle', {
+          cx: p.cx, cy: p.cy, r: S * 0.47, class: 'leader-mark', 'data-leader-mark': l,
+          stroke: info.range ? LEADER_COLOURS[i % LEADER_COLOURS.length] : '#c01f86',
+        }, g);
+      });
     }
 
     // Units.
     const units = el('g', { class: 'units' }, svg);
     for (const u of view.units || []) {
       const p = pos(u.square);
-      const g = el('g', { class: `unit ${u.side}`, 'data-unit': u.square }, units);
-      const chess = view.command === 'single' && GLYPHS[u.letter.toUpperCase()];
-      if (chess) {
-        const t = el('text', { x: p.cx, y: p.cy + S * 0.3, 'text-anchor': 'middle', class: `glyph ${u.side}`,
-          'font-size': S * 0.82 }, g);
-        t.textContent = GLYPHS[u.letter.toUpperCase()];
+      const up = u.letter.toUpperCase();
+      const cls = ['unit', u.side];
+      if (u.moved) cls.push('moved');
+      const g = el('g', {
+        class: cls.join(' '), 'data-unit': u.square, 'data-letter': u.letter, 'data-side': u.side,
+        'data-group': u.group, 'data-colour': u.colour,
+      }, units);
+      el('title', {}, g).textContent =
+        `${u.side === 'white' ? 'White' : 'Black'} ${names[up] || up} on ${u.square}` +
+        (view.command === 'chain' ? `, chesimal ${u.group}` : '') +
+        (u.pinned ? `, pinning ${u.pinned.side}'s ${names[u.pinned.letter.toUpperCase()] || u.pinned.letter}` : '');
+      if (view.command === 'single' && GLYPHS[up]) {
+        el('text', {
+          x: p.cx, y: p.cy + S * 0.04, 'text-anchor': 'middle', 'dominant-baseline': 'central',
+          class: `glyph ${u.side}`, 'font-size': S * 0.8,
+        }, g).textContent = GLYPHS[up];
       } else {
-        el('circle', { cx: p.cx, cy: p.cy, r: S * 0.38, fill: u.colour,
-          class: `disc ${u.side}`, 'stroke-width': u.side === 'black' ? S * 0.09 : S * 0.04 }, g);
-        const t = el('text', { x: p.cx, y: p.cy + S * 0.14, 'text-anchor': 'middle',
-          'font-size': S * 0.4, class: 'letter', fill: light(u.colour) ? '#1d1d1d' : '#fafafa' }, g);
-        t.textContent = u.letter;
+        const r = S * 0.37;
+        if (u.side === 'black') {
+          // Black: a dark ring round the group colour.
+          el('circle', { cx: p.cx, cy: p.cy, r, fill: '#1b1b1b', class: 'disc-ring black' }, g);
+          el('circle', { cx: p.cx, cy: p.cy, r: r * 0.76, fill: u.colour, class: 'disc black' }, g);
+        } else {
+          el('circle', { cx: p.cx, cy: p.cy, r, fill: u.colour, class: 'disc white', 'stroke-width': Math.max(1.2, S * 0.035) }, g);
+        }
+        el('text', {
+          x: p.cx, y: p.cy + S * 0.015, 'text-anchor': 'middle', 'dominant-baseline': 'central',
+          'font-size': S * (u.side === 'black' ? 0.34 : 0.4), class: 'letter',
+          fill: isLight(u.colour) ? '#1d1d1d' : '#fafafa',
+        }, g).textContent = u.letter;
       }
       if (u.pinned) {
+        // The pinned unit lies under the Hand: a small disc in the square's corner.
         const px = p.x + S * 0.8, py = p.y + S * 0.8;
-        el('circle', { cx: px, cy: py, r: S * 0.18, class: `pinned ${u.pinned.side}` }, g);
-        el('text', { x: px, y: py + S * 0.07, 'text-anchor': 'middle', 'font-size': S * 0.2, class: 'pinned-letter' }, g)
-          .textContent = u.pinned.letter;
+        el('circle', { cx: px, cy: py, r: S * 0.17, class: `pinned ${u.pinned.side}` }, g);
+        el('text', {
+          x: px, y: py, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': S * 0.2,
+          class: `pinned-letter ${u.pinned.side}`,
+        }, g).textContent = u.pinned.letter;
       }
+    }
+
+    // The selected unit: a ring on top of its disc.
+    if (opts.selected && occupied.has(opts.selected)) {
+      const p = pos(opts.selected);
+      el('circle', { cx: p.cx, cy: p.cy, r: S * 0.44, class: 'selected-ring', 'stroke-width': Math.max(2, S * 0.07) }, units);
     }
 
     // Destinations of the selected unit: dots, rings for captures and pins.
@@ -134,14 +260,14 @@ const CohortBoard = (() => {
       const g = el('g', { class: 'targets' }, svg);
       for (const [to, steps] of targets) {
         const p = pos(to);
-        const capture = steps.some((s) => s.text.includes('x') || s.text.includes('~'));
+        const capture = occupied.has(to) || steps.some((s) => /[x~]/.test(s.text));
         el('circle', capture
-          ? { cx: p.cx, cy: p.cy, r: S * 0.44, class: 'target capture', 'data-target': to }
+          ? { cx: p.cx, cy: p.cy, r: S * 0.45, class: 'target capture', 'data-target': to, 'stroke-width': S * 0.07 }
           : { cx: p.cx, cy: p.cy, r: S * 0.14, class: 'target', 'data-target': to }, g);
       }
     }
     return svg;
   }
 
-  return { render, parseSquare, squareName };
+  return { render, parseSquare, squareName, stepSquares, pieceNames, isLight };
 })();

@@ -1,7 +1,10 @@
 // Browser tests: playwright-core drives Debian's chromium (never a downloaded browser)
-// against a real `cohort serve` on a temporary SQLite file. Each scenario asserts what a
-// player would see; any failure exits non-zero. Usage (from web/):
-//   COHORT_BIN=../target/release/cohort node tests/browser.mjs
+// against a real `cohort serve` on a temporary SQLite file. Each scenario plays the game the
+// way a person would (clicks) and asserts what they would see; any failure exits non-zero.
+// Usage (from web/):
+//   npm ci && COHORT_BIN=../target/release/cohort node tests/browser.mjs [name filter]
+// Env: COHORT_BIN (default ../target/release/cohort), CHROMIUM (default /usr/bin/chromium),
+// SCREENSHOTS (default ../docs/screenshots), COHORT_STATIC_DIR (passed on to the server).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -12,8 +15,10 @@ import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(process.env.COHORT_BIN || join(here, '../../target/release/cohort'));
-const SHOTS = resolve(join(here, '../../docs/screenshots'));
+const SHOTS = resolve(process.env.SCREENSHOTS || join(here, '../../docs/screenshots'));
 const BROWSER = process.env.CHROMIUM || '/usr/bin/chromium';
+const SCENARIO_MS = 60000;
+const WAIT_MS = 25000;
 
 function check(cond, msg) {
   if (!cond) throw new Error(`check failed: ${msg}`);
@@ -27,30 +32,51 @@ async function freePort() {
   });
 }
 
+let server = null;
+let browser = null;
+let dir = null;
+
 function startServer(port, database) {
   return new Promise((res, rej) => {
     const child = spawn(BIN, ['serve', '--port', String(port), '--database', database], { stdio: ['ignore', 'pipe', 'pipe'] });
+    server = child;
     let out = '';
-    const t = setTimeout(() => rej(new Error(`server did not start: ${out}`)), 20000);
-    child.stdout.on('data', (d) => { out += d; if (out.includes('open http://')) { clearTimeout(t); res(child); } });
-    child.stderr.on('data', (d) => { out += d; process.stderr.write(`[server] ${d}`); });
-    child.on('exit', (c) => { clearTimeout(t); rej(new Error(`server exited ${c}: ${out}`)); });
+    const t = setTimeout(() => rej(new Error(`the server did not start in 20 s: ${out}`)), 20000);
+    const seen = (d) => {
+      out += d;
+      if (out.includes(`:${port}`)) { clearTimeout(t); res(child); }
+    };
+    child.stdout.on('data', seen);
+    child.stderr.on('data', (d) => { seen(d); if (!String(d).includes(`:${port}`)) process.stderr.write(`[server] ${d}`); });
+    child.on('error', (e) => { clearTimeout(t); rej(new Error(`cannot run ${BIN}: ${e.message}`)); });
+    child.on('exit', (c) => { clearTimeout(t); rej(new Error(`the server exited with ${c}: ${out}`)); });
   });
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'cohort-browser-'));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const server = await startServer(port, `sqlite://${join(dir, 'games.db')}`);
-const browser = await chromium.launch({
-  executablePath: BROWSER,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+async function cleanup() {
+  if (browser) { const b = browser; browser = null; await b.close().catch(() => {}); }
+  if (server) { server.removeAllListeners('exit'); server.kill('SIGKILL'); server = null; }
+  if (dir) { rmSync(dir, { recursive: true, force: true }); dir = null; }
+}
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, async () => { await cleanup(); process.exit(130); });
+}
+
+let base = '';
+let port = 0;
+let database = '';
 
 async function getView(gameId, token) {
   const r = await fetch(`${base}/api/games/${gameId}${token ? `?token=${token}` : ''}`);
+  check(r.ok, `GET game ${gameId}: ${r.status}`);
   return r.json();
+}
+
+async function post(path, body) {
+  const r = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  let json = null;
+  try { json = await r.json(); } catch { /* checked by the caller */ }
+  return { status: r.status, body: json };
 }
 
 function gameOf(page) {
@@ -58,11 +84,33 @@ function gameOf(page) {
   return { id: u.pathname.split('/').pop(), token: u.searchParams.get('token') };
 }
 
-async function newPage(context) {
-  const page = await context.newPage();
-  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
-  page.setDefaultTimeout(30000);
-  return page;
+// Every scenario gets its own contexts; they are closed whatever happens.
+class Scenario {
+  constructor() { this.contexts = []; this.errors = []; }
+  async context(opts = {}) {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 900 }, ...opts });
+    this.contexts.push(c);
+    return c;
+  }
+  async page(context) {
+    const page = await (context || await this.context()).newPage();
+    page.on('pageerror', (e) => this.errors.push(`page error on ${page.url()}: ${e.message}`));
+    page.on('dialog', (d) => { this.errors.push(`unexpected dialog: ${d.message()}`); d.dismiss().catch(() => {}); });
+    page.setDefaultTimeout(WAIT_MS);
+    return page;
+  }
+  async close() {
+    for (const c of this.contexts) await c.close().catch(() => {});
+    this.contexts = [];
+  }
+}
+
+async function boardState(page) {
+  return page.evaluate(() => {
+    const b = document.querySelector('[data-testid=board]');
+    const units = [...b.querySelectorAll('g.unit')].map((g) => `${g.dataset.unit}:${g.dataset.letter}:${g.dataset.colour}`).sort();
+    return { version: Number(b.dataset.version), toMove: b.dataset.toMove, position: b.dataset.position, units };
+  });
 }
 
 async function version(page) {
@@ -74,191 +122,462 @@ async function waitVersionAbove(page, v, what) {
     await page.waitForFunction((old) => {
       const b = document.querySelector('[data-testid=board]');
       return b && Number(b.dataset.version) > old;
-    }, v, { timeout: 30000 });
+    }, v, { timeout: WAIT_MS });
   } catch {
     throw new Error(`${what}: the board never changed from version ${v}`);
   }
 }
 
-/** Click one legal step (its unit, then its destination) and wait for the board to show it. */
+async function unitAt(page, sq) {
+  return page.evaluate((s) => {
+    const g = document.querySelector(`[data-testid=board] g.unit[data-unit="${s}"]`);
+    return g ? { letter: g.dataset.letter, side: g.dataset.side, moved: g.classList.contains('moved') } : null;
+  }, sq);
+}
+
+/** Click one legal step (its unit, then its destination) and check the board shows it. */
 async function clickStep(page, step) {
   const v0 = await version(page);
+  const unit = await unitAt(page, step.from);
+  check(unit, `a unit is drawn on ${step.from}`);
+  check(await page.locator(`[data-movable="${step.from}"]`).count() === 1, `${step.from} is ringed as movable`);
   await page.click(`[data-testid=sq-${step.from}]`);
   await page.waitForFunction((sq) => document.querySelector('[data-testid=board]').dataset.selected === sq, step.from);
-  check(await page.locator(`[data-target=${step.to}]`).count() === 1, `destination ${step.to} of ${step.from} is highlighted`);
+  check(await page.locator(`[data-target="${step.to}"]`).count() === 1, `destination ${step.to} of ${step.from} is highlighted`);
   await page.click(`[data-testid=sq-${step.to}]`);
   await waitVersionAbove(page, v0, `step ${step.text}`);
+  const after = await unitAt(page, step.to);
+  check(after && after.letter === unit.letter && after.moved, `${unit.letter} now stands on ${step.to}, marked as moved`);
+  const shown = await page.textContent('[data-testid=turn-steps]');
+  check(shown.includes(step.text), `the turn shows ${step.text} (it shows "${shown}")`);
 }
 
-/** A legal step that is not a capture (keeps turns simple), preferring a forward move. */
-function pickStep(view, seed = 0) {
-  const quiet = view.legal.filter((s) => s.from && !s.text.includes('x'));
-  const list = quiet.length ? quiet : view.legal.filter((s) => s.from);
-  return list[(seed * 7919) % list.length];
-}
-
-async function playTurnByClicking(page, steps, seed) {
-  const { id, token } = gameOf(page);
-  const played = [];
-  for (let i = 0; i < steps; i++) {
-    const view = await getView(id, token);
-    if (!view.legal.some((s) => s.from)) break;
-    const s = pickStep(view, seed + i);
-    await clickStep(page, s);
-    played.push(s.text);
-    const shown = await page.textContent('[data-testid=turn-steps]');
-    check(shown.includes(s.text), `the turn shows ${s.text} (shows "${shown}")`);
-  }
+async function endTurn(page) {
   const v0 = await version(page);
+  check(await page.isEnabled('[data-testid=end-turn]'), 'End turn is enabled');
   await page.click('[data-testid=end-turn]');
   await waitVersionAbove(page, v0, 'end of turn');
-  return played;
 }
 
-async function vsAi(variant, stepsWanted, shotName) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  const page = await newPage(context);
+const quiet = (view, pred = () => true) => view.legal.filter((s) => s.from && !s.text.includes('x') && pred(s));
+const rank = (sq) => Number(sq.slice(1));
+// Forward moves first, then the units furthest forward: the screenshots look like a game.
+const forward = (steps) => steps.slice().sort((a, b) => (rank(b.to) - rank(b.from)) - (rank(a.to) - rank(a.from)) || rank(b.from) - rank(a.from));
+const dist = (a, b) => Math.max(Math.abs(a.charCodeAt(0) - b.charCodeAt(0)), Math.abs(Number(a.slice(1)) - Number(b.slice(1))));
+
+async function createFromHome(page, variant, opts) {
   await page.goto(base + '/');
-  await page.selectOption(`[data-testid=opponent-${variant}]`, 'engine:200');
+  await page.waitForSelector(`[data-testid=new-game-${variant}]`);
+  await page.selectOption(`[data-testid=opponent-${variant}]`, opts.opponent);
+  if (opts.opponent === 'ai') {
+    await page.selectOption(`[data-testid=strength-${variant}]`, opts.strength);
+    await page.selectOption(`[data-testid=time-${variant}]`, String(opts.time));
+  } else {
+    check(await page.isHidden(`[data-testid=strength-${variant}]`), 'no AI strength for a human opponent');
+  }
+  await page.selectOption(`[data-testid=side-${variant}]`, opts.side || 'white');
   await page.click(`[data-testid=start-${variant}]`);
   await page.waitForSelector('[data-testid=board] svg');
-  const { id, token } = gameOf(page);
-  check(token && token.length === 32, 'the creator holds a seat token');
-  const played = await playTurnByClicking(page, stepsWanted, 3);
-  check(played.length >= Math.min(2, stepsWanted), `${variant}: played ${played.length} steps in one turn by clicking`);
-  // The AI replies: its turn appears in the move list and it is our turn again.
-  await page.waitForFunction(() => {
-    const b = document.querySelector('[data-testid=board]');
-    return b.dataset.toMove === 'white' && document.querySelectorAll('[data-testid=move-list] li').length >= 2;
-  }, null, { timeout: 30000 });
-  const moves = await page.locator('[data-testid=move-list] li').allTextContents();
-  check(moves[0].includes(played[0]), `${variant}: our turn is in the move list (${moves[0]})`);
-  const view = await getView(id, token);
-  check(view.turns.length === 2 && view.turns[1].side === 'black', `${variant}: the AI played a turn`);
-  // Reload: the same position, drawn the same way.
-  const before = await page.getAttribute('[data-testid=board]', 'data-position');
-  const unitsBefore = await page.locator('[data-testid=board] g.unit').count();
-  await page.reload();
-  await page.waitForSelector('[data-testid=board] svg');
-  check(await page.getAttribute('[data-testid=board]', 'data-position') === before, `${variant}: same position after reload`);
-  check(await page.locator('[data-testid=board] g.unit').count() === unitsBefore, `${variant}: same units after reload`);
-  check(before === view.position, `${variant}: the page shows the stored position`);
-  if (shotName) {
-    // Mid-turn, a unit selected, the command drawn.
-    const s = pickStep(await getView(id, token), 1);
-    await clickStep(page, s);
-    const next = pickStep(await getView(id, token), 2);
-    await page.click(`[data-testid=sq-${next.from}]`);
-    await page.click('[data-testid=show-command]');
-    await page.waitForSelector('[data-testid=board] .command');
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: join(SHOTS, shotName) });
-  }
-  await context.close();
-  return `${variant}: ${played.length}-step turn by clicking (${played.join(' ')}), AI replied, same position after reload`;
+  const g = gameOf(page);
+  check(g.token && g.token.length === 32, 'the creator lands on a seat link');
+  return g;
 }
 
-async function humanVsHuman() {
-  const ctxA = await browser.newContext({ viewport: { width: 1300, height: 850 } });
-  const ctxB = await browser.newContext({ viewport: { width: 1300, height: 850 } });
-  const a = await newPage(ctxA);
-  const b = await newPage(ctxB);
-  await a.goto(base + '/');
-  await a.selectOption('[data-testid=opponent-chesimals-1]', 'human');
-  await a.click('[data-testid=start-chesimals-1]');
+async function waitAiReply(page, id, token, turnsBefore) {
+  try {
+    await page.waitForFunction((n) => {
+      const b = document.querySelector('[data-testid=board]');
+      return b.dataset.toMove === 'white' && document.querySelectorAll('[data-testid=move-list] li').length >= n
+        && !document.querySelector('[data-testid=ai-thinking]');
+    }, turnsBefore + 2, { timeout: WAIT_MS });
+  } catch {
+    throw new Error(`the AI never replied: ${JSON.stringify(await getView(id, token).then((v) => ({ turns: v.turns, ai: v.ai_thinking })))}`);
+  }
+  const view = await getView(id, token);
+  check(view.turns.length === turnsBefore + 2 && view.turns.at(-1).side === 'black', 'the AI played a turn');
+  const lines = await page.locator('[data-testid=move-list] li').allTextContents();
+  check(lines.at(-1).includes('Black') && lines.at(-1).includes(view.turns.at(-1).steps.filter((s) => s !== 'end')[0]),
+    `the AI's turn is in the move list (${lines.at(-1)})`);
+  check((await page.textContent('[data-testid=status]')).includes('Your turn'), 'it is our turn again');
+  return view;
+}
+
+async function reloadSame(page, id, token) {
+  const before = await boardState(page);
+  await page.reload();
+  await page.waitForSelector('[data-testid=board] svg');
+  const after = await boardState(page);
+  check(after.position === before.position, `same position after reload (${before.position} / ${after.position})`);
+  check(after.version === before.version, 'same version after reload');
+  check(JSON.stringify(after.units) === JSON.stringify(before.units), 'the same units drawn after reload');
+  check(after.position === (await getView(id, token)).position, 'the page shows the stored position');
+  return after;
+}
+
+// ---------------------------------------------------------------- scenarios
+
+async function homePage(sc) {
+  const page = await sc.page();
+  await page.goto(base + '/');
+  await page.waitForSelector('[data-testid^=new-game-]');
+  const variants = await (await fetch(`${base}/api/variants`)).json();
+  check(variants.length >= 3, 'the server lists variants');
+  for (const v of variants) {
+    const drawn = await page.locator(`[data-testid=diagram-${v.id}] g.unit`).count();
+    check(drawn === v.start.units.length, `${v.id}: the diagram shows ${v.start.units.length} units (${drawn})`);
+    const squares = await page.locator(`[data-testid=diagram-${v.id}] rect.sq`).count();
+    check(squares === v.files * v.ranks, `${v.id}: the diagram has ${v.files}x${v.ranks} squares (${squares})`);
+    const note = await page.locator(`[data-testid=reconstructed-${v.id}]`).count();
+    check(note === (v.reconstructed ? 1 : 0), `${v.id}: the reconstructed note is shown iff the setup is reconstructed`);
+    if (v.reconstructed) check((await page.textContent(`[data-testid=reconstructed-${v.id}]`)).startsWith('Setup reconstructed'), `${v.id}: note text`);
+  }
+  // A bad request shows the server's error in the page (no alert): an unknown variant.
+  await page.evaluate(() => {
+    const f = document.querySelector('[data-testid=new-game-chesimals-1]');
+    f.closest('article').querySelector('select[name=opponent]').value = 'ai';
+    document.querySelector('[data-testid=time-chesimals-1]').append(new Option('too long', '999999'));
+    document.querySelector('[data-testid=time-chesimals-1]').value = '999999';
+  });
+  await page.click('[data-testid=start-chesimals-1]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=error-chesimals-1]').textContent.includes('time_ms'));
+  check(page.url() === base + '/', 'a refused game stays on the home page');
+  return `${variants.length} variants with diagrams and notes; a refused request shows the server's error`;
+}
+
+async function vsAiChesimals(sc) {
+  const page = await sc.page();
+  const { id, token } = await createFromHome(page, 'chesimals-1', { opponent: 'ai', strength: 'engine', time: 200 });
+  let view = await getView(id, token);
+  check(view.seat === 'white' && view.players.black.startsWith('engine 200'), `seat and AI (${view.players.black})`);
+  check(await page.locator('[data-movable]').count() === view.movable.length, 'every movable unit is ringed');
+  // First unit: a quiet move; second unit: another unit of the same chesimal.
+  const first = forward(quiet(view))[0];
+  await clickStep(page, first);
+  view = await getView(id, token);
+  const group = view.units.find((u) => u.square === first.to).group;
+  const second = forward(quiet(view, (s) => s.from !== first.to))[0];
+  check(second, 'a second unit of the chesimal may move');
+  check(view.units.find((u) => u.square === second.from).group === group, 'the second unit is of the same chesimal');
+  await clickStep(page, second);
+  // A unit of another chesimal is not movable now: clicking it selects nothing.
+  const otherUnit = view.units.find((u) => u.side === 'white' && u.group !== group);
+  await page.click(`[data-testid=sq-${otherUnit.square}]`);
+  check(await page.getAttribute('[data-testid=board]', 'data-selected') === '', 'a unit of another chesimal cannot be selected');
+  await endTurn(page);
+  view = await waitAiReply(page, id, token, 0);
+  const lines = await page.locator('[data-testid=move-list] li').allTextContents();
+  check(lines[0].includes(`${first.text} ${second.text}`) && lines[0].includes('White'), `our turn is in the move list (${lines[0]})`);
+  await reloadSame(page, id, token);
+
+  // Screenshot: mid-turn, a unit selected, the chains shown.
+  view = await getView(id, token);
+  const s1 = forward(quiet(view))[0];
+  await clickStep(page, s1);
+  view = await getView(id, token);
+  const s2 = forward(quiet(view, (s) => s.from !== s1.to))[0];
+  await page.click(`[data-testid=sq-${s2.from}]`);
+  await page.click('[data-testid=show-command]');
+  await page.waitForSelector('[data-testid=command-overlay]');
+  check(await page.locator('[data-testid=command-overlay] line.link').count() > 0, 'the chains are drawn');
+  check(await page.locator('[data-testid=command-overlay] .leader-mark').count() === view.command_info.leaders.length, 'the leaders are marked');
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, 'game-16x12.png') });
+  return `two units of one chesimal clicked (${first.text} ${second.text}), AI replied (${view.turns[1].steps.length - 1} steps), same position after reload, screenshot`;
+}
+
+async function vsAiChieftain(sc) {
+  const page = await sc.page();
+  const { id, token } = await createFromHome(page, 'mini-chieftain', { opponent: 'ai', strength: 'greedy', time: 200 });
+  let view = await getView(id, token);
+  const leaders = view.command_info.leaders;
+  check(leaders.length === 2 && view.command_info.range === 3, `two Chieftains, range 3 (${JSON.stringify(view.command_info)})`);
+  // Two units each within reach of only one Chieftain, a different one each.
+  const only = (sq, l) => leaders.filter((x) => dist(x, sq) <= 3).join() === l;
+  const first = quiet(view, (s) => only(s.from, leaders[0]) && !leaders.includes(s.from))[0];
+  check(first, `a unit only ${leaders[0]} activates`);
+  await clickStep(page, first);
+  view = await getView(id, token);
+  const second = quiet(view, (s) => only(s.from, leaders[1]) && !leaders.includes(s.from))[0];
+  check(second, `a unit only ${leaders[1]} activates`);
+  await clickStep(page, second);
+  view = await getView(id, token);
+  check(view.legal.length === 0 && view.can_end, 'both activations used: only End turn is left');
+  await endTurn(page);
+  view = await waitAiReply(page, id, token, 0);
+  await reloadSame(page, id, token);
+
+  // Screenshot: mid-turn, a unit selected, the Chieftains' ranges shown.
+  view = await getView(id, token);
+  const s1 = forward(quiet(view, (s) => !leaders.includes(s.from)))[0];
+  await clickStep(page, s1);
+  view = await getView(id, token);
+  const s2 = forward(quiet(view, (s) => s.from !== s1.to && !leaders.includes(s.from)))[0];
+  await page.click(`[data-testid=sq-${s2.from}]`);
+  await page.click('[data-testid=show-command]');
+  check(await page.locator('[data-testid=command-overlay] rect.range').count() === view.command_info.leaders.length, 'a range box per Chieftain');
+  await page.screenshot({ path: join(SHOTS, 'game-8x8.png') });
+  return `units activated by ${leaders.join(' and ')} clicked (${first.text} ${second.text}), AI replied, same position after reload, screenshot`;
+}
+
+async function humanVsHuman(sc) {
+  const a = await sc.page();
+  const b = await sc.page(await sc.context());
+  const { id, token: whiteToken } = await createFromHome(a, 'chesimals-1', { opponent: 'human' });
   await a.waitForSelector('[data-testid=invite-link]');
   const invite = await a.inputValue('[data-testid=invite-link]');
-  const { id, token: whiteToken } = gameOf(a);
   const blackToken = new URL(invite).searchParams.get('token');
-  check(blackToken && blackToken !== whiteToken, 'the invitation carries the other seat token');
+  check(blackToken && blackToken !== whiteToken && new URL(invite).pathname === `/game/${id}`, 'the invitation carries the other seat token');
+  check((await getView(id, blackToken)).seat === 'black', 'the invitation link is Black\'s seat');
   await b.goto(invite);
   await b.waitForSelector('[data-testid=board] svg');
   check((await b.textContent('[data-testid=status]')).includes('waiting'), 'Black waits for White');
+  check(await b.getAttribute('[data-testid=board]', 'data-seat') === 'black', 'B holds Black\'s seat');
+  check(await b.locator('[data-testid=invite-link]').count() === 0, 'B (who did not create the game) shows no invitation');
 
-  // Black cannot move for White: clicking a White unit does nothing but say why.
-  const v0 = await version(b);
-  const white = pickStep(await getView(id, whiteToken), 0);
-  await b.click(`[data-testid=sq-${white.from}]`);
+  // d. Black cannot move for White: clicking a White unit only says why.
+  const before = await getView(id);
+  const whiteStep = quiet(await getView(id, whiteToken))[0];
+  await b.click(`[data-testid=sq-${whiteStep.from}]`);
+  await b.click(`[data-testid=sq-${whiteStep.to}]`);
   check((await b.textContent('[data-testid=error]')).includes("White's turn"), 'Black is told it is White\'s turn');
-  check(await version(b) === v0, 'nothing changed');
-  // Nor through the API with its token.
-  let r = await fetch(`${base}/api/games/${id}/step`, { method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token: blackToken, step: white.text }) });
-  let body = await r.json();
-  check(r.status === 409 && body.error, `Black's token moving White's unit: ${r.status} ${JSON.stringify(body)}`);
-  check((await getView(id)).version === v0, 'the refused step changed nothing');
+  // Nor through the API with Black's token.
+  let r = await post(`/api/games/${id}/step`, { token: blackToken, step: whiteStep.text });
+  check([403, 409].includes(r.status) && r.body && r.body.error, `Black's token moving White's unit: ${r.status} ${JSON.stringify(r.body)}`);
+  r = await post(`/api/games/${id}/step`, { token: 'f'.repeat(32), step: whiteStep.text });
+  check(r.status === 403 && r.body.error, `a made-up token: ${r.status} ${JSON.stringify(r.body)}`);
+  const after = await getView(id);
+  check(after.version === before.version && after.position === before.position && after.turn_steps.length === 0, 'the refused steps changed nothing');
 
-  // White plays a turn by clicking; Black sees it live, without reloading.
+  // c. White plays a turn by clicking; Black sees it live, without reloading.
   const vb = await version(b);
-  const playedA = await playTurnByClicking(a, 2, 5);
+  let view = await getView(id, whiteToken);
+  const w1 = quiet(view)[0];
+  await clickStep(a, w1);
+  view = await getView(id, whiteToken);
+  const w2 = quiet(view, (s) => s.from !== w1.to)[0];
+  await clickStep(a, w2);
+  await endTurn(a);
   await waitVersionAbove(b, vb, 'Black\'s page (live update)');
-  await b.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.toMove === 'black');
+  await b.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.toMove === 'black'
+    && document.querySelectorAll('[data-testid=move-list] li').length === 1);
   const seen = await b.locator('[data-testid=move-list] li').allTextContents();
-  check(seen[0].includes(playedA[0]), `Black sees White's turn live (${seen[0]})`);
+  check(seen[0].includes(`${w1.text} ${w2.text}`), `Black sees White's turn live (${seen[0]})`);
+  check((await boardState(b)).position === (await boardState(a)).position, 'both pages show the same position');
+  check((await a.textContent('[data-testid=status]')).includes('waiting'), 'White now waits');
 
   // On Black's turn, Black's token still cannot move a White unit.
-  const whiteUnit = (await getView(id)).units.find((u) => u.side === 'white').square;
-  r = await fetch(`${base}/api/games/${id}/step`, { method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token: blackToken, step: `${whiteUnit}-${whiteUnit.replace(/\d+/, (n) => String(Number(n) + 1))}` }) });
-  body = await r.json();
-  check(r.status === 400 && body.error, `Black moving a White unit on Black's turn: ${r.status} ${JSON.stringify(body)}`);
+  view = await getView(id, blackToken);
+  const wu = view.units.find((u) => u.side === 'white' && u.square === w1.to);
+  r = await post(`/api/games/${id}/step`, { token: blackToken, step: `${w1.to}-${w1.from}` });
+  check(r.status >= 400 && r.status < 500 && r.body.error, `Black moving White's ${wu.letter} on Black's turn: ${r.status} ${JSON.stringify(r.body)}`);
+  check((await getView(id)).version === view.version, 'the refused step changed nothing');
+  // With White's token on Black's turn: not your turn.
+  r = await post(`/api/games/${id}/step`, { token: whiteToken, step: quiet(view)[0].text });
+  check(r.status === 409 && r.body.error, `White's token on Black's turn: ${r.status} ${JSON.stringify(r.body)}`);
 
   // Black plays; White sees it.
   const va = await version(a);
-  const playedB = await playTurnByClicking(b, 1, 9);
+  const bs = quiet(view)[0];
+  await clickStep(b, bs);
+  await endTurn(b);
   await waitVersionAbove(a, va, 'White\'s page (live update)');
-  await a.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.toMove === 'white');
+  await a.waitForFunction(() => document.querySelectorAll('[data-testid=move-list] li').length === 2);
   const seenA = await a.locator('[data-testid=move-list] li').allTextContents();
-  check(seenA.length === 2 && seenA[1].includes(playedB[0]), `White sees Black's turn (${seenA})`);
+  check(seenA[1].includes(bs.text) && seenA[1].includes('Black'), `White sees Black's turn (${seenA[1]})`);
 
   // A spectator sees the game and no controls.
-  const c = await newPage(ctxB);
+  const c = await sc.page(await sc.context());
   await c.goto(`${base}/game/${id}`);
   await c.waitForSelector('[data-testid=board] svg');
-  check(await c.locator('[data-testid=end-turn]').count() === 0, 'a spectator has no End-turn button');
+  check(await c.locator('[data-testid=end-turn], [data-testid=undo], [data-testid=resign]').count() === 0, 'a spectator has no controls');
+  check((await boardState(c)).position === (await boardState(a)).position, 'the spectator sees the position');
 
-  // Undo inside a turn, then a draw by agreement, then the replay.
-  const s = pickStep(await getView(id, whiteToken), 2);
-  await clickStep(a, s);
+  // Undo inside a turn (Black's page follows), then a draw by agreement.
+  view = await getView(id, whiteToken);
+  const u1 = quiet(view)[0];
+  await clickStep(a, u1);
   const vu = await version(a);
   await a.click('[data-testid=undo]');
   await waitVersionAbove(a, vu, 'undo');
   check((await a.textContent('[data-testid=turn-steps]')).includes('no step'), 'undo took the step back');
+  check(await unitAt(a, u1.from), `the unit is back on ${u1.from}`);
   const vd = await version(b);
   await a.click('[data-testid=offer-draw]');
   await waitVersionAbove(b, vd, 'draw offer');
+  await b.waitForSelector('[data-testid=accept-draw]');
   await b.click('[data-testid=accept-draw]');
   await a.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.includes('Draw'));
+  check(await a.locator('[data-testid=end-turn]').count() === 0, 'no controls once the game is over');
+
+  // The replay: step through it.
   await a.goto(`${base}/game/${id}?replay`);
   await a.waitForSelector('[data-testid=replay-slider]');
+  check((await a.textContent('[data-testid=result]')).includes('1/2-1/2'), 'the replay shows the result');
   await a.click('[data-testid=replay-first]');
   await a.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.includes('Start position'));
+  check(!(await unitAt(a, w1.to)), `no unit on ${w1.to} at the start`);
   await a.click('[data-testid=replay-next]');
-  await a.waitForFunction((t) => document.querySelector('[data-testid=status]').textContent.includes(t), playedA[0]);
-  await ctxA.close();
-  await ctxB.close();
-  return `human vs human through the invitation link: live updates both ways, Black's token refused for White's units (409 and 400), undo, draw by agreement, replay`;
+  await a.waitForFunction((t) => document.querySelector('[data-testid=status]').textContent.includes(t), w1.text);
+  check(await unitAt(a, w1.to), `the replay shows ${w1.text}`);
+  await a.locator('[data-testid=move-list] li').nth(1).click();
+  await a.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.includes('turn 2, Black'));
+  check(await a.getAttribute('[data-testid=move-list] li.current', 'data-turn') === '2', 'turn 2 is marked in the move list');
+  check(await unitAt(a, bs.to), `the replay shows ${bs.text}`);
+  const rec = await (await fetch(`${base}/api/games/${id}/record`)).json();
+  check(JSON.stringify(rec.turns[0]) === JSON.stringify([w1.text, w2.text]), `the record holds White's turn (${JSON.stringify(rec.turns)})`);
+  return 'invitation link, Black\'s and a made-up token refused (UI and API), live updates both ways, spectator, undo, draw, replay';
 }
 
-let failed = 0;
-const scenarios = [
-  ['vs AI, chesimals-1', () => vsAi('chesimals-1', 2, 'game-16x12.png')],
-  ['vs AI, mini-chieftain', () => vsAi('mini-chieftain', 2, 'game-8x8.png')],
-  ['human vs human', humanVsHuman],
-];
-for (const [name, run] of scenarios) {
-  const t0 = Date.now();
-  try {
-    const what = await run();
-    console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${what}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}: ${e.stack || e}`);
+async function drops(sc) {
+  // lifeform-free starts with a placement phase: units are dropped from the pocket.
+  const r = await post('/api/games', { variant: 'lifeform-free', white: 'human', black: 'human' });
+  check(r.status === 200, `create lifeform-free: ${JSON.stringify(r.body)}`);
+  const { id, links, tokens } = r.body;
+  const a = await sc.page();
+  await a.goto(base + links.white);
+  await a.waitForSelector('[data-testid=pocket-white]');
+  const array = { a1: 'R', b1: 'N', c1: 'B', d1: 'Q', e1: 'K', f1: 'B', g1: 'N', h1: 'R' };
+  for (const f of 'abcdefgh') array[`${f}2`] = 'P';
+  const clicked = ['e1', 'd1', 'c1'];
+  for (const sq of clicked) {
+    const v0 = await version(a);
+    await a.click(`[data-testid=pocket-${array[sq]}]`);
+    check(await a.locator(`[data-target="${sq}"]`).count() === 1, `${sq} is offered for ${array[sq]}`);
+    await a.click(`[data-testid=sq-${sq}]`);
+    await waitVersionAbove(a, v0, `drop on ${sq}`);
+    check((await unitAt(a, sq)).letter === array[sq], `${array[sq]} placed on ${sq}`);
   }
+  for (const [sq, l] of Object.entries(array)) {
+    if (clicked.includes(sq)) continue;
+    const s = await post(`/api/games/${id}/step`, { token: tokens.white, step: `${l}@${sq}` });
+    check(s.status === 200, `${l}@${sq}: ${JSON.stringify(s.body)}`);
+  }
+  await a.waitForFunction(() => !document.querySelector('[data-testid=end-turn]').disabled);
+  await endTurn(a);
+  // Black drops with a lower-case pocket letter.
+  const b = await sc.page(await sc.context());
+  await b.goto(base + links.black);
+  await b.waitForSelector('[data-testid=pocket-black]');
+  const v0 = await version(b);
+  await b.click('[data-testid=pocket-k]');
+  await b.click('[data-testid=sq-e8]');
+  await waitVersionAbove(b, v0, 'Black\'s drop');
+  const k = await unitAt(b, 'e8');
+  check(k && k.letter === 'k' && k.side === 'black', 'Black\'s Head placed on e8');
+  check((await b.textContent('[data-testid=turn-steps]')).includes('K@e8'), 'the turn shows K@e8');
+  return 'White placed units by clicking the pocket, then ended the placement; Black placed its Head';
 }
-await browser.close();
-server.removeAllListeners('exit');
-server.kill('SIGTERM');
-rmSync(dir, { recursive: true, force: true });
-console.log(`browser tests: ${scenarios.length - failed} passed, ${failed} failed`);
+
+async function promotion(sc) {
+  // A chess position (NewGame `position`) where White promotes: the page offers the choice.
+  const r = await post('/api/games', { variant: 'chess', white: 'human', black: 'human', position: 'k7/4P2p/8/8/8/8/8/4K2R w - - 0 1' });
+  check(r.status === 200, `create chess game: ${JSON.stringify(r.body)}`);
+  const { id, links } = r.body;
+  const a = await sc.page();
+  await a.goto(base + links.white);
+  await a.waitForSelector('[data-testid=board] svg');
+  await a.click('[data-testid=sq-e7]');
+  await a.click('[data-testid=sq-e8]');
+  await a.waitForSelector('[data-testid=choice]');
+  const choices = await a.locator('[data-testid=choice] button[data-testid^=choice-]').count();
+  check(choices === 4, `four promotions offered (${choices})`);
+  const v0 = await version(a);
+  await a.click('[data-testid="choice-e7-e8=N"]');
+  await waitVersionAbove(a, v0, 'promotion');
+  check((await unitAt(a, 'e8')).letter === 'N', 'the pawn became a Knight');
+  const view = await getView(id);
+  check(view.to_move === 'black' && !view.result, 'a chess turn is one step: Black to move');
+  check((await a.textContent('[data-testid=move-list]')).includes('e7-e8=N'), 'the move list shows e7-e8=N');
+  // Black resigns through the two-click confirmation.
+  const b = await sc.page(await sc.context());
+  await b.goto(base + links.black);
+  await b.waitForSelector('[data-testid=resign]');
+  await b.click('[data-testid=resign]');
+  await b.click('[data-testid=confirm-resign]');
+  await a.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.includes('White wins'));
+  check((await a.textContent('[data-testid=status]')).includes('you win'), 'White is told it won');
+  check((await getView(id)).result.winner === 'white', 'the game is over, White won');
+  return 'e7-e8 offered four promotions; =N chosen; Black resigned by two clicks';
+}
+
+async function reconnect(sc) {
+  // The server is killed and restarted on the same database: the page says it lost the
+  // live updates, reconnects by itself and shows the steps played meanwhile.
+  const r = await post('/api/games', { variant: 'mini-chieftain', white: 'human', black: 'human' });
+  const { id, links, tokens } = r.body;
+  const a = await sc.page();
+  await a.goto(base + links.black);
+  await a.waitForSelector('[data-testid=board] svg');
+  check(await a.locator('[data-testid=connection]').count() === 0, 'connected');
+  const v0 = await version(a);
+  server.removeAllListeners('exit');
+  const dead = new Promise((res) => server.once('exit', res));
+  server.kill('SIGKILL');
+  await dead;
+  await a.waitForSelector('[data-testid=connection]');
+  await startServer(port, database);
+  const step = quiet(await getView(id, tokens.white))[0];
+  const s = await post(`/api/games/${id}/step`, { token: tokens.white, step: step.text });
+  check(s.status === 200, `step after the restart: ${JSON.stringify(s.body)}`);
+  await waitVersionAbove(a, v0, 'the page after the restart');
+  await a.waitForSelector('[data-testid=connection]', { state: 'detached' });
+  check(await unitAt(a, step.to), `the page shows ${step.text}, played while it was reconnecting`);
+  return `server killed and restarted: "reconnecting" shown, then ${step.text} appeared without a reload`;
+}
+
+// ---------------------------------------------------------------- runner
+
+const scenarios = [
+  ['home page', homePage],
+  ['a. vs AI, chesimals-1', vsAiChesimals],
+  ['b. vs AI, mini-chieftain', vsAiChieftain],
+  ['c+d. human vs human, seats', humanVsHuman],
+  ['drops (lifeform-free)', drops],
+  ['promotion choice and resign (chess)', promotion],
+  ['reconnect after a server restart', reconnect],
+];
+
+let failed = 0;
+let passed = 0;
+try {
+  dir = mkdtempSync(join(tmpdir(), 'cohort-browser-'));
+  port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  database = `sqlite://${join(dir, 't.db')}`;
+  await startServer(port, database);
+  browser = await chromium.launch({
+    executablePath: BROWSER,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const filter = process.argv[2];
+  for (const [name, run] of scenarios) {
+    if (filter && !name.includes(filter)) continue;
+    const t0 = Date.now();
+    const sc = new Scenario();
+    let timer;
+    try {
+      const what = await Promise.race([
+        run(sc),
+        new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${SCENARIO_MS / 1000} s`)), SCENARIO_MS); }),
+      ]);
+      check(!sc.errors.length, sc.errors.join('; '));
+      passed++;
+      console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${what}`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${e.stack || e}`);
+      if (sc.errors.length) console.log(`     page errors: ${sc.errors.join('; ')}`);
+    } finally {
+      clearTimeout(timer);
+      await sc.close();
+    }
+  }
+} catch (e) {
+  failed++;
+  console.log(`FAIL setup: ${e.stack || e}`);
+} finally {
+  await cleanup();
+}
+console.log(`browser tests: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

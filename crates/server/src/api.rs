@@ -87,6 +87,7 @@ async fn variants() -> Json<Value> {
                 "reconstructed": v.reconstructed,
                 "files": v.geometry.files,
                 "ranks": v.geometry.ranks,
+                "command": board_view(&v.start())["command"],
                 "start": board_view(&v.start()),
             })
         })
@@ -498,7 +499,15 @@ pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
             Err(e) => eprintln!("cohort serve: game {id}: the AI failed: {e}"),
         }
         let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+        drop(live);
+        // Both seats may be the AI's: then the next turn is its too.
+        kick_ai_later(app, id, slot);
     });
+}
+
+/// `kick_ai` from a new task (a plain function: the AI's task cannot contain itself).
+fn kick_ai_later(app: Arc<App>, id: String, slot: Arc<Slot>) {
+    tokio::spawn(async move { kick_ai(&app, &id, &slot).await });
 }
 
 async fn ws(

@@ -195,6 +195,10 @@ impl LiveGame {
         o.insert("ai_thinking".into(), self.ai_thinking.into());
         o.insert("draw_offer".into(), self.row.draw_offer.clone().into());
         o.insert("result".into(), result_json(self.game.result()));
+        if self.game.result().is_some() {
+            // Over by a rule of the game (not only by a capture): nothing may move.
+            o.insert("movable".into(), Value::Array(vec![]));
+        }
         o.insert("seat".into(), seat.map(side_name).into());
         v
     }
@@ -207,12 +211,13 @@ impl LiveGame {
             Some((Outcome::Draw, r)) => ("1/2-1/2", r.describe()),
             None => ("*", "unfinished"),
         };
-        let turns: Vec<Vec<&String>> = self
-            .turns
+        let played: Vec<&(Side, Vec<String>)> =
+            self.turns.iter().filter(|t| !t.1.is_empty()).collect();
+        let turns: Vec<Vec<&String>> = played
             .iter()
-            .filter(|t| !t.1.is_empty())
             .map(|t| t.1.iter().filter(|s| *s != "end").collect())
             .collect();
+        let sides: Vec<&str> = played.iter().map(|t| side_name(t.0)).collect();
         let steps: Vec<String> = self.turns.iter().flat_map(|t| t.1.clone()).collect();
         let player = |side: Side| {
             if self.seat_kind(side) == "ai" {
@@ -230,6 +235,7 @@ impl LiveGame {
             "result": result,
             "reason": reason,
             "turns": turns,
+            "sides": sides,
             "steps": steps,
         })
     }
@@ -305,9 +311,15 @@ pub fn board_view(pos: &Position) -> Value {
         CommandModel::Single => "single",
         CommandModel::Body => "body",
     };
+    let pieces: serde_json::Map<String, Value> = v
+        .pieces
+        .iter()
+        .map(|p| (p.letter.to_string(), Value::from(p.name.clone())))
+        .collect();
     json!({
         "variant": v.id,
         "name": v.name,
+        "pieces": pieces,
         "files": geo.files,
         "ranks": geo.ranks,
         "command": command,

@@ -111,6 +111,7 @@ async fn seats_bad_input_and_undo() {
     let (s, v) = post(&app, &format!("/api/games/{id}/draw"), json!({"token": white, "action": "accept"})).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["result"]["reason"], "agreement");
+    assert_eq!(v["movable"], json!([]), "nothing may move once the game is over");
     let (s, _) = post(&app, &step_uri, json!({"token": black, "step": "end"})).await;
     assert_eq!(s, StatusCode::CONFLICT);
 
@@ -156,6 +157,18 @@ async fn the_ai_replies_and_resumes_after_restart() {
     assert_eq!(turns.len(), 2);
     assert_eq!(turns[1]["side"], "black");
     assert_eq!(turns[1]["steps"].as_array().unwrap().last().unwrap(), "end");
+    // Two AI seats: the AI plays one turn after the other by itself.
+    let (_, both) = post(&app, "/api/games", json!({"variant": "chesimals-1", "white": "ai", "black": "ai", "ai": {"agent": "random", "time_ms": 50}})).await;
+    let both_id = both["id"].as_str().unwrap().to_string();
+    let mut turns = 0;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        turns = get(&app, &format!("/api/games/{both_id}")).await["turns"].as_array().unwrap().len();
+        if turns >= 4 {
+            break;
+        }
+    }
+    assert!(turns >= 4, "AI against AI stopped after {turns} turns");
     app.store.close().await;
     let reopened = App::open(&url).await.unwrap();
     let again = get(&reopened, &format!("/api/games/{id}")).await;
