@@ -30,9 +30,9 @@ pub fn parse_agent(text: &str) -> Result<AgentSpec, Fail> {
         }
         None => (text, None),
     };
-    if !matches!(name, "random" | "greedy" | "engine") {
+    if !matches!(name, "random" | "greedy" | "engine" | "planner") {
         return Err(Fail(format!(
-            "unknown agent '{name}' (known: random, greedy, engine)"
+            "unknown agent '{name}' (known: random, greedy, engine, planner)"
         )));
     }
     Ok(AgentSpec {

@@ -4,6 +4,7 @@
 
 pub mod eval;
 pub mod matches;
+pub mod planner;
 pub mod search;
 pub mod tactics;
 
@@ -80,6 +81,7 @@ pub fn agent(name: &str, variant: &Arc<Variant>) -> Option<Box<dyn Agent>> {
             weights: Weights::new(variant),
         })),
         "engine" => Some(Box::new(EngineAgent::new(variant))),
+        "planner" => Some(Box::new(EngineAgent::with_planner(variant))),
         _ => None,
     }
 }
@@ -322,6 +324,11 @@ impl Agent for GreedyAgent {
 /// Turn-aware alpha-beta over steps with iterative deepening (search.rs).
 pub struct EngineAgent {
     weights: Weights,
+    /// The `planner` agent (experimental): in games of long turns (the chain model, or three
+    /// or more activating leaders) the turn planner (planner.rs) chooses the turn when the
+    /// step search finds no decisive tactic. Measured weaker than the plain engine so far
+    /// (docs/benchmarks.md), hence not the default.
+    long_turns: bool,
     /// Kept across searches (and turns); shared by the search threads.
     table: search::Table,
 }
@@ -329,6 +336,28 @@ pub struct EngineAgent {
 impl EngineAgent {
     pub fn new(variant: &Arc<Variant>) -> EngineAgent {
         EngineAgent {
+            long_turns: false,
+            weights: Weights::new(variant),
+            table: search::Table::new(18),
+        }
+    }
+
+    /// The engine with the turn planner for long turns (the `planner` agent).
+    pub fn with_planner(variant: &Arc<Variant>) -> EngineAgent {
+        let start = variant.start();
+        let leaders = start
+            .units()
+            .filter(|u| {
+                u.side == cohort_rules::Side::White && variant.pieces[u.kind as usize].leader
+            })
+            .count();
+        let long_turns = match variant.command {
+            cohort_rules::CommandModel::Chain { .. } => true,
+            cohort_rules::CommandModel::Range { .. } => leaders >= 3,
+            _ => false,
+        };
+        EngineAgent {
+            long_turns,
             weights: Weights::new(variant),
             table: search::Table::new(18),
         }
@@ -407,7 +436,7 @@ impl EngineAgent {
 
 impl Agent for EngineAgent {
     fn name(&self) -> String {
-        "engine".into()
+        if self.long_turns { "planner" } else { "engine" }.into()
     }
     fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice {
         if let Some(choice) = placement_turn(game, limits.seed) {
@@ -417,6 +446,38 @@ impl Agent for EngineAgent {
         let mut pos = game.position().clone();
         let side = pos.side_to_move();
         let mut choice = TurnChoice::default();
+        if self.long_turns && pos.at_turn_start() {
+            // A third of the budget for the step search: it finds the wins and forced losses
+            // within its horizon. Otherwise the planner chooses the whole turn.
+            let tactical = Limits {
+                time: limits.time.map(|t| t * 35 / 100),
+                nodes: limits.nodes.map(|n| n * 35 / 100),
+                seed: limits.seed,
+                threads: limits.threads,
+            };
+            let (out, stats) = self.think(&pos, &tactical, None, |_, _| {});
+            if out.score.abs() < search::WIN - 1000 {
+                let mut budget = planner::Budget {
+                    deadline: limits.time.map(|t| started + t * 85 / 100),
+                    node_limit: limits.nodes.map(|n| n * 65 / 100),
+                    nodes: 0,
+                };
+                if let Some((steps, score)) = planner::plan(&pos, &self.weights, &mut budget) {
+                    return TurnChoice {
+                        steps,
+                        score,
+                        pv: vec![],
+                        stats: Stats {
+                            nodes: stats.nodes + budget.nodes,
+                            depth: stats.depth,
+                            elapsed: started.elapsed(),
+                            tt_probes: stats.tt_probes,
+                            tt_hits: stats.tt_hits,
+                        },
+                    };
+                }
+            }
+        }
         // One search per step of the turn, each with the time left, so that every step is
         // chosen knowing the steps already made. The first search gets most of the budget.
         while pos.side_to_move() == side && pos.outcome().is_none() {

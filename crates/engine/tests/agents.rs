@@ -21,6 +21,7 @@ fn agents_play_legal_games_in_every_variant() {
             ("engine", "random"),
             ("greedy", "engine"),
             ("random", "greedy"),
+            ("planner", "engine"),
         ] {
             let mut x = agent(a, &v).unwrap();
             let mut y = agent(b, &v).unwrap();
