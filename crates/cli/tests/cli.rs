@@ -395,3 +395,28 @@ fn analyze_prints_turn_score_line_and_statistics() {
     let mut p = v.start();
     p.apply_turn(&turn).expect("the chosen turn is legal");
 }
+
+#[test]
+fn serve_and_check_games_refuse_bad_databases_and_addresses() {
+    assert_user_error(&["serve", "--database", "mysql://x"], "--database 'mysql://x'");
+    assert_user_error(&["serve", "--host", "not-an-ip"], "--host 'not-an-ip'");
+    assert_user_error(
+        &["serve", "--database", "postgres://nobody:x@127.0.0.1:1/none"],
+        "database postgres://nobody:x@127.0.0.1:1/none",
+    );
+    assert_user_error(&["check-games", "--database", "file.db"], "--database 'file.db'");
+    // A database that is not one: an error, not a crash, and the file is left alone.
+    let dir = std::env::temp_dir().join(format!("cohort-cli-db-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let junk = dir.join("junk.db");
+    std::fs::write(&junk, b"this is not a database").unwrap();
+    let url = format!("sqlite://{}", junk.display());
+    assert_user_error(&["check-games", "--database", &url], "database");
+    assert_eq!(std::fs::read(&junk).unwrap(), b"this is not a database");
+    // An empty new database checks clean.
+    let fresh = format!("sqlite://{}", dir.join("fresh.db").display());
+    let o = cohort(&["check-games", "--database", &fresh]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("games: 0 replayed legally: 0 failed: 0"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -94,6 +94,8 @@ impl Store {
             // SQLite has one writer at a time: one connection serialises writes without
             // ever meeting SQLITE_BUSY. PostgreSQL gets a few.
             .max_connections(if sqlite { 1 } else { 8 })
+            // A wrong address or a file that is no database should fail soon, not in 30 s.
+            .acquire_timeout(std::time::Duration::from_secs(5))
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if sqlite {
