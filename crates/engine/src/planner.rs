@@ -128,12 +128,15 @@ pub fn candidates(
         frontier = next;
     }
     finals.sort_by_key(|c| std::cmp::Reverse(c.score));
+    // Distinct positions, and at most two turns per first step: the best turns of a beam
+    // are mostly one turn with a step more or less, and the minimax needs real choices.
     let mut distinct: Vec<Candidate> = Vec::new();
     for c in finals {
         if distinct.len() >= keep {
             break;
         }
-        if !distinct.iter().any(|d| d.pos.hash() == c.pos.hash()) {
+        let same_start = distinct.iter().filter(|d| d.steps[0] == c.steps[0]).count();
+        if same_start < 2 && !distinct.iter().any(|d| d.pos.hash() == c.pos.hash()) {
             distinct.push(c);
         }
     }
@@ -144,7 +147,7 @@ pub fn candidates(
 /// the side to move has no turn to propose.
 pub fn plan(root: &Position, w: &Weights, budget: &mut Budget) -> Option<(Vec<Step>, i32)> {
     let mover = root.side_to_move();
-    let mine = candidates(root, w, 3, 10, budget);
+    let mine = candidates(root, w, 6, 16, budget);
     let mut best: Option<(i32, Vec<Step>)> = None;
     for c in mine {
         if best.is_some() && budget.spent() {
@@ -157,7 +160,7 @@ pub fn plan(root: &Position, w: &Weights, budget: &mut Budget) -> Option<(Vec<St
                 if tactics::win_this_turn(&mut q, 2).is_some() {
                     -WIN + 1
                 } else {
-                    let replies = candidates(&c.pos, w, 2, 4, budget);
+                    let replies = candidates(&c.pos, w, 4, 6, budget);
                     replies.first().map_or(c.score, |r| -r.score)
                 }
             }

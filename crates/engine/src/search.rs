@@ -351,7 +351,17 @@ impl<'a> Searcher<'a> {
         left: i32,
     ) -> i32 {
         self.nodes += 1;
-        let stand = evaluate(pos, self.weights);
+        // In the middle of a turn the mover may stop: the value of standing pat is then the
+        // value of ending the turn, which the opponent's captures decide. (A static
+        // evaluation here would credit the mover with threats it never gets to carry out.)
+        let stand = if left > 1 && !pos.at_turn_start() && pos.is_legal(Step::END) {
+            let undo = pos.make(Step::END);
+            let v = -self.quiesce(pos, -beta, -alpha, ply + 1, left - 1);
+            pos.unmake(Step::END, undo);
+            v
+        } else {
+            evaluate(pos, self.weights)
+        };
         if left == 0 || stand >= beta || self.check_stop() {
             return stand;
         }
