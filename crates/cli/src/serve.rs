@@ -67,7 +67,10 @@ pub fn check_games(database: &str) -> Result<(), Fail> {
             }
         }
         store.close().await;
-        println!("games: {} replayed legally: {good} failed: {bad} steps: {steps}", ids.len());
+        println!(
+            "games: {} replayed legally: {good} failed: {bad} steps: {steps}",
+            ids.len()
+        );
         if bad > 0 {
             Err(Fail(format!("{bad} stored games do not replay legally")))
         } else {

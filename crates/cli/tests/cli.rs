@@ -398,13 +398,23 @@ fn analyze_prints_turn_score_line_and_statistics() {
 
 #[test]
 fn serve_and_check_games_refuse_bad_databases_and_addresses() {
-    assert_user_error(&["serve", "--database", "mysql://x"], "--database 'mysql://x'");
+    assert_user_error(
+        &["serve", "--database", "mysql://x"],
+        "--database 'mysql://x'",
+    );
     assert_user_error(&["serve", "--host", "not-an-ip"], "--host 'not-an-ip'");
     assert_user_error(
-        &["serve", "--database", "postgres://nobody:x@127.0.0.1:1/none"],
+        &[
+            "serve",
+            "--database",
+            "postgres://nobody:x@127.0.0.1:1/none",
+        ],
         "database postgres://nobody:x@127.0.0.1:1/none",
     );
-    assert_user_error(&["check-games", "--database", "file.db"], "--database 'file.db'");
+    assert_user_error(
+        &["check-games", "--database", "file.db"],
+        "--database 'file.db'",
+    );
     // A database that is not one: an error, not a crash, and the file is left alone.
     let dir = std::env::temp_dir().join(format!("cohort-cli-db-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -417,6 +427,10 @@ fn serve_and_check_games_refuse_bad_databases_and_addresses() {
     let fresh = format!("sqlite://{}", dir.join("fresh.db").display());
     let o = cohort(&["check-games", "--database", &fresh]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).contains("games: 0 replayed legally: 0 failed: 0"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("games: 0 replayed legally: 0 failed: 0"),
+        "{}",
+        stdout(&o)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

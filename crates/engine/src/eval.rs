@@ -12,6 +12,10 @@ pub struct Weights {
     /// Value of each piece kind.
     pub value: Vec<i32>,
     pub royal: Vec<bool>,
+    /// Bonus per rank that a commanded unit has advanced, set by the engine when the game
+    /// has gone some turns without a capture (0 otherwise): a push to break locked fronts
+    /// before the quiet-turn rule draws the game.
+    pub advance: i32,
 }
 
 impl Weights {
@@ -47,7 +51,11 @@ impl Weights {
             })
             .collect();
         let royal = variant.pieces.iter().map(|p| p.royal).collect();
-        Weights { value, royal }
+        Weights {
+            value,
+            royal,
+            advance: 0,
+        }
     }
 }
 
@@ -119,6 +127,27 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
                     .min()
                     .unwrap_or(16) as i32;
                 score[s] += 3 * (8 - d).max(0);
+            }
+        }
+    }
+    if w.advance != 0 {
+        let ranks = pos.variant().geometry.ranks as i32;
+        for u in pos.units() {
+            let s = u.side.index();
+            if commanded[s].has(u.square) {
+                let rank = u.square.rank() as i32;
+                let progress = if u.side == Side::White {
+                    rank
+                } else {
+                    ranks - 1 - rank
+                };
+                // Leaders follow more slowly: they must stay in reach of what they command.
+                let k = if w.royal[u.kind as usize] {
+                    w.advance / 2
+                } else {
+                    w.advance
+                };
+                score[s] += k * progress;
             }
         }
     }

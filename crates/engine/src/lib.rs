@@ -321,6 +321,16 @@ impl Agent for GreedyAgent {
     }
 }
 
+/// The range command model with three or more leaders a side (Chieftain Chess).
+fn many_leaders_in_range(variant: &Arc<Variant>) -> bool {
+    let leaders = variant
+        .start()
+        .units()
+        .filter(|u| u.side == cohort_rules::Side::White && variant.pieces[u.kind as usize].leader)
+        .count();
+    matches!(variant.command, cohort_rules::CommandModel::Range { .. }) && leaders >= 3
+}
+
 /// Turn-aware alpha-beta over steps with iterative deepening (search.rs).
 pub struct EngineAgent {
     weights: Weights,
@@ -329,6 +339,8 @@ pub struct EngineAgent {
     /// step search finds no decisive tactic. Measured weaker than the plain engine so far
     /// (docs/benchmarks.md), hence not the default.
     long_turns: bool,
+    /// The range model with three or more leaders (Chieftain Chess): see `choose_turn`.
+    locking_fronts: bool,
     /// Kept across searches (and turns); shared by the search threads.
     table: search::Table,
 }
@@ -337,6 +349,7 @@ impl EngineAgent {
     pub fn new(variant: &Arc<Variant>) -> EngineAgent {
         EngineAgent {
             long_turns: false,
+            locking_fronts: many_leaders_in_range(variant),
             weights: Weights::new(variant),
             table: search::Table::new(18),
         }
@@ -358,6 +371,7 @@ impl EngineAgent {
         };
         EngineAgent {
             long_turns,
+            locking_fronts: many_leaders_in_range(variant),
             weights: Weights::new(variant),
             table: search::Table::new(18),
         }
@@ -439,6 +453,20 @@ impl Agent for EngineAgent {
         if self.long_turns { "planner" } else { "engine" }.into()
     }
     fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice {
+        // Long without a capture in a game of big Chieftain armies: push forward before the
+        // quiet-turn rule draws the game (their fronts lock; measured in docs/benchmarks.md,
+        // where the same push made Chesimals II weaker, hence the condition).
+        let quiet = game.quiet_turns() as u32;
+        let quiet_limit = game.position().variant().quiet_turns as u32;
+        let advance = if self.locking_fronts && quiet_limit > 0 && quiet >= 4 {
+            80
+        } else {
+            0
+        };
+        if advance != self.weights.advance {
+            self.weights.advance = advance;
+            self.table.clear();
+        }
         if let Some(choice) = placement_turn(game, limits.seed) {
             return choice;
         }

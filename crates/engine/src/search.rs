@@ -87,6 +87,13 @@ impl Table {
                 .collect(),
         }
     }
+    /// Forget everything (the evaluation changed).
+    pub fn clear(&self) {
+        for slot in &self.slots {
+            slot[0].store(0, Ordering::Relaxed);
+            slot[1].store(0, Ordering::Relaxed);
+        }
+    }
     fn slot(&self, key: u64) -> &[AtomicU64; 2] {
         &self.slots[(key as usize) & (self.slots.len() - 1)]
     }

@@ -173,7 +173,9 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
     };
     let live = LiveGame::replay(row.clone(), &[]).map_err(ApiError::bad)?;
     if live.game.result().is_some() {
-        return Err(ApiError::bad("position: the game would be over before it starts"));
+        return Err(ApiError::bad(
+            "position: the game would be over before it starts",
+        ));
     }
     app.store
         .insert_game(&row)
@@ -183,7 +185,10 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
     kick_ai(&app, &id, &slot).await;
     let seat = |kind: &str, tok: &str| {
         if kind == "human" {
-            (Value::from(tok), Value::from(format!("/game/{id}?token={tok}")))
+            (
+                Value::from(tok),
+                Value::from(format!("/game/{id}?token={tok}")),
+            )
         } else {
             (Value::Null, Value::Null)
         }
@@ -271,13 +276,17 @@ async fn get_game(
 async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let slot = find(&app, &id).await?;
     let live = slot.live.lock().await;
-    let text = serde_json::to_string_pretty(&live.record()).map_err(|e| ApiError::internal(e.to_string()))?;
+    let text = serde_json::to_string_pretty(&live.record())
+        .map_err(|e| ApiError::internal(e.to_string()))?;
     Ok((
         [
             (header::CONTENT_TYPE, "application/json".to_string()),
             (
                 header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"cohort-{}-{id}.json\"", live.row.variant),
+                format!(
+                    "attachment; filename=\"cohort-{}-{id}.json\"",
+                    live.row.variant
+                ),
             ),
         ],
         text,
@@ -302,7 +311,10 @@ enum Action {
 
 async fn step(s: State<Arc<App>>, p: Path<String>, raw: Result<Bytes, BytesRejection>) -> Answer {
     let a: Act = body(raw)?;
-    let step = a.step.clone().ok_or_else(|| ApiError::bad("missing field 'step'"))?;
+    let step = a
+        .step
+        .clone()
+        .ok_or_else(|| ApiError::bad("missing field 'step'"))?;
     act(s, p, a, Action::Step(step)).await
 }
 async fn undo(s: State<Arc<App>>, p: Path<String>, raw: Result<Bytes, BytesRejection>) -> Answer {
@@ -315,11 +327,19 @@ async fn resign(s: State<Arc<App>>, p: Path<String>, raw: Result<Bytes, BytesRej
 }
 async fn draw(s: State<Arc<App>>, p: Path<String>, raw: Result<Bytes, BytesRejection>) -> Answer {
     let a: Act = body(raw)?;
-    let what = a.action.clone().ok_or_else(|| ApiError::bad("missing field 'action' (offer, accept or decline)"))?;
+    let what = a
+        .action
+        .clone()
+        .ok_or_else(|| ApiError::bad("missing field 'action' (offer, accept or decline)"))?;
     act(s, p, a, Action::Draw(what)).await
 }
 
-async fn act(State(app): State<Arc<App>>, Path(id): Path<String>, a: Act, action: Action) -> Answer {
+async fn act(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    a: Act,
+    action: Action,
+) -> Answer {
     let slot = find(&app, &id).await?;
     let view = {
         let mut live = slot.live.lock().await;
@@ -362,9 +382,13 @@ async fn apply(app: &App, live: &mut LiveGame, seat: Side, action: Action) -> Re
             if step.len() > 32 {
                 return Err(ApiError::bad("step: too long to be a step"));
             }
-            text = next.play(&step).map_err(|e| ApiError::bad(format!("step '{step}': {e}")))?;
+            text = next
+                .play(&step)
+                .map_err(|e| ApiError::bad(format!("step '{step}': {e}")))?;
             // Playing on instead of answering declines the opponent's draw offer.
-            if next.to_move() != mover && next.row.draw_offer.as_deref() == Some(side_name(mover.other())) {
+            if next.to_move() != mover
+                && next.row.draw_offer.as_deref() == Some(side_name(mover.other()))
+            {
                 next.row.draw_offer = None;
             }
             Change::Step {
@@ -394,7 +418,9 @@ async fn apply(app: &App, live: &mut LiveGame, seat: Side, action: Action) -> Re
             match what.as_str() {
                 "offer" => {
                     if next.seat_kind(seat.other()) == "ai" {
-                        return Err(ApiError::conflict("the AI does not take draw offers; play on or resign"));
+                        return Err(ApiError::conflict(
+                            "the AI does not take draw offers; play on or resign",
+                        ));
                     }
                     if offer.is_some() {
                         return Err(ApiError::conflict("a draw offer is already standing"));
@@ -415,7 +441,11 @@ async fn apply(app: &App, live: &mut LiveGame, seat: Side, action: Action) -> Re
                     }
                     next.row.draw_offer = None;
                 }
-                _ => return Err(ApiError::bad(format!("action: '{what}' is not offer, accept or decline"))),
+                _ => {
+                    return Err(ApiError::bad(format!(
+                        "action: '{what}' is not offer, accept or decline"
+                    )))
+                }
             }
             Change::Row
         }
@@ -427,10 +457,9 @@ async fn apply(app: &App, live: &mut LiveGame, seat: Side, action: Action) -> Re
     next.row.version += 1;
     next.row.updated_ms = now_ms();
     next.row.finished = next.game.result().is_some();
-    app.store
-        .commit(&next.row, change)
-        .await
-        .map_err(|e| ApiError::internal(format!("storing the change failed, nothing changed: {e}")))?;
+    app.store.commit(&next.row, change).await.map_err(|e| {
+        ApiError::internal(format!("storing the change failed, nothing changed: {e}"))
+    })?;
     *live = next;
     Ok(())
 }
@@ -488,7 +517,9 @@ pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
                         // Capture marks depend on the position: write the step as of now.
                         live.game.position().step_text(step)
                     };
-                    if let Err(ApiError(_, e)) = apply(&app, &mut live, side, Action::Step(text)).await {
+                    if let Err(ApiError(_, e)) =
+                        apply(&app, &mut live, side, Action::Step(text)).await
+                    {
                         eprintln!("cohort serve: game {id}: the AI's step was refused: {e}");
                         break;
                     }

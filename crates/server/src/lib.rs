@@ -109,7 +109,9 @@ pub async fn serve(addr: SocketAddr, database: &str) -> Result<(), ServeError> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| ServeError(format!("cannot listen on {addr}: {e}")))?;
-    let local = listener.local_addr().map_err(|e| ServeError(e.to_string()))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| ServeError(e.to_string()))?;
     println!(
         "cohort serve: open http://{local}/ (database: {}, {})",
         database, app.store.kind

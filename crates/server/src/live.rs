@@ -11,12 +11,15 @@ use serde_json::{json, Value};
 
 use crate::store::GameRow;
 
+/// A turn in notation: who played it and its steps.
+pub type Turn = (Side, Vec<String>);
+
 #[derive(Clone)]
 pub struct LiveGame {
     pub row: GameRow,
     pub game: Game,
     /// Completed turns and the turn in progress (last, possibly empty), in notation.
-    pub turns: Vec<(Side, Vec<String>)>,
+    pub turns: Vec<Turn>,
     pub ai_thinking: bool,
 }
 
@@ -161,7 +164,7 @@ impl LiveGame {
             })
             .collect();
         let can_end = list.iter().any(|s| s.is_end());
-        let (done, current): (&[(Side, Vec<String>)], Option<&(Side, Vec<String>)>) =
+        let (done, current): (&[Turn], Option<&Turn>) =
             if self.game.result().is_none() {
                 (&self.turns[..self.turns.len() - 1], self.turns.last())
             } else {

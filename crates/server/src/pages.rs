@@ -10,9 +10,21 @@ use axum::Router;
 use serde::Deserialize;
 
 const STATIC: &[(&str, &str, &str)] = &[
-    ("board.js", "text/javascript", include_str!("../../../web/static/board.js")),
-    ("app.js", "text/javascript", include_str!("../../../web/static/app.js")),
-    ("style.css", "text/css", include_str!("../../../web/static/style.css")),
+    (
+        "board.js",
+        "text/javascript",
+        include_str!("../../../web/static/board.js"),
+    ),
+    (
+        "app.js",
+        "text/javascript",
+        include_str!("../../../web/static/app.js"),
+    ),
+    (
+        "style.css",
+        "text/css",
+        include_str!("../../../web/static/style.css"),
+    ),
 ];
 
 pub fn router() -> Router {
@@ -54,5 +66,12 @@ async fn static_file(Path(file): Path<String>) -> Response {
             .unwrap_or_else(|_| embedded.to_string()),
         Err(_) => embedded.to_string(),
     };
-    ([(header::CONTENT_TYPE, mime), (header::CACHE_CONTROL, "no-cache")], text).into_response()
+    (
+        [
+            (header::CONTENT_TYPE, mime),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        text,
+    )
+        .into_response()
 }

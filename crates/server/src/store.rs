@@ -240,7 +240,11 @@ impl Store {
 
     pub async fn game(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
         let sql = format!("SELECT {} FROM games WHERE id = $1", Self::COLUMNS);
-        let Some(r) = sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await? else {
+        let Some(r) = sqlx::query(&sql)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+        else {
             return Ok(None);
         };
         let row = Self::game_row(&r)?;
@@ -267,7 +271,11 @@ impl Store {
     }
 
     /// Ids of games, unfinished only or all, newest change first.
-    pub async fn game_ids(&self, unfinished_only: bool, limit: i64) -> Result<Vec<String>, StoreError> {
+    pub async fn game_ids(
+        &self,
+        unfinished_only: bool,
+        limit: i64,
+    ) -> Result<Vec<String>, StoreError> {
         let sql = if unfinished_only {
             "SELECT id FROM games WHERE finished = 0 ORDER BY updated_ms DESC LIMIT $1"
         } else {

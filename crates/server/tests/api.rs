@@ -11,7 +11,12 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-async fn call(app: &std::sync::Arc<App>, method: &str, uri: &str, body: Body) -> (StatusCode, Value) {
+async fn call(
+    app: &std::sync::Arc<App>,
+    method: &str,
+    uri: &str,
+    body: Body,
+) -> (StatusCode, Value) {
     let req = Request::builder()
         .method(method)
         .uri(uri)
@@ -47,7 +52,12 @@ fn temp_db(tag: &str) -> (std::path::PathBuf, String) {
 async fn seats_bad_input_and_undo() {
     let (dir, url) = temp_db("seats");
     let app = App::open(&url).await.unwrap();
-    let (s, created) = post(&app, "/api/games", json!({"variant": "chesimals-1", "white": "human", "black": "human"})).await;
+    let (s, created) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "chesimals-1", "white": "human", "black": "human"}),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
     let white = created["tokens"]["white"].as_str().unwrap().to_string();
@@ -58,26 +68,57 @@ async fn seats_bad_input_and_undo() {
 
     // Every kind of bad request: an error message, and the game unchanged.
     let bad: Vec<(Value, StatusCode)> = vec![
-        (json!({"token": black, "step": "c2-c4"}), StatusCode::CONFLICT), // Black's token, White's turn
-        (json!({"token": "0".repeat(32), "step": "c2-c4"}), StatusCode::FORBIDDEN),
-        (json!({"token": white, "step": "c2-c9"}), StatusCode::BAD_REQUEST), // illegal
-        (json!({"token": white, "step": "b11-b10"}), StatusCode::BAD_REQUEST), // Black's unit
-        (json!({"token": white, "step": "hello"}), StatusCode::BAD_REQUEST),
+        (
+            json!({"token": black, "step": "c2-c4"}),
+            StatusCode::CONFLICT,
+        ), // Black's token, White's turn
+        (
+            json!({"token": "0".repeat(32), "step": "c2-c4"}),
+            StatusCode::FORBIDDEN,
+        ),
+        (
+            json!({"token": white, "step": "c2-c9"}),
+            StatusCode::BAD_REQUEST,
+        ), // illegal
+        (
+            json!({"token": white, "step": "b11-b10"}),
+            StatusCode::BAD_REQUEST,
+        ), // Black's unit
+        (
+            json!({"token": white, "step": "hello"}),
+            StatusCode::BAD_REQUEST,
+        ),
         (json!({"token": white}), StatusCode::BAD_REQUEST),
-        (json!({"token": white, "step": "end"}), StatusCode::BAD_REQUEST), // end before a move
+        (
+            json!({"token": white, "step": "end"}),
+            StatusCode::BAD_REQUEST,
+        ), // end before a move
     ];
     for (body, status) in bad {
         let (s, v) = post(&app, &step_uri, body.clone()).await;
         assert_eq!(s, status, "{body} -> {v}");
-        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{body}: {v}");
+        assert!(
+            v["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{body}: {v}"
+        );
     }
     let (s, v) = call(&app, "POST", &step_uri, Body::from("{not json")).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
     let (s, _) = call(&app, "POST", &step_uri, Body::from(vec![b' '; 100_000])).await;
     assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
-    let (s, v) = post(&app, "/api/games/nosuchgame/step", json!({"token": white, "step": "c2-c4"})).await;
+    let (s, v) = post(
+        &app,
+        "/api/games/nosuchgame/step",
+        json!({"token": white, "step": "c2-c4"}),
+    )
+    .await;
     assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
-    let (s, v) = post(&app, "/api/games", json!({"variant": "nope", "white": "human", "black": "human"})).await;
+    let (s, v) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "nope", "white": "human", "black": "human"}),
+    )
+    .await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
     let after = get(&app, &format!("/api/games/{id}")).await;
     assert_eq!(before, after, "bad requests changed the game");
@@ -92,7 +133,12 @@ async fn seats_bad_input_and_undo() {
     let second = v["legal"][0]["text"].as_str().unwrap().to_string();
     let (_, v) = post(&app, &step_uri, json!({"token": white, "step": second})).await;
     assert_eq!(v["turn_steps"].as_array().unwrap().len(), 2);
-    let (s, v) = post(&app, &format!("/api/games/{id}/undo"), json!({"token": white})).await;
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/undo"),
+        json!({"token": white}),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["turn_steps"], json!([first]));
     let (s, v) = post(&app, &step_uri, json!({"token": white, "step": "end"})).await;
@@ -100,23 +146,56 @@ async fn seats_bad_input_and_undo() {
     assert_eq!(v["to_move"], "black");
     assert_eq!(v["turns"][0]["steps"], json!([first, "end"]));
     // White can no longer undo (the turn is over), nor move.
-    let (s, _) = post(&app, &format!("/api/games/{id}/undo"), json!({"token": white})).await;
+    let (s, _) = post(
+        &app,
+        &format!("/api/games/{id}/undo"),
+        json!({"token": white}),
+    )
+    .await;
     assert_eq!(s, StatusCode::CONFLICT);
 
     // Draw offer and acceptance end the game; afterwards no step is taken.
-    let (s, v) = post(&app, &format!("/api/games/{id}/draw"), json!({"token": black, "action": "offer"})).await;
-    assert_eq!((s, v["draw_offer"].clone()), (StatusCode::OK, json!("black")));
-    let (s, _) = post(&app, &format!("/api/games/{id}/draw"), json!({"token": black, "action": "accept"})).await;
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/draw"),
+        json!({"token": black, "action": "offer"}),
+    )
+    .await;
+    assert_eq!(
+        (s, v["draw_offer"].clone()),
+        (StatusCode::OK, json!("black"))
+    );
+    let (s, _) = post(
+        &app,
+        &format!("/api/games/{id}/draw"),
+        json!({"token": black, "action": "accept"}),
+    )
+    .await;
     assert_eq!(s, StatusCode::CONFLICT, "one cannot accept one's own offer");
-    let (s, v) = post(&app, &format!("/api/games/{id}/draw"), json!({"token": white, "action": "accept"})).await;
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/draw"),
+        json!({"token": white, "action": "accept"}),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["result"]["reason"], "agreement");
-    assert_eq!(v["movable"], json!([]), "nothing may move once the game is over");
+    assert_eq!(
+        v["movable"],
+        json!([]),
+        "nothing may move once the game is over"
+    );
     let (s, _) = post(&app, &step_uri, json!({"token": black, "step": "end"})).await;
     assert_eq!(s, StatusCode::CONFLICT);
 
     // The record, and a restart from storage that finds the same game.
-    let (s, record) = call(&app, "GET", &format!("/api/games/{id}/record"), Body::empty()).await;
+    let (s, record) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{id}/record"),
+        Body::empty(),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(record["turns"], json!([[first]]));
     assert_eq!(record["result"], "1/2-1/2");
@@ -140,9 +219,22 @@ async fn the_ai_replies_and_resumes_after_restart() {
     let (_, created) = post(&app, "/api/games", json!({"variant": "mini-chieftain", "white": "human", "black": "ai", "ai": {"agent": "engine", "time_ms": 100}})).await;
     let id = created["id"].as_str().unwrap().to_string();
     let white = created["tokens"]["white"].as_str().unwrap().to_string();
-    assert!(created["tokens"]["black"].is_null(), "an AI seat has no token");
-    post(&app, &format!("/api/games/{id}/step"), json!({"token": white, "step": "d2-d3"})).await;
-    let (s, v) = post(&app, &format!("/api/games/{id}/step"), json!({"token": white, "step": "end"})).await;
+    assert!(
+        created["tokens"]["black"].is_null(),
+        "an AI seat has no token"
+    );
+    post(
+        &app,
+        &format!("/api/games/{id}/step"),
+        json!({"token": white, "step": "d2-d3"}),
+    )
+    .await;
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/step"),
+        json!({"token": white, "step": "end"}),
+    )
+    .await;
     assert_eq!((s, v["to_move"].clone()), (StatusCode::OK, json!("black")));
     let mut view = Value::Null;
     for _ in 0..100 {
@@ -163,7 +255,10 @@ async fn the_ai_replies_and_resumes_after_restart() {
     let mut turns = 0;
     for _ in 0..100 {
         tokio::time::sleep(Duration::from_millis(50)).await;
-        turns = get(&app, &format!("/api/games/{both_id}")).await["turns"].as_array().unwrap().len();
+        turns = get(&app, &format!("/api/games/{both_id}")).await["turns"]
+            .as_array()
+            .unwrap()
+            .len();
         if turns >= 4 {
             break;
         }

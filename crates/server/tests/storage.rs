@@ -50,7 +50,13 @@ async fn play_and_store(store: &Store, live: &mut LiveGame, n: usize, seed: u64)
         next.row.finished = next.game.result().is_some();
         let ply = next.game.steps().len() as i64 - 1;
         store
-            .commit(&next.row, Change::Step { ply, text: &canonical })
+            .commit(
+                &next.row,
+                Change::Step {
+                    ply,
+                    text: &canonical,
+                },
+            )
             .await
             .unwrap();
         *live = next;
@@ -73,9 +79,17 @@ async fn suite(url: &str) {
         // Read back: the same steps replay to the same position.
         let (stored_row, steps) = store.game(&id).await.unwrap().expect("stored game");
         assert_eq!(stored_row.version, live.row.version, "{variant}: version");
-        assert_eq!(steps.len(), live.game.steps().len(), "{variant}: step count");
+        assert_eq!(
+            steps.len(),
+            live.game.steps().len(),
+            "{variant}: step count"
+        );
         let replayed = LiveGame::replay(stored_row, &steps).unwrap();
-        assert_eq!(replayed.game.position().to_text(), end, "{variant}: replayed position");
+        assert_eq!(
+            replayed.game.position().to_text(),
+            end,
+            "{variant}: replayed position"
+        );
     }
 
     // A stale writer (version not one above the stored one) changes nothing.
@@ -85,29 +99,75 @@ async fn suite(url: &str) {
     let mut stale = r.clone();
     stale.version = 5;
     let err = store
-        .commit(&stale, Change::Step { ply: 0, text: "d2-d3" })
+        .commit(
+            &stale,
+            Change::Step {
+                ply: 0,
+                text: "d2-d3",
+            },
+        )
         .await;
     assert!(err.is_err(), "a stale commit must fail");
     let (after, steps) = store.game(&id).await.unwrap().unwrap();
-    assert_eq!((after.version, steps.len()), (1, 0), "nothing stored by a failed commit");
+    assert_eq!(
+        (after.version, steps.len()),
+        (1, 0),
+        "nothing stored by a failed commit"
+    );
 
     // Undo removes exactly the last step; removing a step that is not there fails whole.
     let mut next = r.clone();
     next.version = 2;
-    store.commit(&next, Change::Step { ply: 0, text: "d2-d3" }).await.unwrap();
+    store
+        .commit(
+            &next,
+            Change::Step {
+                ply: 0,
+                text: "d2-d3",
+            },
+        )
+        .await
+        .unwrap();
     next.version = 3;
-    assert!(store.commit(&next, Change::Unstep { ply: 4 }).await.is_err());
+    assert!(store
+        .commit(&next, Change::Unstep { ply: 4 })
+        .await
+        .is_err());
     let (after, steps) = store.game(&id).await.unwrap().unwrap();
-    assert_eq!((after.version, steps.clone()), (2, vec!["d2-d3".to_string()]));
-    store.commit(&next, Change::Unstep { ply: 0 }).await.unwrap();
+    assert_eq!(
+        (after.version, steps.clone()),
+        (2, vec!["d2-d3".to_string()])
+    );
+    store
+        .commit(&next, Change::Unstep { ply: 0 })
+        .await
+        .unwrap();
     let (after, steps) = store.game(&id).await.unwrap().unwrap();
     assert_eq!((after.version, steps.len()), (3, 0));
 
     // A duplicate step number is refused (the primary key), and the version stays.
     next.version = 4;
-    store.commit(&next, Change::Step { ply: 0, text: "d2-d3" }).await.unwrap();
+    store
+        .commit(
+            &next,
+            Change::Step {
+                ply: 0,
+                text: "d2-d3",
+            },
+        )
+        .await
+        .unwrap();
     next.version = 5;
-    assert!(store.commit(&next, Change::Step { ply: 0, text: "e2-e3" }).await.is_err());
+    assert!(store
+        .commit(
+            &next,
+            Change::Step {
+                ply: 0,
+                text: "e2-e3"
+            }
+        )
+        .await
+        .is_err());
     let (after, _) = store.game(&id).await.unwrap().unwrap();
     assert_eq!(after.version, 4);
 
@@ -124,7 +184,10 @@ async fn suite(url: &str) {
     assert_eq!(after.ending.as_deref(), Some("resign black"));
     assert!(after.finished);
     let replayed = LiveGame::replay(after, &steps).unwrap();
-    assert!(replayed.game.result().is_some(), "a resigned game replays as finished");
+    assert!(
+        replayed.game.result().is_some(),
+        "a resigned game replays as finished"
+    );
     assert!(!store.game_ids(true, 1000).await.unwrap().contains(&id));
     assert!(store.game_ids(false, 100000).await.unwrap().contains(&id));
     store.close().await;
