@@ -246,7 +246,7 @@ impl Position {
                     }
                     let run: String = chars[start..i].iter().collect();
                     match run.parse::<u32>() {
-                        Ok(n) if n > 0 && !run.starts_with('0') => file += n,
+                        Ok(n) if n > 0 && !run.starts_with('0') => file = file.saturating_add(n),
                         _ => return err(format!("{}: bad empty-square count '{run}'", where_())),
                     }
                     continue;

@@ -131,6 +131,11 @@ fn bad_fen_is_refused_with_a_reason() {
         ("4k3/8/8/8/8/8/8/4K2r b - - 0 1", "not to move is in check"),
         ("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "last rank"),
         ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", "side to move"),
+        // Found by the fuzzer: the file count used to overflow.
+        (
+            "4k3/8/8/8/8/8/8/4K3888888888888888888888888888888888888 w - - 0 1",
+            "more than 8 files",
+        ),
     ] {
         let err = Position::parse(&v, fen).unwrap_err().to_string();
         assert!(err.contains(why), "{fen}: {err}");

@@ -164,12 +164,11 @@ impl LiveGame {
             })
             .collect();
         let can_end = list.iter().any(|s| s.is_end());
-        let (done, current): (&[Turn], Option<&Turn>) =
-            if self.game.result().is_none() {
-                (&self.turns[..self.turns.len() - 1], self.turns.last())
-            } else {
-                (&self.turns[..], None)
-            };
+        let (done, current): (&[Turn], Option<&Turn>) = if self.game.result().is_none() {
+            (&self.turns[..self.turns.len() - 1], self.turns.last())
+        } else {
+            (&self.turns[..], None)
+        };
         let turns: Vec<Value> = done
             .iter()
             .filter(|t| !t.1.is_empty())

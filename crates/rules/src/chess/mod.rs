@@ -263,6 +263,9 @@ impl Position {
             for c in row.chars() {
                 if let Some(n) = c.to_digit(10).filter(|n| (1..=8).contains(n)) {
                     file += n as u8;
+                    if file > 8 {
+                        return err(format!("rank {}: more than 8 files", rank + 1));
+                    }
                 } else {
                     let ty = LETTERS
                         .iter()
