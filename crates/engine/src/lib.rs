@@ -458,7 +458,7 @@ impl Agent for EngineAgent {
         // where the same push made Chesimals II weaker, hence the condition).
         let quiet = game.quiet_turns() as u32;
         let quiet_limit = game.position().variant().quiet_turns as u32;
-        let advance = if self.locking_fronts && quiet_limit > 0 && quiet >= 4 {
+        let advance = if self.locking_fronts && quiet_limit > 0 && quiet >= 3 {
             80
         } else {
             0
