@@ -95,6 +95,29 @@ fn probe_mobility(variant: &std::sync::Arc<Variant>, kind: usize, at: Square) ->
         .unwrap_or(4)
 }
 
+/// Score of `pos` for `mover`, whoever is to move: a finished game is a win, loss or draw,
+/// otherwise the evaluation seen from `mover`'s side.
+pub fn score_for(pos: &Position, mover: Side, w: &Weights) -> i32 {
+    match pos.outcome() {
+        Some(cohort_rules::Outcome::Win(s)) => {
+            if s == mover {
+                crate::search::WIN
+            } else {
+                -crate::search::WIN
+            }
+        }
+        Some(cohort_rules::Outcome::Draw) => 0,
+        None => {
+            let s = evaluate(pos, w);
+            if pos.side_to_move() == mover {
+                s
+            } else {
+                -s
+            }
+        }
+    }
+}
+
 /// Evaluate `pos` for the side to move.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let mut score = [0i32; 2];

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use cohort_rules::{Game, Position, Step, StepList, Variant};
 
-use eval::{evaluate, Weights};
+use eval::{score_for, Weights};
 use search::Searcher;
 
 /// What an agent may spend on one turn. Deterministic for a seed and a node limit.
@@ -237,28 +237,6 @@ pub struct GreedyAgent {
     weights: Weights,
 }
 
-impl GreedyAgent {
-    /// Score for the side that moved, after its whole turn.
-    fn score_after(&self, pos: &Position, mover: cohort_rules::Side) -> i32 {
-        let s = match pos.outcome() {
-            Some(cohort_rules::Outcome::Win(w)) => {
-                return if w == mover {
-                    search::WIN
-                } else {
-                    -search::WIN
-                }
-            }
-            Some(cohort_rules::Outcome::Draw) => return 0,
-            None => evaluate(pos, &self.weights),
-        };
-        if pos.side_to_move() == mover {
-            s
-        } else {
-            -s
-        }
-    }
-}
-
 impl Agent for GreedyAgent {
     fn name(&self) -> String {
         "greedy".into()
@@ -292,7 +270,7 @@ impl Agent for GreedyAgent {
                     for &s in list.iter() {
                         let undo = q.make(s);
                         nodes += 1;
-                        let v = self.score_after(&q, mover);
+                        let v = score_for(&q, mover, &self.weights);
                         q.unmake(s, undo);
                         if v > best.0 {
                             best = (v, s);
@@ -302,7 +280,7 @@ impl Agent for GreedyAgent {
                 }));
             }
             // Ties broken by the seed, so equal turns do not always go to the first unit.
-            let score = self.score_after(&pos, mover) * 64 + rng.below(64) as i32;
+            let score = score_for(&pos, mover, &self.weights) * 64 + rng.below(64) as i32;
             if best.as_ref().is_none_or(|b| score > b.0) {
                 best = Some((score, steps));
             }
@@ -321,14 +299,19 @@ impl Agent for GreedyAgent {
     }
 }
 
-/// The range command model with three or more leaders a side (Chieftain Chess).
-fn many_leaders_in_range(variant: &Arc<Variant>) -> bool {
-    let leaders = variant
+/// How many leaders a side starts with (the variant is symmetric).
+fn leaders_at_start(variant: &Arc<Variant>) -> usize {
+    variant
         .start()
         .units()
         .filter(|u| u.side == cohort_rules::Side::White && variant.pieces[u.kind as usize].leader)
-        .count();
-    matches!(variant.command, cohort_rules::CommandModel::Range { .. }) && leaders >= 3
+        .count()
+}
+
+/// The range command model with three or more leaders a side (Chieftain Chess).
+fn many_leaders_in_range(variant: &Arc<Variant>) -> bool {
+    matches!(variant.command, cohort_rules::CommandModel::Range { .. })
+        && leaders_at_start(variant) >= 3
 }
 
 /// Turn-aware alpha-beta over steps with iterative deepening (search.rs).
@@ -357,18 +340,8 @@ impl EngineAgent {
 
     /// The engine with the turn planner for long turns (the `planner` agent).
     pub fn with_planner(variant: &Arc<Variant>) -> EngineAgent {
-        let start = variant.start();
-        let leaders = start
-            .units()
-            .filter(|u| {
-                u.side == cohort_rules::Side::White && variant.pieces[u.kind as usize].leader
-            })
-            .count();
-        let long_turns = match variant.command {
-            cohort_rules::CommandModel::Chain { .. } => true,
-            cohort_rules::CommandModel::Range { .. } => leaders >= 3,
-            _ => false,
-        };
+        let long_turns = matches!(variant.command, cohort_rules::CommandModel::Chain { .. })
+            || many_leaders_in_range(variant);
         EngineAgent {
             long_turns,
             locking_fronts: many_leaders_in_range(variant),

@@ -6,9 +6,9 @@
 
 use std::time::Instant;
 
-use cohort_rules::{Outcome, Position, Side, Step, StepList};
+use cohort_rules::{Position, Step, StepList};
 
-use crate::eval::{evaluate, Weights};
+use crate::eval::{score_for, Weights};
 use crate::search::WIN;
 use crate::tactics;
 
@@ -31,28 +31,6 @@ pub struct Candidate {
     pub steps: Vec<Step>,
     pub pos: Position,
     pub score: i32,
-}
-
-/// Score of `pos` for `mover` (a finished game is a win, loss or draw).
-fn score_for(pos: &Position, mover: Side, w: &Weights) -> i32 {
-    match pos.outcome() {
-        Some(Outcome::Win(s)) => {
-            if s == mover {
-                WIN
-            } else {
-                -WIN
-            }
-        }
-        Some(Outcome::Draw) => 0,
-        None => {
-            let s = evaluate(pos, w);
-            if pos.side_to_move() == mover {
-                s
-            } else {
-                -s
-            }
-        }
-    }
 }
 
 /// Up to `keep` distinct whole turns for the side to move, best first by the evaluation,

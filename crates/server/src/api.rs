@@ -496,27 +496,21 @@ pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
                 seed,
                 threads: 1,
             };
-            Some((agent.choose_turn(&game, &limits), game))
+            Some(agent.choose_turn(&game, &limits))
         })
         .await;
         drop(permit);
         let mut live = slot.live.lock().await;
         live.ai_thinking = false;
         match choice {
-            Ok(Some((choice, game))) => {
-                let pos = game.position();
+            Ok(Some(choice)) => {
                 for step in choice.steps {
                     // The game may have changed meanwhile (a resignation): then stop.
                     if live.game.result().is_some() || live.to_move() != side {
                         break;
                     }
-                    let text = pos.step_text(step);
-                    let text = if live.game.position().parse_step(&text).is_ok() {
-                        text
-                    } else {
-                        // Capture marks depend on the position: write the step as of now.
-                        live.game.position().step_text(step)
-                    };
+                    // Written in the position it is played in (capture marks depend on it).
+                    let text = live.game.position().step_text(step);
                     if let Err(ApiError(_, e)) =
                         apply(&app, &mut live, side, Action::Step(text)).await
                     {
