@@ -18,6 +18,16 @@ pub struct AgentSpec {
     pub time_ms: Option<u64>,
 }
 
+impl AgentSpec {
+    /// The agent as written on the command line: `engine`, or `engine:400` with its own time.
+    pub fn label(&self) -> String {
+        match self.time_ms {
+            Some(ms) => format!("{}:{ms}", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
 pub fn parse_agent(text: &str) -> Result<AgentSpec, Fail> {
     let (name, time) = match text.split_once(':') {
         Some((n, t)) => {
@@ -218,11 +228,19 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
                     limits(&args.a, args.seed + pair),
                     limits(&args.b, args.seed + pair + 1_000_003),
                 );
-                let record = if a_white {
+                let mut record = if a_white {
                     play_game(start, a.as_mut(), &la, b.as_mut(), &lb, args.max_turns)
                 } else {
                     play_game(start, b.as_mut(), &lb, a.as_mut(), &la, args.max_turns)
                 };
+                // The record names each side as the match did (`engine:400`), so games
+                // of an agent against itself at two speeds can be told apart.
+                let (white, black) = if a_white {
+                    (&args.a, &args.b)
+                } else {
+                    (&args.b, &args.a)
+                };
+                (record.white, record.black) = (white.label(), black.label());
                 let a_score = if a_white {
                     record.white_score()
                 } else {

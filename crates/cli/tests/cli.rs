@@ -338,6 +338,16 @@ fn match_ends_with_the_score_line_and_writes_games() {
     assert!(games
         .lines()
         .all(|l| l.starts_with("{\"variant\":\"mini-chieftain\"") && l.contains("\"turns\":[[")));
+    // Each record names the agents as the match was given them, one pair colour-swapped.
+    let white_greedy = games
+        .lines()
+        .filter(|l| l.contains("\"white\":\"greedy\",\"black\":\"random:30\""))
+        .count();
+    let white_random = games
+        .lines()
+        .filter(|l| l.contains("\"white\":\"random:30\",\"black\":\"greedy\""))
+        .count();
+    assert_eq!((white_greedy, white_random), (1, 1), "{games}");
     std::fs::remove_file(out).ok();
     assert_user_error(
         &[

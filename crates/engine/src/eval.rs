@@ -16,6 +16,10 @@ pub struct Weights {
     /// has gone some turns without a capture (0 otherwise): a push to break locked fronts
     /// before the quiet-turn rule draws the game.
     pub advance: i32,
+    /// Bonus per square that a unit is nearer the closest enemy royal unit, set by
+    /// the engine when the opponent has little left but its royals (0 otherwise): a won game
+    /// is won only by running the last royals down, and a board-wide push leaves them behind.
+    pub hunt: i32,
 }
 
 impl Weights {
@@ -55,6 +59,7 @@ impl Weights {
             value,
             royal,
             advance: 0,
+            hunt: 0,
         }
     }
 }
@@ -130,7 +135,12 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
         let s = u.side.index();
         let v = w.value[u.kind as usize];
         // Units nobody can command are worth a third (they still block and can be taken).
-        score[s] += if commanded[s].has(u.square) { v } else { v / 3 };
+        // Not while hunting: the leaders must then be free to run ahead of their pieces.
+        score[s] += if w.hunt != 0 || commanded[s].has(u.square) {
+            v
+        } else {
+            v / 3
+        };
         if w.royal[u.kind as usize] {
             royals[s].set(u.square);
         }
@@ -171,6 +181,30 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
                     w.advance
                 };
                 score[s] += k * progress;
+            }
+        }
+    }
+    if w.hunt != 0 {
+        let geo = &pos.variant().geometry;
+        let span = geo.files.max(geo.ranks) as i32;
+        for side in [Side::White, Side::Black] {
+            let (s, o) = (side.index(), 1 - side.index());
+            if royals[o].is_empty() {
+                continue;
+            }
+            for u in pos.units().filter(|u| u.side == side) {
+                let d = royals[o]
+                    .iter()
+                    .map(|r| r.distance(u.square))
+                    .min()
+                    .unwrap_or(0);
+                // Leaders lead: a piece can move only near one of them.
+                let k = if w.royal[u.kind as usize] {
+                    2 * w.hunt
+                } else {
+                    w.hunt
+                };
+                score[s] += k * (span - d as i32);
             }
         }
     }

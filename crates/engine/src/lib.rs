@@ -308,6 +308,20 @@ fn leaders_at_start(variant: &Arc<Variant>) -> usize {
         .count()
 }
 
+/// Whether the side to move has at least twice the opponent's material, royal units
+/// not counted.
+fn far_ahead(pos: &Position, w: &Weights) -> bool {
+    let me = pos.side_to_move();
+    let mut material = [0i64; 2];
+    for u in pos.units() {
+        if !w.royal[u.kind as usize] {
+            material[u.side.index()] += w.value[u.kind as usize] as i64;
+        }
+    }
+    let (mine, theirs) = (material[me.index()], material[1 - me.index()]);
+    mine > 0 && theirs * 2 <= mine
+}
+
 /// The range command model with three or more leaders a side (Chieftain Chess).
 fn many_leaders_in_range(variant: &Arc<Variant>) -> bool {
     matches!(variant.command, cohort_rules::CommandModel::Range { .. })
@@ -436,8 +450,13 @@ impl Agent for EngineAgent {
         } else {
             0
         };
-        if advance != self.weights.advance {
+        // Far ahead in material: run the enemy royals down rather than push to the far rank
+        // (the push leaves them behind, and the quiet-turn rule then draws a won game).
+        let hunting = self.locking_fronts && far_ahead(game.position(), &self.weights);
+        let (advance, hunt) = if hunting { (0, 20) } else { (advance, 0) };
+        if advance != self.weights.advance || hunt != self.weights.hunt {
             self.weights.advance = advance;
+            self.weights.hunt = hunt;
             self.table.clear();
         }
         if let Some(choice) = placement_turn(game, limits.seed) {

@@ -18,8 +18,7 @@ pub struct GameRecord {
     /// "1-0", "0-1" or "1/2-1/2".
     pub result: String,
     pub reason: String,
-    /// Largest time a turn took beyond its limit (0 if never).
-    /// Largest time a turn took beyond its limit, for White and for Black.
+    /// Largest time a turn took beyond its limit, for White and for Black (0 if never).
     pub max_overrun: [Duration; 2],
     /// Set if an agent offered an illegal step (it then loses).
     pub illegal: Option<String>,

@@ -79,3 +79,35 @@ fn greedy_beats_random_and_engine_beats_greedy_in_mini_chieftain() {
     assert!(score[0] >= 3.0, "greedy vs random scored {}/4", score[0]);
     assert!(score[1] >= 3.0, "engine vs greedy scored {}/4", score[1]);
 }
+
+#[test]
+fn engine_runs_the_last_chieftain_down_in_chieftain_chess() {
+    // Two ends of real games that the engine drew by the 100-turn quiet rule before it learnt
+    // to hunt: its army stands on the far rank (where the push for locked fronts took it) and
+    // the opponent's last Chieftain wanders behind it. Now it must win both, well inside the
+    // 100 quiet turns, as White and as Black, against the greedy agent.
+    let v = cohort_rules::builtin("chieftain").unwrap();
+    for (text, engine_plays_white) in [
+        ("MMMHMMM1MCCM4/2C13/16/16/16/16/16/16/16/16/16/14c1 w", true),
+        ("14C1/16/16/16/16/16/16/16/16/16/16/m1mcmcm3cmmm2 w", false),
+    ] {
+        let start = cohort_rules::Position::parse(&v, text).unwrap();
+        let mut engine = agent("engine", &v).unwrap();
+        let mut greedy = agent("greedy", &v).unwrap();
+        let (e, g) = (limits(20_000, 1), limits(20_000, 2));
+        let (white, wl, black, bl) = if engine_plays_white {
+            (engine.as_mut(), &e, greedy.as_mut(), &g)
+        } else {
+            (greedy.as_mut(), &g, engine.as_mut(), &e)
+        };
+        let r = play_game(start, white, wl, black, bl, 100);
+        let won = if engine_plays_white { "1-0" } else { "0-1" };
+        assert_eq!(
+            (r.result.as_str(), r.reason.as_str()),
+            (won, "victory"),
+            "{text}: {} turns",
+            r.turns.len()
+        );
+        assert!(r.turns.len() < 90, "{text}: took {} turns", r.turns.len());
+    }
+}
