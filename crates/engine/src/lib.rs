@@ -322,6 +322,11 @@ fn far_ahead(pos: &Position, w: &Weights) -> bool {
     mine > 0 && theirs * 2 <= mine
 }
 
+/// The chain command model (Chesimals).
+fn chain_model(variant: &Arc<Variant>) -> bool {
+    matches!(variant.command, cohort_rules::CommandModel::Chain { .. })
+}
+
 /// The range command model with three or more leaders a side (Chieftain Chess).
 fn many_leaders_in_range(variant: &Arc<Variant>) -> bool {
     matches!(variant.command, cohort_rules::CommandModel::Range { .. })
@@ -338,6 +343,9 @@ pub struct EngineAgent {
     long_turns: bool,
     /// The range model with three or more leaders (Chieftain Chess): see `choose_turn`.
     locking_fronts: bool,
+    /// The chain model (Chesimals): turns of up to a dozen steps of one side, where plain
+    /// alpha-beta prunes little; late quiet steps inside a turn are searched shallower first.
+    reduce_in_turn: bool,
     /// Kept across searches (and turns); shared by the search threads.
     table: search::Table,
 }
@@ -347,6 +355,7 @@ impl EngineAgent {
         EngineAgent {
             long_turns: false,
             locking_fronts: many_leaders_in_range(variant),
+            reduce_in_turn: chain_model(variant),
             weights: Weights::new(variant),
             table: search::Table::new(18),
         }
@@ -354,11 +363,11 @@ impl EngineAgent {
 
     /// The engine with the turn planner for long turns (the `planner` agent).
     pub fn with_planner(variant: &Arc<Variant>) -> EngineAgent {
-        let long_turns = matches!(variant.command, cohort_rules::CommandModel::Chain { .. })
-            || many_leaders_in_range(variant);
+        let long_turns = chain_model(variant) || many_leaders_in_range(variant);
         EngineAgent {
             long_turns,
             locking_fronts: many_leaders_in_range(variant),
+            reduce_in_turn: chain_model(variant),
             weights: Weights::new(variant),
             table: search::Table::new(18),
         }
@@ -401,18 +410,21 @@ impl EngineAgent {
         s.node_limit = limits.nodes.unwrap_or(u64::MAX);
         s.deadline = limits.time.map(|t| (started, t));
         s.stop = stop;
+        s.reduce_in_turn = self.reduce_in_turn;
         // More threads: helpers search the same root deeper (lazy SMP) and share what they
         // learn through the table; the main thread's answer is the one played.
         let (out, helper_nodes) = std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..limits.threads.max(1))
                 .map(|h| {
                     let (table, weights, stop) = (&self.table, &self.weights, &helpers_stop);
+                    let reduce_in_turn = self.reduce_in_turn;
                     let mut p = pos.clone();
                     let deadline = s.deadline;
                     scope.spawn(move || {
                         let mut helper = Searcher::new(weights, table);
                         helper.deadline = deadline;
                         helper.stop = Some(stop);
+                        helper.reduce_in_turn = reduce_in_turn;
                         helper.think_from(&mut p, 1 + h as u32, max_depth + h as u32, |_, _| {});
                         helper.nodes
                     })

@@ -141,6 +141,9 @@ pub struct Searcher<'a> {
     pub deadline: Option<(Instant, Duration)>,
     pub stop: Option<&'a AtomicBool>,
     stopped: bool,
+    /// Search late quiet steps inside a side's turn one step shallower first (set by the
+    /// engine for long turns, see the search loop).
+    pub reduce_in_turn: bool,
     /// History heuristic: quiet steps that caused cut-offs, by from/to square.
     history: Vec<i32>,
 }
@@ -165,6 +168,7 @@ impl<'a> Searcher<'a> {
             deadline: None,
             stop: None,
             stopped: false,
+            reduce_in_turn: false,
             history: vec![0; 256 * 256],
         }
     }
@@ -299,12 +303,25 @@ impl<'a> Searcher<'a> {
         let mut line = Vec::new();
         let side = pos.side_to_move();
         let ordered = self.order(pos, &list, first);
-        for (_, s) in ordered.iter(&list) {
+        for (i, (_, s)) in ordered.iter(&list).enumerate() {
+            let quiet_step = s.kind == StepKind::Move && pos.unit_at(s.to).is_none();
             let undo = pos.make(s);
             let same = pos.side_to_move() == side;
             line.clear();
             let score = if same {
-                self.search(pos, depth - 1, ply + 1, alpha, beta, &mut line)
+                // Inside one side's turn every node maximises for the same player and
+                // alpha-beta prunes little: late quiet steps get a shallower look first.
+                let reduce = self.reduce_in_turn && depth >= 3 && i >= 4 && quiet_step;
+                let mut v = if reduce {
+                    self.search(pos, depth - 2, ply + 1, alpha, beta, &mut line)
+                } else {
+                    self.search(pos, depth - 1, ply + 1, alpha, beta, &mut line)
+                };
+                if reduce && v > alpha && !self.stopped {
+                    line.clear();
+                    v = self.search(pos, depth - 1, ply + 1, alpha, beta, &mut line);
+                }
+                v
             } else {
                 -self.search(pos, depth - 1, ply + 1, -beta, -alpha, &mut line)
             };
