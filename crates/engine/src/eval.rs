@@ -145,22 +145,24 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
             royals[s].set(u.square);
         }
     }
-    // Pressure: commanded units near the enemy's royal units (in long-turn games a passive
-    // evaluation lets both sides shuffle into the quiet-turn draw).
-    for side in [Side::White, Side::Black] {
-        let (s, o) = (side.index(), 1 - side.index());
-        if royals[o].is_empty() {
+    // Nearness to the enemy's royal units. Pressure: commanded pieces within 8 squares (in
+    // long-turn games a passive evaluation lets both sides shuffle into the quiet-turn
+    // draw). Hunt, when set: every unit, however far.
+    let geo = &pos.variant().geometry;
+    let span = geo.files.max(geo.ranks) as i32;
+    for u in pos.units() {
+        let (s, o) = (u.side.index(), 1 - u.side.index());
+        let Some(d) = royals[o].iter().map(|r| r.distance(u.square) as i32).min() else {
             continue;
+        };
+        let royal = w.royal[u.kind as usize];
+        if !royal && commanded[s].has(u.square) {
+            score[s] += 3 * (8 - d).max(0);
         }
-        for u in pos.units() {
-            if u.side == side && !w.royal[u.kind as usize] && commanded[s].has(u.square) {
-                let d = royals[o]
-                    .iter()
-                    .map(|r| r.distance(u.square))
-                    .min()
-                    .unwrap_or(16) as i32;
-                score[s] += 3 * (8 - d).max(0);
-            }
+        if w.hunt != 0 {
+            // Leaders lead: a piece can move only near one of them.
+            let k = if royal { 2 * w.hunt } else { w.hunt };
+            score[s] += k * (span - d);
         }
     }
     if w.advance != 0 {
@@ -181,30 +183,6 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
                     w.advance
                 };
                 score[s] += k * progress;
-            }
-        }
-    }
-    if w.hunt != 0 {
-        let geo = &pos.variant().geometry;
-        let span = geo.files.max(geo.ranks) as i32;
-        for side in [Side::White, Side::Black] {
-            let (s, o) = (side.index(), 1 - side.index());
-            if royals[o].is_empty() {
-                continue;
-            }
-            for u in pos.units().filter(|u| u.side == side) {
-                let d = royals[o]
-                    .iter()
-                    .map(|r| r.distance(u.square))
-                    .min()
-                    .unwrap_or(0);
-                // Leaders lead: a piece can move only near one of them.
-                let k = if w.royal[u.kind as usize] {
-                    2 * w.hunt
-                } else {
-                    w.hunt
-                };
-                score[s] += k * (span - d as i32);
             }
         }
     }

@@ -363,13 +363,9 @@ impl EngineAgent {
 
     /// The engine with the turn planner for long turns (the `planner` agent).
     pub fn with_planner(variant: &Arc<Variant>) -> EngineAgent {
-        let long_turns = chain_model(variant) || many_leaders_in_range(variant);
         EngineAgent {
-            long_turns,
-            locking_fronts: many_leaders_in_range(variant),
-            reduce_in_turn: chain_model(variant),
-            weights: Weights::new(variant),
-            table: search::Table::new(18),
+            long_turns: chain_model(variant) || many_leaders_in_range(variant),
+            ..EngineAgent::new(variant)
         }
     }
 
@@ -452,20 +448,21 @@ impl Agent for EngineAgent {
         if self.long_turns { "planner" } else { "engine" }.into()
     }
     fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice {
-        // Long without a capture in a game of big Chieftain armies: push forward before the
-        // quiet-turn rule draws the game (their fronts lock; measured in docs/benchmarks.md,
-        // where the same push made Chesimals II weaker, hence the condition).
-        let quiet = game.quiet_turns() as u32;
-        let quiet_limit = game.position().variant().quiet_turns as u32;
-        let advance = if self.locking_fronts && quiet_limit > 0 && quiet >= 3 {
-            80
+        // Only in games of big Chieftain armies (measured in docs/benchmarks.md, where the
+        // push made Chesimals II weaker). Far ahead in material: run the enemy royals down
+        // (a push leaves them behind, and the quiet-turn rule then draws a won game).
+        // Otherwise, long without a capture: push forward before the quiet-turn rule draws
+        // the game (the fronts lock).
+        let quiet_rule = game.position().variant().quiet_turns > 0;
+        let (advance, hunt) = if !self.locking_fronts {
+            (0, 0)
+        } else if far_ahead(game.position(), &self.weights) {
+            (0, 20)
+        } else if quiet_rule && game.quiet_turns() >= 3 {
+            (80, 0)
         } else {
-            0
+            (0, 0)
         };
-        // Far ahead in material: run the enemy royals down rather than push to the far rank
-        // (the push leaves them behind, and the quiet-turn rule then draws a won game).
-        let hunting = self.locking_fronts && far_ahead(game.position(), &self.weights);
-        let (advance, hunt) = if hunting { (0, 20) } else { (advance, 0) };
         if advance != self.weights.advance || hunt != self.weights.hunt {
             self.weights.advance = advance;
             self.weights.hunt = hunt;

@@ -304,20 +304,26 @@ impl<'a> Searcher<'a> {
         let side = pos.side_to_move();
         let ordered = self.order(pos, &list, first);
         for (i, (_, s)) in ordered.iter(&list).enumerate() {
-            let quiet_step = s.kind == StepKind::Move && pos.unit_at(s.to).is_none();
+            // Inside one side's turn every node maximises for the same player and alpha-beta
+            // prunes little: late quiet steps get a shallower look first.
+            let late_quiet = self.reduce_in_turn
+                && depth >= 3
+                && i >= 4
+                && s.kind == StepKind::Move
+                && pos.unit_at(s.to).is_none();
             let undo = pos.make(s);
             let same = pos.side_to_move() == side;
             line.clear();
             let score = if same {
-                // Inside one side's turn every node maximises for the same player and
-                // alpha-beta prunes little: late quiet steps get a shallower look first.
-                let reduce = self.reduce_in_turn && depth >= 3 && i >= 4 && quiet_step;
-                let mut v = if reduce {
-                    self.search(pos, depth - 2, ply + 1, alpha, beta, &mut line)
-                } else {
-                    self.search(pos, depth - 1, ply + 1, alpha, beta, &mut line)
-                };
-                if reduce && v > alpha && !self.stopped {
+                let mut v = self.search(
+                    pos,
+                    depth - 1 - late_quiet as i32,
+                    ply + 1,
+                    alpha,
+                    beta,
+                    &mut line,
+                );
+                if late_quiet && v > alpha && !self.stopped {
                     line.clear();
                     v = self.search(pos, depth - 1, ply + 1, alpha, beta, &mut line);
                 }
