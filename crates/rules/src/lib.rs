@@ -6,6 +6,7 @@ pub mod bitboard;
 mod chess;
 pub mod game;
 pub mod geometry;
+mod lead;
 mod lifeform;
 mod movegen;
 pub mod movement;
@@ -20,7 +21,7 @@ pub use game::{EndReason, Game};
 pub use position::{Outcome, Position, PositionError, Side, TurnState, Undo, Unit};
 pub use step::{Step, StepKind, StepList};
 pub use variant::{
-    builtin_variants, parse_variants, BodyRole, CommandModel, Variant, VariantError,
+    builtin_variants, parse_variants, BodyRole, CommandModel, LeadMode, Variant, VariantError,
 };
 
 use std::sync::Arc;

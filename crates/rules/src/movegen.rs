@@ -57,6 +57,20 @@ impl Position {
                 }
                 self.occupied[s] & zone
             }
+            CommandModel::Lead { links_any_friendly } => {
+                let mut linked = Bitboard::EMPTY;
+                for u in self.units.iter() {
+                    if u.alive && u.side == side && self.variant.pieces[u.kind as usize].leader {
+                        let within = if links_any_friendly {
+                            self.occupied[s]
+                        } else {
+                            self.groups[s][u.group as usize]
+                        };
+                        linked |= flood(Bitboard::from_square(u.square), within);
+                    }
+                }
+                linked
+            }
             CommandModel::Single | CommandModel::Body => self.occupied[s],
         }
     }
@@ -75,6 +89,7 @@ impl Position {
         match self.variant.command {
             CommandModel::Single => self.occupied[s],
             CommandModel::Body => self.body_movers(),
+            CommandModel::Lead { .. } => self.lead_movers(),
             CommandModel::Chain {
                 links_any_friendly,
                 cap,
@@ -143,12 +158,8 @@ impl Position {
         let s = u.side.index();
         let enemy = self.occupied[s ^ 1];
         let empty = self.variant.geometry.squares & !(self.occupied[s] | enemy);
-        self.variant.pieces[u.kind as usize].movesets[s].destinations(
-            &self.variant.geometry,
-            from,
-            empty,
-            enemy,
-        )
+        self.moveset_now(u.kind, s)
+            .destinations(&self.variant.geometry, from, empty, enemy)
     }
 
     #[inline(always)]
@@ -161,13 +172,26 @@ impl Position {
         let enemy = self.occupied[s ^ 1];
         let empty = self.variant.geometry.squares & !(self.occupied[s] | enemy);
         let geo = &self.variant.geometry;
+        // Only a lead mode that remaps a kind's moves (Fusion's Pawns) looks further.
+        let remap = self.lead_mode().filter(|m| !m.remap.is_empty());
         for from in movers.iter() {
-            let kind = self.units[self.board[from.index()] as usize].kind as usize;
-            let d = self.variant.pieces[kind].movesets[s].destinations(geo, from, empty, enemy);
+            let kind = self.units[self.board[from.index()] as usize].kind;
+            let own = &self.variant.pieces[kind as usize].movesets;
+            let set = match remap {
+                Some(m) => m.moveset(kind, s, own),
+                None => &own[s],
+            };
+            let d = set.destinations(geo, from, empty, enemy);
             if d.any() {
                 f(from, d);
             }
         }
+    }
+
+    /// Lead model, at a turn start: the turn's first step names its leader.
+    #[inline(always)]
+    fn awaits_lead(&self) -> bool {
+        matches!(self.variant.command, CommandModel::Lead { .. }) && self.turn.lead == NO_UNIT
     }
 
     /// `end` is legal once the turn has a unit move and the game goes on.
@@ -186,6 +210,9 @@ impl Position {
         }
         if self.chess.is_some() {
             return self.chess_legal_steps(list);
+        }
+        if self.awaits_lead() {
+            return self.for_each_lead_step(|s| list.push(s));
         }
         self.for_each_mover(|from, dests| {
             for to in dests.iter() {
@@ -208,6 +235,11 @@ impl Position {
         if self.chess.is_some() {
             return self.chess_count();
         }
+        if self.awaits_lead() {
+            let mut n = 0;
+            self.for_each_lead_step(|_| n += 1);
+            return n;
+        }
         let mut n = self.end_is_legal() as u64;
         self.for_each_mover(|_, dests| n += dests.count() as u64);
         n
@@ -220,6 +252,11 @@ impl Position {
             return list.contains(step);
         }
         match step.kind {
+            StepKind::Lead(_) => {
+                let mut found = false;
+                self.for_each_lead_step(|s| found |= s == step);
+                found
+            }
             StepKind::Pin | StepKind::Drop(_) | StepKind::Promote(_) => false,
             StepKind::End => self.end_is_legal(),
             StepKind::Move => {
@@ -235,6 +272,7 @@ impl Position {
         let geo = &self.variant.geometry;
         match step.kind {
             StepKind::End => "end".into(),
+            StepKind::Lead(mode) => self.lead_text(step, mode),
             StepKind::Drop(kind) => format!(
                 "{}@{}",
                 self.variant.pieces[kind as usize].letter,
@@ -292,6 +330,9 @@ impl Position {
         let geo = &self.variant.geometry;
         if self.chess.is_some() {
             return self.parse_chess_step(text);
+        }
+        if text.starts_with("lead") {
+            return self.parse_lead(text);
         }
         if let Some((letter, square)) = text.split_once('@') {
             return self.parse_drop(text, letter, square);
@@ -368,6 +409,7 @@ impl Position {
                 )
             }
             CommandModel::Single => format!("the {piece} on {fname} cannot move"),
+            CommandModel::Lead { .. } => self.why_illegal_lead(from, piece),
             CommandModel::Body => self.why_illegal_body(from, piece),
         }
     }

@@ -76,6 +76,10 @@ pub struct TurnState {
     pub captured: bool,
     /// Placement phase: this turn places units (`K@e1`) rather than moving them.
     pub placing: bool,
+    /// Lead model: the unit id of the leader leading this turn (NO_UNIT before `lead`), and
+    /// the index of its mode in `Variant::lead_modes`.
+    pub lead: u8,
+    pub mode: u8,
 }
 
 impl Default for TurnState {
@@ -89,6 +93,8 @@ impl Default for TurnState {
             follower_dirs: 0,
             captured: false,
             placing: false,
+            lead: NO_UNIT,
+            mode: 0,
         }
     }
 }
@@ -187,7 +193,7 @@ impl Position {
     }
     /// True at the start of a turn (no step of it made yet).
     pub fn at_turn_start(&self) -> bool {
-        self.turn.moves == 0
+        self.turn.moves == 0 && self.turn.lead == NO_UNIT
     }
 
     /// Parse a position string (NOTATION.md): `<board> <side>`.
@@ -461,7 +467,7 @@ impl Position {
                         self.activator_count[s] += 1;
                     }
                 }
-                CommandModel::Single | CommandModel::Body => {}
+                CommandModel::Single | CommandModel::Body | CommandModel::Lead { .. } => {}
             }
         }
         if kind.royal {
@@ -568,6 +574,9 @@ impl Position {
         if turn.placing {
             h ^= z.placing;
         }
+        if turn.lead != NO_UNIT {
+            h ^= z.lead[turn.lead as usize] ^ z.lead_mode[turn.mode as usize & 63];
+        }
         h
     }
 
@@ -638,6 +647,13 @@ impl Position {
             StepKind::Pin | StepKind::Drop(_) | StepKind::Promote(_) => {
                 unreachable!("pins, drops and promotions exist only in Lifeform and chess")
             }
+            StepKind::Lead(mode) => {
+                let z = &ZOBRIST;
+                let id = self.board[step.from.index()];
+                self.hash ^= z.lead[id as usize] ^ z.lead_mode[mode as usize & 63];
+                self.turn.lead = id;
+                self.turn.mode = mode;
+            }
             StepKind::Move => {
                 undo.captured = self.move_unit(step.from, step.to);
                 if self.variant.command == CommandModel::Single {
@@ -699,7 +715,7 @@ impl Position {
                 self.hash ^= z.feasible_key(self.turn.feasible) ^ z.feasible_key(next);
                 self.turn.feasible = next;
             }
-            CommandModel::Single | CommandModel::Body => {}
+            CommandModel::Single | CommandModel::Body | CommandModel::Lead { .. } => {}
         }
         let captured = self.board[to.index()];
         if captured != NO_UNIT {

@@ -22,6 +22,9 @@ pub enum StepKind {
     Pin,
     /// Chess: a pawn move that promotes to this kind (index into the variant's pieces).
     Promote(u8),
+    /// Lead model: the leader on `from` (= `to`) leads this turn in this mode (index into
+    /// `Variant::lead_modes`): `lead:f2`, `lead:b2:ortho`.
+    Lead(u8),
     /// Placement: a unit of this kind (index into the variant's pieces) enters on `to`
     /// (`K@e1`); `from` equals `to`.
     Drop(u8),

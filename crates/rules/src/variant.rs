@@ -87,6 +87,48 @@ pub enum CommandModel {
     /// Lifeform: one main move by a Head, Torso, Hand or Foot, then follower steps of the Hair
     /// and Limbs that stood next to its start square; the body regulations at the turn's end.
     Body,
+    /// Chesimal Fusion: the turn starts by declaring a leader (and its mode), the step `lead`;
+    /// that leader then spends its own activations (`Variant::lead_modes`) on units of the kinds
+    /// its mode allows, each linked to it by a chain of adjacent units when its move starts.
+    Lead {
+        /// Links run through any friendly unit (`links = friendly`, Fusion) or the leader's group.
+        links_any_friendly: bool,
+    },
+}
+
+/// What a leader kind does when it leads a turn under the lead model, in one of its modes
+/// (`lead C ortho = budget 9, activates KCWP, P moves W`).
+pub struct LeadMode {
+    /// The leader's piece kind.
+    pub leader: u8,
+    /// The mode's name (`ortho`), empty for a leader kind with one way of leading.
+    pub name: String,
+    /// Unit moves (activations) in the turn, the leader's own move included.
+    pub budget: u8,
+    /// Of those, the most that go to units other than the leader itself.
+    pub others: u8,
+    /// Kinds it may activate besides itself (bit k = piece kind k).
+    pub activates: u16,
+    /// Kinds that move differently when this leader activates them: (kind, moves, tables).
+    pub remap: Vec<(u8, String, Box<[MoveSet; 2]>)>,
+}
+
+impl LeadMode {
+    /// The tables a unit of `kind` moves by when this mode activates it.
+    #[inline(always)]
+    pub(crate) fn moveset<'a>(
+        &'a self,
+        kind: u8,
+        side: usize,
+        own: &'a [MoveSet; 2],
+    ) -> &'a MoveSet {
+        for (k, _, sets) in &self.remap {
+            if *k == kind {
+                return &sets[side];
+            }
+        }
+        &own[side]
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,6 +190,8 @@ pub struct Variant {
     pub activates: [u16; MAX_KINDS],
     /// Some leader may not activate every kind (`activates X = ...` lines).
     pub restricted_activation: bool,
+    /// Lead model: every way a leader kind may lead a turn (`lead X [mode] = ...` lines).
+    pub lead_modes: Vec<LeadMode>,
     pub(crate) range_box: Box<[Bitboard; 256]>,
 }
 
@@ -213,6 +257,10 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     (
         "variants/chesimals.ini",
         include_str!("../../../variants/chesimals.ini"),
+    ),
+    (
+        "variants/fusion.ini",
+        include_str!("../../../variants/fusion.ini"),
     ),
     (
         "variants/chieftain.ini",
@@ -592,6 +640,18 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
             }
             CommandModel::Range { range, activations }
         }
+        "lead" => CommandModel::Lead {
+            links_any_friendly: match get("links").map(|e| (e, e.value.as_str())) {
+                None | Some((_, "friendly")) => true,
+                Some((_, "group")) => false,
+                Some((e, v)) => {
+                    return Err(err(
+                        e,
+                        format!("expected 'group' or 'friendly', found '{v}'"),
+                    ))
+                }
+            },
+        },
         "body" => {
             for role in ["head", "torso", "hand", "foot", "hair", "limb"] {
                 if !pieces.iter().any(|p| p.role == BodyRole::from_flag(role)) {
@@ -606,7 +666,9 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         other => {
             return Err(err(
                 command_entry,
-                format!("unknown command model '{other}' (known: single, chain, range, body)"),
+                format!(
+                    "unknown command model '{other}' (known: single, chain, range, lead, body)"
+                ),
             ))
         }
     };
@@ -694,6 +756,19 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         activates[leader] = mask;
         restricted_activation = true;
     }
+    let lead_modes = parse_lead_modes(entries, &pieces, &geometry, &err)?;
+    if matches!(command, CommandModel::Lead { .. }) && lead_modes.is_empty() {
+        return Err(err(
+            command_entry,
+            "the lead model needs at least one 'lead X = ...' line".into(),
+        ));
+    }
+    if let (Some(e), false) = (
+        entries.iter().find(|e| e.key.starts_with("lead ")),
+        matches!(command, CommandModel::Lead { .. }),
+    ) {
+        return Err(err(e, "'lead' lines need command = lead".into()));
+    }
     let placement = match get("placement") {
         None => None,
         Some(e) if command != CommandModel::Body => {
@@ -747,6 +822,7 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         fide,
         activates,
         restricted_activation,
+        lead_modes,
         range_box,
     };
     let variant = Arc::new(variant);
@@ -761,4 +837,116 @@ impl VariantError {
         self.message = message;
         self
     }
+}
+
+/// `lead X [mode] = budget N[, others N][, activates LETTERS][, P moves BETZA]...`
+fn parse_lead_modes(
+    entries: &[Entry],
+    pieces: &[PieceKind],
+    geometry: &Geometry,
+    err: &dyn Fn(&Entry, String) -> VariantError,
+) -> Result<Vec<LeadMode>, VariantError> {
+    let mut modes: Vec<LeadMode> = Vec::new();
+    let letter_kind = |e: &Entry, c: char| {
+        pieces.iter().position(|p| p.letter == c).ok_or_else(|| {
+            err(
+                e,
+                format!("'{c}' is not an upper-case piece letter of this variant"),
+            )
+        })
+    };
+    for e in entries.iter().filter(|e| e.key.starts_with("lead ")) {
+        let words: Vec<&str> = e.key.split_whitespace().skip(1).collect();
+        let (letter, name) = match words.as_slice() {
+            [l] => (*l, ""),
+            [l, m] => (*l, *m),
+            _ => return Err(err(e, "write 'lead X = ...' or 'lead X mode = ...'".into())),
+        };
+        let mut chars = letter.chars();
+        let leader = match (chars.next(), chars.next()) {
+            (Some(c), None) => letter_kind(e, c)?,
+            _ => return Err(err(e, format!("'{letter}' is not one piece letter"))),
+        };
+        if !pieces[leader].leader {
+            return Err(err(
+                e,
+                format!("{} is not flagged 'leader'", pieces[leader].name),
+            ));
+        }
+        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(err(
+                e,
+                format!("mode name '{name}': use letters, digits and '-'"),
+            ));
+        }
+        if modes
+            .iter()
+            .any(|m| m.leader as usize == leader && (m.name.is_empty() || name.is_empty()))
+        {
+            return Err(err(
+                e,
+                "a leader kind has either one 'lead X' line or several named modes".into(),
+            ));
+        }
+        let mut mode = LeadMode {
+            leader: leader as u8,
+            name: name.into(),
+            budget: 0,
+            others: u8::MAX,
+            activates: u16::MAX,
+            remap: Vec::new(),
+        };
+        for clause in e.value.split(',').map(str::trim) {
+            let parts: Vec<&str> = clause.split_whitespace().collect();
+            let count = |n: &str| {
+                n.parse::<u8>()
+                    .ok()
+                    .filter(|n| (1..=64).contains(n))
+                    .ok_or_else(|| err(e, format!("'{clause}': expected a number 1..64")))
+            };
+            match parts.as_slice() {
+                ["budget", n] => mode.budget = count(n)?,
+                ["others", n] => mode.others = count(n)?,
+                ["activates", letters] => {
+                    mode.activates = 0;
+                    for c in letters.chars() {
+                        mode.activates |= 1 << letter_kind(e, c)?;
+                    }
+                }
+                [kind, "moves", betza] if kind.chars().count() == 1 => {
+                    let k = letter_kind(e, kind.chars().next().unwrap_or(' '))?;
+                    let compile = |forward| {
+                        MoveSet::compile(betza, geometry, forward)
+                            .map_err(|b| err(e, format!("'{clause}': {}", b.0)))
+                    };
+                    mode.remap.push((
+                        k as u8,
+                        betza.to_string(),
+                        Box::new([compile(1)?, compile(-1)?]),
+                    ));
+                }
+                _ => {
+                    return Err(err(
+                        e,
+                        format!(
+                            "'{clause}': expected 'budget N', 'others N', 'activates LETTERS' \
+                             or 'X moves BETZA'"
+                        ),
+                    ))
+                }
+            }
+        }
+        if mode.budget == 0 {
+            return Err(err(
+                e,
+                "missing 'budget N' (activations a turn, itself included)".into(),
+            ));
+        }
+        mode.others = mode.others.min(mode.budget);
+        modes.push(mode);
+    }
+    if modes.len() > 64 {
+        return Err(err(&entries[0], "at most 64 lead modes".into()));
+    }
+    Ok(modes)
 }

@@ -25,6 +25,9 @@ pub(crate) struct Zobrist {
     pub captured: u64,
     /// The turn is a placement turn.
     pub placing: u64,
+    /// Lead model: the unit (by id) leading the turn, and its mode.
+    pub lead: [u64; 256],
+    pub lead_mode: [u64; 64],
     /// Units still to place: (side, kind, count); count 0 is 0.
     pocket: Vec<u64>,
 }
@@ -55,6 +58,9 @@ pub(crate) static ZOBRIST: LazyLock<Zobrist> = LazyLock::new(|| {
     let pocket = (0..2 * MAX_KINDS * 65)
         .map(|i| if i % 65 == 0 { 0 } else { next() })
         .collect();
+    // Drawn last so that the keys above stay what they were before the lead model.
+    let lead = std::array::from_fn(|_| next());
+    let lead_mode = std::array::from_fn(|_| next());
     Zobrist {
         piece,
         group,
@@ -66,6 +72,8 @@ pub(crate) static ZOBRIST: LazyLock<Zobrist> = LazyLock::new(|| {
         follower,
         captured,
         placing,
+        lead,
+        lead_mode,
         pocket,
     }
 });

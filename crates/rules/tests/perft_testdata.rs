@@ -68,3 +68,26 @@ fn perft_from_mid_game_positions() {
 fn perft_lifeform() {
     check_file("lifeform-perft.tsv", 50, true);
 }
+
+/// Chesimals 0.1, 0.5, 0.75, 1.0 and Chesimal Fusion I (RULES.md sections 3 and 4).
+#[test]
+fn perft_chesimals_experimental_and_fusion() {
+    let data = rows(&testdata("fusion-perft.tsv"));
+    assert!(data.len() >= 60, "fusion-perft.tsv has too few rows");
+    let failures: Vec<String> = data
+        .iter()
+        .filter_map(|r| {
+            check(
+                &r[0],
+                r.get(3).map(String::as_str),
+                r[1].parse().unwrap(),
+                r[2].parse().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "fusion-perft.tsv:\n{}",
+        failures.join("\n")
+    );
+}

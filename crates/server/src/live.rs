@@ -312,6 +312,7 @@ pub fn board_view(pos: &Position) -> Value {
         CommandModel::Range { .. } => "range",
         CommandModel::Single => "single",
         CommandModel::Body => "body",
+        CommandModel::Lead { .. } => "lead",
     };
     let pieces: serde_json::Map<String, Value> = v
         .pieces

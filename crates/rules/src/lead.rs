@@ -1,0 +1,280 @@
+//! The lead model (Chesimal Fusion I, RULES.md section 4): a turn starts with the step `lead`,
+//! which names the leader that leads it and, for a leader kind with modes, the mode (the
+//! Prince's Ortho or Dia). That leader then spends its own activations: each unit move must be
+//! of a kind the mode may activate, linked to the leader (where it stands now) by a chain of
+//! adjacent friendly units when its move starts, within the budget (the King's 7, of which at
+//! most 6 go to other units; the Prince's 9 with itself). A mode may change how the units it
+//! activates move (Pawns as Wazirs, Ferzes or Guards).
+//!
+//! The turn state is `TurnState::lead` and `TurnState::mode`; the moves counted and the
+//! squares of moved units are the common `moves` and `moved`.
+
+use crate::bitboard::{Bitboard, Square};
+use crate::movegen::flood;
+use crate::movement::MoveSet;
+use crate::position::{Position, NO_UNIT};
+use crate::step::{Step, StepKind};
+use crate::variant::{CommandModel, LeadMode};
+
+impl Position {
+    fn lead_links_any(&self) -> bool {
+        matches!(
+            self.variant.command,
+            CommandModel::Lead {
+                links_any_friendly: true
+            }
+        )
+    }
+
+    /// Own units of the kinds in `mask`.
+    fn units_of_kinds(&self, mask: u16) -> Bitboard {
+        let s = self.side;
+        self.units
+            .iter()
+            .filter(|u| u.alive && u.side == s && mask >> u.kind & 1 != 0)
+            .map(|u| u.square)
+            .collect()
+    }
+
+    /// Units that may start a move when the unit `lead` leads in `mode`, given the squares
+    /// of the units already moved and the number of moves made.
+    pub(crate) fn lead_movers_for(
+        &self,
+        lead: u8,
+        mode: u8,
+        moved: Bitboard,
+        moves: u8,
+    ) -> Bitboard {
+        let m = &self.variant.lead_modes[mode as usize];
+        let leader = &self.units[lead as usize];
+        if !leader.alive || moves >= m.budget {
+            return Bitboard::EMPTY;
+        }
+        let at = leader.square;
+        let self_moved = moved.has(at);
+        let mut movers = Bitboard::EMPTY;
+        if !self_moved {
+            movers.set(at);
+        }
+        if moves - self_moved as u8 >= m.others {
+            return movers;
+        }
+        let s = self.side.index();
+        let within = if self.lead_links_any() {
+            self.occupied[s]
+        } else {
+            self.groups[s][leader.group as usize]
+        };
+        let linked = flood(Bitboard::from_square(at), within);
+        let mut others = linked & !moved & !Bitboard::from_square(at);
+        if m.activates != u16::MAX {
+            others &= self.units_of_kinds(m.activates);
+        }
+        movers | others
+    }
+
+    /// The declared turn's movers (empty before `lead`).
+    pub(crate) fn lead_movers(&self) -> Bitboard {
+        let t = &self.turn;
+        if t.lead == NO_UNIT {
+            return Bitboard::EMPTY;
+        }
+        self.lead_movers_for(t.lead, t.mode, t.moved, t.moves)
+    }
+
+    /// The mode leading the turn, if declared.
+    #[inline(always)]
+    pub(crate) fn lead_mode(&self) -> Option<&LeadMode> {
+        (self.turn.lead != NO_UNIT).then(|| &self.variant.lead_modes[self.turn.mode as usize])
+    }
+
+    /// The tables the unit of `kind` on the side `s` moves by now.
+    #[inline(always)]
+    pub(crate) fn moveset_now(&self, kind: u8, s: usize) -> &MoveSet {
+        let own = &self.variant.pieces[kind as usize].movesets;
+        match self.lead_mode() {
+            Some(m) if !m.remap.is_empty() => m.moveset(kind, s, own),
+            _ => &own[s],
+        }
+    }
+
+    /// Whether leading with `lead` in `mode` leaves at least one legal unit move (RULES.md:
+    /// a `lead` step is legal only then).
+    fn lead_has_move(&self, lead: u8, mode: u8) -> bool {
+        let movers = self.lead_movers_for(lead, mode, Bitboard::EMPTY, 0);
+        let s = self.side.index();
+        let enemy = self.occupied[s ^ 1];
+        let empty = self.variant.geometry.squares & !(self.occupied[s] | enemy);
+        let m = &self.variant.lead_modes[mode as usize];
+        movers.iter().any(|from| {
+            let kind = self.units[self.board[from.index()] as usize].kind;
+            let own = &self.variant.pieces[kind as usize].movesets;
+            m.moveset(kind, s, own)
+                .destinations(&self.variant.geometry, from, empty, enemy)
+                .any()
+        })
+    }
+
+    /// At a turn start: every legal `lead` step.
+    pub(crate) fn for_each_lead_step(&self, mut f: impl FnMut(Step)) {
+        if self.outcome.is_some() || self.turn.lead != NO_UNIT {
+            return;
+        }
+        let side = self.side;
+        for (id, u) in self.units.iter().enumerate() {
+            if !u.alive || u.side != side || !self.variant.pieces[u.kind as usize].leader {
+                continue;
+            }
+            for (mode, m) in self.variant.lead_modes.iter().enumerate() {
+                if m.leader == u.kind && self.lead_has_move(id as u8, mode as u8) {
+                    f(Step {
+                        from: u.square,
+                        to: u.square,
+                        kind: StepKind::Lead(mode as u8),
+                    });
+                }
+            }
+        }
+    }
+
+    /// `lead:f2` or `lead:b2:ortho`.
+    pub(crate) fn lead_text(&self, step: Step, mode: u8) -> String {
+        let name = &self.variant.lead_modes[mode as usize].name;
+        let sq = self.variant.geometry.square_name(step.from);
+        if name.is_empty() {
+            format!("lead:{sq}")
+        } else {
+            format!("lead:{sq}:{name}")
+        }
+    }
+
+    /// Read `lead:<square>[:<mode>]` and check it is legal now.
+    pub(crate) fn parse_lead(&self, text: &str) -> Result<Step, String> {
+        let mut parts = text.split(':').skip(1);
+        let (Some(square), mode, None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(format!(
+                "'{text}': write lead:<square> or lead:<square>:<mode>"
+            ));
+        };
+        if !matches!(self.variant.command, CommandModel::Lead { .. }) {
+            return Err(format!(
+                "'{text}': {} has no lead step; turns start with a unit move",
+                self.variant.id
+            ));
+        }
+        let geo = &self.variant.geometry;
+        let sq = geo.parse_square(square).ok_or_else(|| {
+            format!(
+                "'{square}' in '{text}' is not a square of the {}x{} board",
+                geo.files, geo.ranks
+            )
+        })?;
+        if self.outcome.is_some() {
+            return Err(format!("{text} is illegal: the game is over"));
+        }
+        if self.turn.lead != NO_UNIT {
+            return Err(format!(
+                "{text} is illegal: this turn already has its leader"
+            ));
+        }
+        let Some(u) = self.unit_at(sq) else {
+            return Err(format!("{text} is illegal: there is no unit on {square}"));
+        };
+        let piece = &self.variant.pieces[u.kind as usize];
+        if u.side != self.side {
+            return Err(format!(
+                "{text} is illegal: the {} on {square} is {}'s, and {} is to move",
+                piece.name,
+                u.side.name(),
+                self.side.name()
+            ));
+        }
+        let modes: Vec<(usize, &LeadMode)> = self
+            .variant
+            .lead_modes
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.leader == u.kind)
+            .collect();
+        if modes.is_empty() {
+            return Err(format!("{text} is illegal: a {} does not lead", piece.name));
+        }
+        let names = || {
+            modes
+                .iter()
+                .map(|(_, m)| m.name.as_str())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        };
+        let found = modes.iter().find(|(_, m)| m.name == mode.unwrap_or(""));
+        let Some(&(index, _)) = found else {
+            return Err(match mode {
+                None => format!(
+                    "'{text}': a {} leads in a mode: add :{}",
+                    piece.name,
+                    names()
+                ),
+                Some(m) if modes[0].1.name.is_empty() => {
+                    format!(
+                        "'{text}': a {} has no modes; write lead:{square} (not :{m})",
+                        piece.name
+                    )
+                }
+                Some(m) => format!(
+                    "'{text}': '{m}' is not a mode of the {} ({})",
+                    piece.name,
+                    names()
+                ),
+            });
+        };
+        let id = self.board[sq.index()];
+        if !self.lead_has_move(id, index as u8) {
+            return Err(format!(
+                "{text} is illegal: no unit move would then be legal (a lead must be followed by one)"
+            ));
+        }
+        Ok(Step {
+            from: sq,
+            to: sq,
+            kind: StepKind::Lead(index as u8),
+        })
+    }
+
+    /// Why the unit on `from` may not move now under the lead model.
+    pub(crate) fn why_illegal_lead(&self, from: Square, piece: &str) -> String {
+        let fname = self.variant.geometry.square_name(from);
+        let t = &self.turn;
+        if t.lead == NO_UNIT {
+            return "a turn starts by naming its leader: lead:<square> (a Prince adds :ortho or :dia)"
+                .into();
+        }
+        let m = &self.variant.lead_modes[t.mode as usize];
+        let leader = &self.units[t.lead as usize];
+        let lname = &self.variant.pieces[leader.kind as usize].name;
+        let mode = if m.name.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", m.name)
+        };
+        if t.moves >= m.budget {
+            return format!("the leading {lname} has used all {} activations", m.budget);
+        }
+        if leader.square == from {
+            return format!("the leading {lname} has already moved this turn");
+        }
+        if t.moved.has(from) {
+            return format!("the {piece} on {fname} has already moved this turn");
+        }
+        if t.moves - t.moved.has(leader.square) as u8 >= m.others {
+            return format!(
+                "the leading {lname} has activated {} other units, its most; only it may still move",
+                m.others
+            );
+        }
+        let kind = self.units[self.board[from.index()] as usize].kind;
+        if m.activates >> kind & 1 == 0 {
+            return format!("a {lname}{mode} does not activate a {piece}");
+        }
+        format!("the {piece} on {fname} is not linked to the leading {lname} by a chain of adjacent units")
+    }
+}
