@@ -170,21 +170,22 @@ const CohortBoard = (() => {
       const g = el('g', { class: 'command', 'data-testid': 'command-overlay' }, svg);
       const info = view.command_info;
       const leaders = info.leaders || [];
-      if (info.range) {
-        leaders.forEach((l, i) => {
-          const { file, rank } = parseSquare(l);
-          const lo = { file: Math.max(0, file - info.range), rank: Math.max(0, rank - info.range) };
-          const hi = { file: Math.min(files - 1, file + info.range), rank: Math.min(ranks - 1, rank + info.range) };
-          const a = pos(lo), b = pos(hi);
-          const inset = 2 + (i % 3) * 3; // overlapping boxes stay apart
-          const colour = LEADER_COLOURS[i % LEADER_COLOURS.length];
-          el('rect', {
-            x: Math.min(a.x, b.x) + inset, y: Math.min(a.y, b.y) + inset,
-            width: Math.abs(a.x - b.x) + S - 2 * inset, height: Math.abs(a.y - b.y) + S - 2 * inset,
-            class: 'range', stroke: colour, fill: colour, 'data-leader': l,
-          }, g);
-        });
-      }
+      // Each leader's zone comes from the server (the rules' command view); the box is its
+      // bounding rectangle, drawn, not recomputed.
+      (info.zones || []).forEach((zone, i) => {
+        if (!zone.length) return;
+        const sqs = zone.map(parseSquare);
+        const lo = { file: Math.min(...sqs.map((q) => q.file)), rank: Math.min(...sqs.map((q) => q.rank)) };
+        const hi = { file: Math.max(...sqs.map((q) => q.file)), rank: Math.max(...sqs.map((q) => q.rank)) };
+        const a = pos(lo), b = pos(hi);
+        const inset = 2 + (i % 3) * 3; // overlapping boxes stay apart
+        const colour = LEADER_COLOURS[i % LEADER_COLOURS.length];
+        el('rect', {
+          x: Math.min(a.x, b.x) + inset, y: Math.min(a.y, b.y) + inset,
+          width: Math.abs(a.x - b.x) + S - 2 * inset, height: Math.abs(a.y - b.y) + S - 2 * inset,
+          class: 'range', stroke: colour, fill: colour, 'data-leader': leaders[i],
+        }, g);
+      });
       const colourAt = new Map((view.units || []).map((u) => [u.square, u.colour]));
       for (const [a, b] of info.links || []) {
         const p = pos(a), q = pos(b);

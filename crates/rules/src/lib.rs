@@ -4,6 +4,7 @@
 
 pub mod bitboard;
 mod chess;
+pub mod describe;
 pub mod game;
 pub mod geometry;
 mod lead;
@@ -17,6 +18,7 @@ pub mod variant;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Square};
+pub use describe::{CommandView, LeaderView, LeadingView};
 pub use game::{EndReason, Game};
 pub use position::{Outcome, Position, PositionError, Side, TurnState, Undo, Unit};
 pub use step::{Step, StepKind, StepList};

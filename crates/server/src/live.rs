@@ -337,57 +337,38 @@ pub fn board_view(pos: &Position) -> Value {
     })
 }
 
-/// Leaders of the side to move, and for the chain model the links between adjacent units
-/// that connect each leader's chesimal (those units may move when the turn picks it).
+/// The rules' command picture (`Position::command_view`) as JSON: leaders (with the zone each
+/// commands under the range model), chain links, the turn's moves and cap, and under the lead
+/// model the leader leading the turn with its budget and what it may activate.
 fn command_info(pos: &Position) -> Value {
     let v = pos.variant();
     let geo = &v.geometry;
-    let side = pos.side_to_move();
-    let leaders: Vec<&cohort_rules::Unit> = pos
-        .units()
-        .filter(|u| u.alive && u.side == side && v.pieces[u.kind as usize].leader)
-        .collect();
-    let mut links = vec![];
+    let view = pos.command_view();
     let range = match v.command {
         CommandModel::Range { range, .. } => Some(range),
         _ => None,
     };
-    if let CommandModel::Chain {
-        links_any_friendly, ..
-    } = v.command
-    {
-        for leader in &leaders {
-            if pos.turn().group.is_some_and(|g| g != leader.group) {
-                continue;
-            }
-            let member = |sq: Square| {
-                pos.unit_at(sq).is_some_and(|u| {
-                    u.side == side && (links_any_friendly || u.group == leader.group)
-                })
-            };
-            // Breadth-first from the leader over adjacent members (not a hot path).
-            let mut seen = vec![leader.square];
-            let mut i = 0;
-            while i < seen.len() {
-                let sq = seen[i];
-                for n in geo.king(sq).iter() {
-                    if member(n) {
-                        if !seen.contains(&n) {
-                            seen.push(n);
-                        }
-                        // Pairs with an already expanded unit were written from its side.
-                        if !seen[..i].contains(&n) {
-                            links.push(json!([geo.square_name(sq), geo.square_name(n)]));
-                        }
-                    }
-                }
-                i += 1;
-            }
-        }
-    }
+    let names =
+        |b: cohort_rules::Bitboard| b.iter().map(|s| geo.square_name(s)).collect::<Vec<_>>();
+    let leading = view.leading.as_ref().map(|l| {
+        json!({
+            "square": geo.square_name(l.square),
+            "mode": l.mode,
+            "budget": l.budget,
+            "used": l.used,
+            "others_left": l.others_left,
+            "activates": l.activates.iter().map(|&k| v.pieces[k as usize].letter.to_string()).collect::<Vec<_>>(),
+            "remap": l.remap.iter().map(|(k, m)| json!({"letter": v.pieces[*k as usize].letter.to_string(), "moves": m})).collect::<Vec<_>>(),
+        })
+    });
     json!({
-        "leaders": leaders.iter().map(|u| geo.square_name(u.square)).collect::<Vec<_>>(),
+        "leaders": view.leaders.iter().map(|l| geo.square_name(l.square)).collect::<Vec<_>>(),
+        "available": view.leaders.iter().filter(|l| l.available).map(|l| geo.square_name(l.square)).collect::<Vec<_>>(),
+        "zones": view.leaders.iter().map(|l| names(l.zone)).collect::<Vec<_>>(),
         "range": range,
-        "links": links,
+        "links": view.links.iter().map(|(a, b)| json!([geo.square_name(*a), geo.square_name(*b)])).collect::<Vec<_>>(),
+        "moves": view.moves,
+        "moves_cap": view.moves_cap,
+        "leading": leading,
     })
 }
