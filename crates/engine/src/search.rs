@@ -31,6 +31,32 @@ pub struct Table {
     slots: Vec<[AtomicU64; 2]>,
 }
 
+/// Scores this near WIN are wins or losses found at a known ply.
+const MATE_BOUND: i32 = WIN - 10_000;
+
+/// A win found `WIN - n` plies from the root is stored as its distance from the node that
+/// stores it, so that the entry means the same when the node is reached at another ply.
+pub(crate) fn score_to_table(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// The inverse of `score_to_table` at the ply where the entry is read.
+pub(crate) fn score_from_table(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply
+    } else if score <= -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
 fn pack_step(s: Option<Step>) -> u64 {
     let Some(s) = s else { return 0 };
     let (tag, arg) = match s.kind {
@@ -287,15 +313,16 @@ impl<'a> Searcher<'a> {
             self.tt_hits += 1;
             first = e.best;
             if e.depth as i32 >= depth && ply > 0 {
+                let score = score_from_table(e.score, ply);
                 let usable = match e.bound {
                     0 => true,
-                    1 => e.score >= beta,
-                    _ => e.score <= alpha,
+                    1 => score >= beta,
+                    _ => score <= alpha,
                 };
                 if usable {
                     pv.clear();
                     pv.extend(e.best);
-                    return e.score;
+                    return score;
                 }
             }
         }
@@ -366,7 +393,7 @@ impl<'a> Searcher<'a> {
                 key,
                 depth: depth as i8,
                 bound,
-                score: best,
+                score: score_to_table(best, ply),
                 best: best_step,
             });
         }
@@ -466,5 +493,35 @@ impl<'a> Searcher<'a> {
             }
         }
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: a win found 2 plies below a node stored at ply 3 (WIN - 5 from the root)
+    /// is read back at ply 7 as WIN - 9, a win 2 plies below that node; before the fix it
+    /// came back as WIN - 5, a win nearer than the root could reach it.
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let stored = score_to_table(WIN - 5, 3);
+        assert_eq!(stored, WIN - 2);
+        assert_eq!(score_from_table(stored, 7), WIN - 9);
+        let lost = score_to_table(-WIN + 5, 3);
+        assert_eq!(score_from_table(lost, 7), -WIN + 9);
+        // Ordinary scores pass unchanged.
+        assert_eq!(score_from_table(score_to_table(1234, 5), 9), 1234);
+        // And the packed entry keeps the adjusted score.
+        let table = Table::new(1);
+        table.put(Entry {
+            key: 42,
+            depth: 3,
+            bound: 0,
+            score: stored,
+            best: None,
+        });
+        let e = table.get(42).expect("stored");
+        assert_eq!(score_from_table(e.score, 7), WIN - 9);
     }
 }

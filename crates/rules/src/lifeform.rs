@@ -253,7 +253,7 @@ impl Position {
     }
 
     /// Has `side` lost: Head or Torso gone, or no Neck (adjacent, or a common adjacent Limb)?
-    fn body_lost(&self, side: Side) -> bool {
+    pub(crate) fn body_lost(&self, side: Side) -> bool {
         let b = self.body(side);
         let (Some(head), Some(torso)) = (b.head.first(), b.torso.first()) else {
             return true;

@@ -185,8 +185,13 @@ impl Position {
     pub fn pocket(&self, side: Side) -> &[u8] {
         &self.pocket[side.index()][..self.variant.pieces.len()]
     }
+    /// The units on the board.
     pub fn units(&self) -> impl Iterator<Item = &Unit> {
         self.units.iter().filter(|u| u.alive)
+    }
+    /// The units taken off the board so far: captured, or removed (Lifeform's regulations).
+    pub fn removed_units(&self) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(|u| !u.alive)
     }
     pub fn occupied(&self, side: Side) -> Bitboard {
         self.occupied[side.index()]
@@ -356,8 +361,64 @@ impl Position {
                 }
             }
         }
+        let bound = pos.step_bound();
+        if bound > crate::step::MAX_STEPS {
+            return err(format!(
+                "these units could have up to {bound} legal steps in one turn, more than the {} \
+                 a step list holds; use fewer units or shorter moves",
+                crate::step::MAX_STEPS
+            ));
+        }
+        pos.outcome = pos.judge_at_turn_start();
         pos.hash = pos.compute_hash();
         Ok(pos)
+    }
+
+    /// An upper bound on the legal steps of either side in any position reachable from this
+    /// one (units never multiply; drops come from the pockets): each unit's most destinations,
+    /// twice for the body model (a Hand's capture or pin) plus its follower steps, the lead
+    /// steps, the drops and `end`.
+    fn step_bound(&self) -> usize {
+        let v = &self.variant;
+        let body = v.command == CommandModel::Body;
+        let mut most = 0;
+        for side in [Side::White, Side::Black] {
+            let s = side.index();
+            let mut n = 1;
+            for u in self.units.iter().filter(|u| u.alive && u.side == side) {
+                let p = &v.pieces[u.kind as usize];
+                n += p.max_steps[s] as usize * if body { 2 } else { 1 } + if body { 8 } else { 0 };
+                if p.leader {
+                    n += v.lead_modes.iter().filter(|m| m.leader == u.kind).count();
+                }
+            }
+            let drops = self.pocket[s].iter().filter(|&&c| c > 0).count();
+            n += drops * v.geometry.squares.count() as usize;
+            most = most.max(n);
+        }
+        most
+    }
+
+    /// A position read from text may already be over (NOTATION.md: it then has no legal
+    /// steps): a side without royal units has lost; in Lifeform, once both bodies are placed,
+    /// a side without Head, Torso or Neck has lost (both: a draw).
+    fn judge_at_turn_start(&self) -> Option<Outcome> {
+        let lost = match self.variant.victory {
+            crate::variant::Victory::CaptureRoyals => [self.royals[0] == 0, self.royals[1] == 0],
+            crate::variant::Victory::Body => {
+                if self.pocket.iter().flatten().any(|&n| n > 0) {
+                    return None;
+                }
+                [self.body_lost(Side::White), self.body_lost(Side::Black)]
+            }
+            crate::variant::Victory::Checkmate => return None,
+        };
+        match lost {
+            [true, true] => Some(Outcome::Draw),
+            [true, false] => Some(Outcome::Win(Side::Black)),
+            [false, true] => Some(Outcome::Win(Side::White)),
+            [false, false] => None,
+        }
     }
 
     /// A board without units.

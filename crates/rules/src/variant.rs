@@ -39,6 +39,27 @@ pub struct PieceKind {
     /// Body model: the part of the body this piece is.
     pub role: Option<BodyRole>,
     pub(crate) movesets: [MoveSet; 2],
+    /// The most destinations one unit of this kind can have on any square, for each side
+    /// (an empty board for moves, a full enemy one for captures): bounds the step list.
+    pub(crate) max_steps: [u16; 2],
+}
+
+/// The most steps a unit with these tables can have on any square of `geo`.
+pub(crate) fn max_steps(sets: &[&MoveSet], geo: &Geometry) -> u16 {
+    let mut most = 0;
+    for sq in geo.squares.iter() {
+        let others = geo.squares & !Bitboard::from_square(sq);
+        let n: u32 = sets
+            .iter()
+            .map(|m| {
+                m.destinations(geo, sq, others, Bitboard::EMPTY).count()
+                    + m.destinations(geo, sq, Bitboard::EMPTY, others).count()
+            })
+            .max()
+            .unwrap_or(0);
+        most = most.max(n);
+    }
+    most as u16
 }
 
 /// Lifeform Chess body parts (RULES.md section 6), named in a piece's flags.
@@ -535,6 +556,11 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         }
         let compile =
             |forward| MoveSet::compile(parts[1], &geometry, forward).map_err(|b| err(e, b.0));
+        let movesets = [compile(1)?, compile(-1)?];
+        let max_steps = [
+            max_steps(&[&movesets[0]], &geometry),
+            max_steps(&[&movesets[1]], &geometry),
+        ];
         pieces.push(PieceKind {
             letter,
             name: parts[0].into(),
@@ -542,7 +568,8 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
             royal,
             leader,
             role,
-            movesets: [compile(1)?, compile(-1)?],
+            movesets,
+            max_steps,
         });
     }
     if pieces.is_empty() {
@@ -757,6 +784,15 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         restricted_activation = true;
     }
     let lead_modes = parse_lead_modes(entries, &pieces, &geometry, &err)?;
+    for m in &lead_modes {
+        for (k, _, sets) in &m.remap {
+            for side in 0..2 {
+                let n = max_steps(&[&sets[side]], &geometry);
+                let p = &mut pieces[*k as usize];
+                p.max_steps[side] = p.max_steps[side].max(n);
+            }
+        }
+    }
     if matches!(command, CommandModel::Lead { .. }) && lead_modes.is_empty() {
         return Err(err(
             command_entry,

@@ -67,6 +67,7 @@ fn chesimals_exclusive_warmachine_and_elephant_leap() {
     rows[12 - 3] = "13G(4)W(4)G(4)".into(); // n3 o3 p3
     rows[12 - 2] = "14C(4)1".into(); // o2
     rows[12 - 4] = "14G(4)1".into(); // o4
+    rows[11] = "K(2)15".into(); // a royal for White, or the game would be over
     let p = pos("chesimals-1", &format!("{} w", rows.join("/")));
     // o3: W to o4 (own), n3/p3 (own), o2 (own); D to o5, m3, o1 ... (q3 is off the board).
     assert_eq!(dests(&p, "o3"), names("o5 m3 o1"));
@@ -79,6 +80,7 @@ fn chesimals_two_guard_is_a_linear_q2() {
     rows[0] = "15k(2)".into();
     rows[12 - 5] = "3G(1)12".into(); // d5
     rows[12 - 4] = "2C(1)1g(3)11".into(); // c4, enemy e4
+    rows[11] = "K(2)15".into(); // a royal for White, or the game would be over
     let p = pos("chesimals-2", &format!("{} w", rows.join("/")));
     let d = dests(&p, "d5");
     assert!(

@@ -295,7 +295,7 @@ pub fn board_view(pos: &Position) -> Value {
         }
     }
     let mut captured = [vec![], vec![]];
-    for u in pos.units().filter(|u| !u.alive) {
+    for u in pos.removed_units() {
         captured[u.side.index()].push(letter(u.kind, u.side));
     }
     let mut pocket = [vec![], vec![]];

@@ -271,3 +271,40 @@ async fn the_ai_replies_and_resumes_after_restart() {
     reopened.store.close().await;
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Regression: the captured lists were always empty (the view filtered the units on the
+/// board for the ones that are not).
+#[tokio::test(flavor = "multi_thread")]
+async fn captured_units_are_listed() {
+    let (dir, url) = temp_db("captured");
+    let app = App::open(&url).await.unwrap();
+    // mini-Chieftain: a White Man on d4 next to a Black Man on e5.
+    let (s, created) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "mini-chieftain", "white": "human", "black": "human",
+               "position": "hnsccsnh/mmmm1mmm/8/4m3/3M4/8/MMM1MMMM/HNSCCSNH w"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let white = created["tokens"]["white"].as_str().unwrap().to_string();
+    let before = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(before["captured"]["black"], json!([]));
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/step"),
+        json!({"token": white, "step": "d4xe5"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let after = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(
+        after["captured"]["black"],
+        json!(["m"]),
+        "{}",
+        after["captured"]
+    );
+    assert_eq!(after["captured"]["white"], json!([]));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,108 @@
+//! Regression tests for what used to fail after a variant loaded, and for positions whose
+//! game is already over (NOTATION.md: no legal steps).
+
+mod common;
+use cohort_rules::{builtin, parse_variants, perft::perft, Outcome, Position, Side, StepList};
+use common::*;
+
+/// A 16x16 board of leapers: 24 destinations each on an open board.
+fn dense_leapers(rows_of_units: usize) -> String {
+    let mut rows = vec!["16".to_string(); 16];
+    for r in 0..rows_of_units {
+        rows[r] = "x".repeat(16);
+        rows[15 - r] = "X".repeat(16);
+    }
+    rows[15] = format!("K{}", "X".repeat(15));
+    rows[0] = format!("k{}", "x".repeat(15));
+    format!(
+        "[dense]\nname = Dense\nboard = 16x16\npiece K = King, K, royal\npiece X = Leaper, NCZ\n\
+         command = single\nsetup = {} w\n",
+        rows.join("/")
+    )
+}
+
+#[test]
+fn a_variant_that_could_overflow_the_step_list_is_refused_at_load() {
+    // Before the fix this loaded, and `perft --divide` then panicked on the 2048-step list.
+    let err = parse_variants("dense.ini", &dense_leapers(6), &[])
+        .err()
+        .expect("refused");
+    assert_eq!(err.field, "setup", "{err}");
+    assert!(err.message.contains("legal steps"), "{err}");
+    // A sparser one loads, and every position of it generates without panicking.
+    let v = parse_variants("dense.ini", &dense_leapers(2), &[])
+        .expect("loads")
+        .remove(0);
+    let mut p = v.start();
+    let mut list = StepList::new();
+    p.legal_steps(&mut list);
+    assert!(list.len() > 100);
+    assert!(perft(&mut p, 2) > 0);
+}
+
+#[test]
+fn a_dense_position_string_is_refused_not_played() {
+    let v = parse_variants("dense.ini", &dense_leapers(2), &[])
+        .expect("loads")
+        .remove(0);
+    // 128 White Leapers: up to 24 destinations each, far beyond 2048 in all.
+    let mut rows = vec!["X".repeat(16); 16];
+    for row in rows.iter_mut().take(8) {
+        *row = "16".into();
+    }
+    rows[0] = "k15".into();
+    let e = Position::parse(&v, &format!("{} w", rows.join("/")))
+        .err()
+        .expect("refused");
+    assert!(e.0.contains("legal steps"), "{e}");
+}
+
+#[test]
+fn a_position_whose_game_is_over_has_no_legal_steps() {
+    // Chesimals I: Black has lost both royal chiefs.
+    let p = pos(
+        "chesimals-1",
+        &place(
+            16,
+            12,
+            &[
+                ("c1", "C(1)"),
+                ("c2", "G(1)"),
+                ("f2", "K(2)"),
+                ("a12", "g(1)"),
+            ],
+            'w',
+        ),
+    );
+    assert_eq!(p.outcome(), Some(Outcome::Win(Side::White)));
+    assert_eq!(p.count_steps(), 0);
+    assert_eq!(perft(&mut p.clone(), 2), 0);
+    // Chesimal Fusion: White's two Kings are gone, Black to move.
+    let p = pos(
+        "chesimal-fusion-1",
+        &place(
+            16,
+            12,
+            &[
+                ("b2", "C(1)"),
+                ("b3", "P(1)"),
+                ("f11", "k(2)"),
+                ("f10", "p(2)"),
+            ],
+            'b',
+        ),
+    );
+    assert_eq!(p.outcome(), Some(Outcome::Win(Side::Black)));
+    assert_eq!(p.count_steps(), 0);
+    // Lifeform: White has no Head.
+    let v = builtin("lifeform").unwrap();
+    let p = Position::parse(&v, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w").unwrap();
+    assert_eq!(p.outcome(), Some(Outcome::Win(Side::Black)));
+    assert_eq!(perft(&mut p.clone(), 1), 0);
+    // Lifeform: Head and Torso apart with no common Limb (no Neck): lost too.
+    let p = Position::parse(&v, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ2NK w").unwrap();
+    assert_eq!(p.outcome(), Some(Outcome::Win(Side::Black)));
+    // The start is not over.
+    assert_eq!(v.start().outcome(), None);
+    assert!(v.start().count_steps() > 0);
+}
