@@ -386,7 +386,14 @@ impl Position {
         if self.movable_units().has(from) {
             return format!("the {piece} on {fname} cannot reach {tname}");
         }
-        if self.turn.moved.has(from) {
+        let reactivate = matches!(
+            self.variant.command,
+            CommandModel::Chain {
+                reactivate: true,
+                ..
+            }
+        );
+        if self.turn.moved.has(from) && !reactivate {
             return format!("the {piece} on {fname} has already moved this turn");
         }
         match self.variant.command {
