@@ -49,8 +49,12 @@ const savedGame = (id) => {
   try { return JSON.parse(localStorage.getItem(`cohort-game-${id}`)); } catch { return null; }
 };
 
-function legend(variant, letters) {
-  const names = CohortBoard.pieceNames(variant);
+// Piece names by letter: the server's (`pieces` of a GameView), else the board's table.
+function namesOf(v) {
+  return v && v.pieces && Object.keys(v.pieces).length ? v.pieces : CohortBoard.pieceNames(v && v.variant);
+}
+
+function legend(names, letters) {
   const present = new Set(letters.map((l) => l.toUpperCase()));
   const shown = Object.keys(names).filter((l) => present.has(l));
   if (!shown.length) return null;
@@ -129,7 +133,7 @@ function variantCard(v) {
     h('h2', {}, v.name, h('span', { class: 'vid' }, id)),
     diagram,
     h('p', { class: 'summary' }, v.summary),
-    legend(id, (v.start.units || []).map((u) => u.letter).concat(v.start.pocket ? v.start.pocket.white : [])),
+    legend(namesOf({ ...v.start, variant: id }), (v.start.units || []).map((u) => u.letter).concat(v.start.pocket ? v.start.pocket.white : [])),
     v.reconstructed ? h('p', { class: 'reconstructed', 'data-testid': `reconstructed-${id}` },
       'Setup reconstructed: ', v.reconstructed.replace(/^setup:\s*/i, '')) : null,
     form);
@@ -162,6 +166,8 @@ const state = {
   flip: null, // null: as the seat says
   error: '',
   choice: null, // several legal steps between the same squares (promotion, pin or capture)
+  leadChoice: null, // lead model: the leader whose modes are offered (`lead:b2:ortho`, `lead:b2:dia`)
+  summary: null, // lead model: the variant's summary, to explain the modes
   busy: false,
   confirmResign: false,
   connected: false,
@@ -172,10 +178,18 @@ function myTurn() {
   return Boolean(v && state.seat && !v.result && v.to_move === state.seat && !v.ai_thinking);
 }
 
+// Lead model (chesimal-fusion-1): a turn starts with a lead step naming its leader and mode,
+// `lead:f2` or `lead:b2:dia`, listed in `legal` with `from` and `to` both the leader's square.
+const isLead = (s) => s.text.startsWith('lead:');
+const leadMode = (text) => text.split(':')[2] || '';
+function leadSteps() {
+  return state.view ? state.view.legal.filter(isLead) : [];
+}
+
 function stepsFrom(from) {
   const m = new Map();
   for (const s of state.view.legal) {
-    if (s.from === from) {
+    if (s.from === from && !isLead(s)) {
       if (!m.has(s.to)) m.set(s.to, []);
       m.get(s.to).push(s);
     }
@@ -201,6 +215,7 @@ function clearSelection() {
   state.selected = null;
   state.dropLetter = null;
   state.choice = null;
+  state.leadChoice = null;
 }
 
 async function act(path, body) {
@@ -239,6 +254,16 @@ function onSquare(sq) {
   if (state.busy) return;
   state.error = '';
   state.choice = null;
+  // A leader that may lead the turn: one way to lead (a King) plays it at once, several
+  // (a Prince's modes) are offered as a choice.
+  const leads = leadSteps().filter((s) => s.from === sq);
+  if (leads.length === 1) return play(leads[0].text);
+  if (leads.length > 1) {
+    state.leadChoice = state.leadChoice === sq ? null : sq;
+    state.selected = null;
+    return draw();
+  }
+  state.leadChoice = null;
   if (state.dropLetter) {
     const t = dropTargets(state.dropLetter).get(sq);
     if (t && t.length === 1) return play(t[0].text);
@@ -256,7 +281,10 @@ function onSquare(sq) {
   } else if (state.selected === sq) {
     state.selected = null;
   } else if (unit && unit.side === state.seat && state.selected === null) {
-    state.error = `The ${(CohortBoard.pieceNames(v.variant)[unit.letter.toUpperCase()] || unit.letter)} on ${sq} may not move now.`;
+    const name = namesOf(v)[unit.letter.toUpperCase()] || unit.letter;
+    state.error = leadSteps().length
+      ? `First choose the leader who leads this turn (ringed in gold); it then activates the ${name} on ${sq} or not.`
+      : `The ${name} on ${sq} may not move now.`;
   } else {
     state.selected = null;
   }
@@ -272,6 +300,7 @@ function accept(v) {
     if (state.selected && !(v.movable.includes(state.selected) && myTurn())) state.selected = null;
     if (state.dropLetter && !(state.seat && v.pocket[state.seat].includes(state.dropLetter))) state.dropLetter = null;
     state.choice = null;
+    if (state.leadChoice && !(myTurn() && leadSteps().some((s) => s.from === state.leadChoice))) state.leadChoice = null;
   }
   if (myTurn() && !state.selected && !state.dropLetter && state.seat) {
     // Placement: nothing on the board may move, only drops: pick the first pocket letter.
@@ -330,7 +359,7 @@ function moveList(turns, opts = {}) {
 }
 
 function capturedBox(v) {
-  const names = CohortBoard.pieceNames(v.variant);
+  const names = namesOf(v);
   const line = (side) => h('div', { class: 'captured', 'data-testid': `captured-${side}` },
     h('span', { class: `side-dot ${side}` }), `${cap(side)} lost: `,
     v.captured[side].length
@@ -377,11 +406,82 @@ function hint(v, mine) {
   if (!mine) return '';
   if (state.dropLetter) return `Click a highlighted square to place ${state.dropLetter}.`;
   if (state.selected) return `Click a highlighted square to move the unit on ${state.selected}, or another unit.`;
+  const leads = leadSteps();
+  if (leads.length) {
+    if (state.leadChoice) return `Choose how the leader on ${state.leadChoice} leads the turn, or click another leader.`;
+    const n = new Set(leads.map((s) => s.from)).size;
+    return `Start the turn by choosing its leader: click one of the ${n} leader${n === 1 ? '' : 's'} ringed in gold.`;
+  }
   if (!v.legal.length) return v.can_end ? 'No unit may move any more: end the turn.' : '';
   const n = v.movable.filter((sq) => v.units.some((u) => u.square === sq)).length;
   if (!n) return 'Pick a unit to place from your pocket.';
   return `${n} unit${n === 1 ? '' : 's'} may move now (ringed). Click one, then a destination.` +
     (v.can_end ? ' Or end the turn.' : '');
+}
+
+// ---- lead model: the mode choice and the panel of the leader leading the turn
+
+const escapeRe = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// What a leader kind activates, from the variant's summary ("a Prince activates 9 units with
+// itself, never Knights"), and what a mode activates ("in Dia leaders, Elephants and Pawns
+// (as Ferzes)"): the rules live in the variant's data, not here. null when not found.
+function leaderExplanation(name) {
+  const m = new RegExp(`\\ban? ${escapeRe(name)} activates ([^:;.]*)`, 'i').exec(state.summary || '');
+  return m ? `A ${name} activates ${m[1].trim()}.` : null;
+}
+
+function modeExplanation(mode) {
+  if (!mode || !state.summary) return null;
+  const re = new RegExp(`\\bin ${escapeRe(mode)}(?: mode)?\\b[,:]?\\s*([^.;]*?)(?=,\\s*in [A-Z]\\w*\\b|[.;]|$)`, 'gi');
+  for (const m of state.summary.matchAll(re)) {
+    const t = m[1].trim();
+    if (t && !/^(or|and)\b/i.test(t)) return t;
+  }
+  return null;
+}
+
+function leadChoiceBox(v) {
+  const sq = state.leadChoice;
+  const steps = leadSteps().filter((s) => s.from === sq);
+  if (!steps.length) return null;
+  const unit = v.units.find((u) => u.square === sq);
+  const name = unit ? (namesOf(v)[unit.letter.toUpperCase()] || unit.letter) : 'leader';
+  const general = leaderExplanation(name);
+  // One button per legal lead step of this leader: the modes come from `legal`.
+  return h('div', { class: 'lead-choice', 'data-testid': 'lead-choice' },
+    h('p', {}, h('b', {}, `Lead with the ${name} on ${sq}:`), ' choose its mode.', general ? ` ${general}` : ''),
+    steps.map((s) => {
+      const mode = leadMode(s.text);
+      const info = modeExplanation(mode);
+      return h('div', { class: 'lead-mode' },
+        h('button', { class: 'primary', 'data-testid': `lead-mode-${mode}`, disabled: state.busy, onclick: () => play(s.text) }, cap(mode)),
+        h('span', { class: 'lead-mode-info', 'data-testid': `lead-mode-info-${mode}` },
+          info ? `${cap(mode)} activates ${info}.` : `Plays ${s.text}.`));
+    }),
+    h('button', { 'data-testid': 'lead-cancel', onclick: () => { state.leadChoice = null; draw(); } }, 'Cancel'));
+}
+
+// How a remapped kind moves (`remap` gives Betza atoms): named for the common one-step atoms.
+const BETZA = { F: 'a Ferz (one step diagonally)', W: 'a Wazir (one step orthogonally)', K: 'a Guard (one step any way)' };
+
+function leadPanel(v) {
+  const l = v.command_info && v.command_info.leading;
+  if (!l || v.result) return null;
+  const names = namesOf(v);
+  const unit = v.units.find((u) => u.square === l.square);
+  const letter = unit ? unit.letter.toUpperCase() : '';
+  const name = names[letter] || letter || 'Leader';
+  const left = l.budget - l.used;
+  return h('div', { class: 'lead-panel', 'data-testid': 'lead-panel', 'data-leading': l.square, 'data-mode': l.mode },
+    h('p', { class: 'lead-title' }, h('span', { class: 'lead-badge' }, '\u2605'),
+      h('b', { 'data-testid': 'lead-summary' }, `${name}${l.mode ? ` (${l.mode})` : ''}: ${l.used} of ${l.budget} used, ${left} left`),
+      h('span', { class: 'hint' }, ` leading from ${l.square}`,
+        l.others_left < left ? `; at most ${l.others_left} more for other units` : '')),
+    h('p', { class: 'lead-kinds', 'data-testid': 'lead-kinds' }, 'May activate: ',
+      l.activates.map((k) => names[k] || k).join(', '), '.'),
+    l.remap.length ? h('p', { class: 'lead-kinds', 'data-testid': 'lead-remap' },
+      l.remap.map((r) => `${names[r.letter] || r.letter}s move as ${BETZA[r.moves] || `Betza ${r.moves}`}`).join('; '), '.') : null);
 }
 
 // The last completed turn (the opponent's reply, usually); the turn in progress shows its
@@ -402,13 +502,13 @@ function draw() {
   if (mine && state.dropLetter) targets = dropTargets(state.dropLetter);
   const size = v.files > 12 ? 44 : v.files > 8 ? 52 : 64;
   const svg = CohortBoard.render(v, {
-    size, flip, selected: state.selected, targets, onSquare, showCommand: state.showCommand,
-    interactive: mine, last: lastTurnSteps(v),
+    size, flip, selected: state.selected || (mine ? state.leadChoice : null), targets, onSquare, showCommand: state.showCommand,
+    interactive: mine, last: lastTurnSteps(v), leads: mine ? leadSteps().map((s) => s.from) : [],
   });
   const board = h('div', {
     class: `board${mine ? ' mine' : ''}`, 'data-testid': 'board', 'data-version': v.version, 'data-to-move': v.to_move,
     'data-position': v.position, 'data-selected': state.selected || '', 'data-seat': state.seat || '',
-    'data-result': v.result ? v.result.text : '',
+    'data-result': v.result ? v.result.text : '', 'data-lead-choice': state.leadChoice || '',
   }, svg);
 
   const panel = h('div', { class: 'panel' });
@@ -431,14 +531,16 @@ function draw() {
     h('h2', {}, v.result ? 'Game over' : `${cap(v.to_move)}'s turn`),
     h('p', { class: 'turn-steps', 'data-testid': 'turn-steps' },
       v.turn_steps.length ? v.turn_steps.join(' ') : h('span', { class: 'hint' }, 'no step yet')),
+    leadPanel(v),
     h('p', { class: 'hint', 'data-testid': 'hint' }, hint(v, mine)));
+  if (mine && state.leadChoice) turn.append(leadChoiceBox(v));
   if (state.seat && !v.result) {
     turn.append(h('div', { class: 'buttons' },
       h('button', { 'data-testid': 'undo', disabled: !(mine && v.can_undo) || state.busy, onclick: () => { clearSelection(); act('undo', {}); } }, 'Undo step'),
       h('button', { 'data-testid': 'end-turn', class: 'primary', disabled: !(mine && v.can_end) || state.busy, onclick: () => play('end') }, 'End turn')));
   }
   if (state.choice) {
-    const names = CohortBoard.pieceNames(v.variant);
+    const names = namesOf(v);
     const label = (s) => {
       const promo = /=([A-Za-z])$/.exec(s.text);
       if (promo) return `${names[promo[1].toUpperCase()] || promo[1]} (${s.text})`;
@@ -458,7 +560,7 @@ function draw() {
     turn.append(h('div', { class: 'pocket', 'data-testid': `pocket-${side}` }, `${cap(side)} to place: `,
       counts.map(([l, n]) => h('button', {
         class: `pocket-unit ${side}${state.dropLetter === l && usable ? ' on' : ''}`, disabled: !usable,
-        'data-testid': `pocket-${l}`, title: CohortBoard.pieceNames(v.variant)[l.toUpperCase()] || l,
+        'data-testid': `pocket-${l}`, title: namesOf(v)[l.toUpperCase()] || l,
         onclick: () => { state.dropLetter = l; state.selected = null; state.choice = null; draw(); },
       }, l, n > 1 ? h('small', {}, `\u00d7${n}`) : null))));
   }
@@ -476,7 +578,9 @@ function draw() {
   if (state.showCommand) {
     panel.append(h('p', { class: 'hint' }, v.command === 'range'
       ? `Boxes: the squares within ${v.command_info.range} of each Chieftain of the side to move (dashed rings).`
-      : 'Lines: the links of adjacent units that connect each chesimal to its leader (dashed rings).'));
+      : v.command === 'lead'
+        ? 'Lines: the links of adjacent friendly units that connect units to the leaders (dashed rings).'
+        : 'Lines: the links of adjacent units that connect each chesimal to its leader (dashed rings).'));
   }
 
   if (state.seat && !v.result) {
@@ -501,7 +605,7 @@ function draw() {
     panel.append(h('div', { class: 'buttons' }, row));
   }
   panel.append(capturedBox(v));
-  panel.append(legend(v.variant, v.units.map((u) => u.letter).concat(v.pocket.white)));
+  panel.append(legend(namesOf(v), v.units.map((u) => u.letter).concat(v.pocket.white)));
   panel.append(h('h2', {}, 'Moves'));
   const moves = moveList(v.turns);
   panel.append(moves);
@@ -520,12 +624,20 @@ async function gamePage() {
     accept(v);
     draw();
     connect();
+    if (v.command === 'lead') {
+      // The variant's summary explains the lead modes in the Ortho / Dia choice.
+      api('GET', '/api/variants').then((all) => {
+        const info = all.find((x) => x.id === v.variant);
+        state.summary = info ? info.summary : '';
+        draw();
+      }).catch(() => { state.summary = ''; });
+    }
   } catch (e) {
     app.replaceChildren(h('p', { class: 'error', 'data-testid': 'error' }, e.message),
       h('p', {}, h('a', { href: '/' }, 'All games')));
   }
   document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && (state.selected || state.dropLetter || state.choice)) { clearSelection(); draw(); }
+    if (e.key === 'Escape' && (state.selected || state.dropLetter || state.choice || state.leadChoice)) { clearSelection(); draw(); }
   });
 }
 

@@ -92,7 +92,9 @@ const CohortBoard = (() => {
    * view: a GameView (or the `start` board of a VariantInfo).
    * opts: { size: square size in px, small: no coordinates (diagrams), flip,
    *         selected: square, targets: Map(square -> [legal step]), onSquare(name),
-   *         showCommand, interactive: show which units may move, last: [step text] }
+   *         showCommand, interactive: show which units may move, last: [step text],
+   *         leads: [square] leaders that may lead the turn now (lead model) }
+   * The lead model's leading leader (`command_info.leading`) is always marked.
    */
   function render(view, opts = {}) {
     const S = opts.size || 44;
@@ -119,7 +121,10 @@ const CohortBoard = (() => {
       const sq = stepSquares(t);
       if (sq) { if (sq.from) last.add(sq.from); last.add(sq.to); }
     }
-    const names = pieceNames(view.variant);
+    // The server's names (`pieces`) first; the table above for older views.
+    const names = view.pieces && Object.keys(view.pieces).length ? view.pieces : pieceNames(view.variant);
+    const leads = new Set(opts.leads || []);
+    const leading = view.command_info && view.command_info.leading ? view.command_info.leading : null;
 
     // Squares: the click targets.
     const squares = el('g', { class: 'squares' }, svg);
@@ -161,6 +166,15 @@ const CohortBoard = (() => {
         if (!occupied.has(sq) || sq === opts.selected) continue;
         const p = pos(sq);
         el('circle', { cx: p.cx, cy: p.cy, r: S * 0.46, class: 'movable-ring', 'data-movable': sq }, g);
+      }
+    }
+
+    // Lead model, turn start: the leaders that may lead the turn (a gold dashed ring).
+    if (leads.size) {
+      const g = el('g', { class: 'lead-rings' }, svg);
+      for (const sq of leads) {
+        const p = pos(sq);
+        el('circle', { cx: p.cx, cy: p.cy, r: S * 0.46, class: 'lead-ring', 'data-lead': sq, 'stroke-width': Math.max(2, S * 0.07) }, g);
       }
     }
 
@@ -248,6 +262,20 @@ const CohortBoard = (() => {
           class: `pinned-letter ${u.pinned.side}`,
         }, g).textContent = u.pinned.letter;
       }
+    }
+
+    // Lead model: the leader leading the turn, a gold ring and a star with its mode's initial.
+    if (leading && occupied.has(leading.square)) {
+      const p = pos(leading.square);
+      const g = el('g', { class: 'leading', 'data-leading': leading.square }, units);
+      el('title', {}, g).textContent = `Leading the turn${leading.mode ? ` (${leading.mode})` : ''}: ${leading.used} of ${leading.budget} activations used`;
+      el('circle', { cx: p.cx, cy: p.cy, r: S * 0.45, class: 'leading-ring', 'stroke-width': Math.max(2.5, S * 0.08) }, g);
+      const bx = p.x + S * 0.18, by = p.y + S * 0.18;
+      el('circle', { cx: bx, cy: by, r: S * 0.16, class: 'leading-badge' }, g);
+      el('text', {
+        x: bx, y: by + S * 0.01, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': S * 0.2,
+        class: 'leading-badge-text',
+      }, g).textContent = leading.mode ? leading.mode.charAt(0).toUpperCase() : '\u2605';
     }
 
     // The selected unit: a ring on top of its disc.

@@ -167,16 +167,16 @@ const dist = (a, b) => Math.max(Math.abs(a.charCodeAt(0) - b.charCodeAt(0)), Mat
 
 async function createFromHome(page, variant, opts) {
   await page.goto(base + '/');
-  await page.waitForSelector(`[data-testid=new-game-${variant}]`);
-  await page.selectOption(`[data-testid=opponent-${variant}]`, opts.opponent);
+  await page.waitForSelector(`[data-testid="new-game-${variant}"]`);
+  await page.selectOption(`[data-testid="opponent-${variant}"]`, opts.opponent);
   if (opts.opponent === 'ai') {
-    await page.selectOption(`[data-testid=strength-${variant}]`, opts.strength);
-    await page.selectOption(`[data-testid=time-${variant}]`, String(opts.time));
+    await page.selectOption(`[data-testid="strength-${variant}"]`, opts.strength);
+    await page.selectOption(`[data-testid="time-${variant}"]`, String(opts.time));
   } else {
-    check(await page.isHidden(`[data-testid=strength-${variant}]`), 'no AI strength for a human opponent');
+    check(await page.isHidden(`[data-testid="strength-${variant}"]`), 'no AI strength for a human opponent');
   }
-  await page.selectOption(`[data-testid=side-${variant}]`, opts.side || 'white');
-  await page.click(`[data-testid=start-${variant}]`);
+  await page.selectOption(`[data-testid="side-${variant}"]`, opts.side || 'white');
+  await page.click(`[data-testid="start-${variant}"]`);
   await page.waitForSelector('[data-testid=board] svg');
   const g = gameOf(page);
   check(g.token && g.token.length === 32, 'the creator lands on a seat link');
@@ -223,13 +223,13 @@ async function homePage(sc) {
   const variants = await (await fetch(`${base}/api/variants`)).json();
   check(variants.length >= 3, 'the server lists variants');
   for (const v of variants) {
-    const drawn = await page.locator(`[data-testid=diagram-${v.id}] g.unit`).count();
+    const drawn = await page.locator(`[data-testid="diagram-${v.id}"] g.unit`).count();
     check(drawn === v.start.units.length, `${v.id}: the diagram shows ${v.start.units.length} units (${drawn})`);
-    const squares = await page.locator(`[data-testid=diagram-${v.id}] rect.sq`).count();
+    const squares = await page.locator(`[data-testid="diagram-${v.id}"] rect.sq`).count();
     check(squares === v.files * v.ranks, `${v.id}: the diagram has ${v.files}x${v.ranks} squares (${squares})`);
-    const note = await page.locator(`[data-testid=reconstructed-${v.id}]`).count();
+    const note = await page.locator(`[data-testid="reconstructed-${v.id}"]`).count();
     check(note === (v.reconstructed ? 1 : 0), `${v.id}: the reconstructed note is shown iff the setup is reconstructed`);
-    if (v.reconstructed) check((await page.textContent(`[data-testid=reconstructed-${v.id}]`)).startsWith('Setup reconstructed'), `${v.id}: note text`);
+    if (v.reconstructed) check((await page.textContent(`[data-testid="reconstructed-${v.id}"]`)).startsWith('Setup reconstructed'), `${v.id}: note text`);
   }
   // A bad request shows the server's error in the page (no alert): an unknown variant.
   await page.evaluate(() => {
@@ -525,6 +525,143 @@ async function reconnect(sc) {
   return `server killed and restarted: "reconnecting" shown, then ${step.text} appeared without a reload`;
 }
 
+// Lead model (chesimal-fusion-1): the turn starts by naming its leader.
+const leadText = (view) => {
+  const l = view.command_info.leading;
+  const letter = view.units.find((u) => u.square === l.square).letter.toUpperCase();
+  return `${view.pieces[letter]}${l.mode ? ` (${l.mode})` : ''}: ${l.used} of ${l.budget} used, ${l.budget - l.used} left`;
+};
+
+async function leadersHighlighted(page, view) {
+  const squares = [...new Set(view.legal.filter((s) => s.text.startsWith('lead:')).map((s) => s.from))].sort();
+  await page.waitForFunction((n) => document.querySelectorAll('[data-lead]').length === n, squares.length);
+  const drawn = (await page.locator('[data-lead]').evaluateAll((els) => els.map((e) => e.dataset.lead))).sort();
+  check(JSON.stringify(drawn) === JSON.stringify(squares), `the leaders that may lead are ringed (${drawn} / ${squares})`);
+  return squares;
+}
+
+async function leadPrince(page, id, token, sq, mode) {
+  const v0 = await version(page);
+  await page.click(`[data-testid=sq-${sq}]`);
+  await page.waitForSelector('[data-testid=lead-choice]');
+  check(await version(page) === v0, 'clicking a Prince plays nothing yet');
+  const view = await getView(id, token);
+  const modes = view.legal.filter((s) => s.text.startsWith(`lead:${sq}:`)).map((s) => s.text.split(':')[2]);
+  for (const m of modes) check(await page.locator(`[data-testid=lead-mode-${m}]`).count() === 1, `a ${m} button`);
+  check(await page.locator('[data-testid^=lead-mode-info-]').count() === modes.length, 'one button per legal lead step of the Prince');
+  // The explanations come from the variant's summary (loaded after the page).
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid^=lead-mode-info-]')].every((e) => e.textContent.includes('activates')));
+  const infos = await page.locator('[data-testid^=lead-mode-info-]').allTextContents();
+  check(new Set(infos).size === infos.length, `each mode is explained differently (${infos.join(' / ')})`);
+  await page.click(`[data-testid=lead-mode-${mode}]`);
+  await waitVersionAbove(page, v0, `lead:${sq}:${mode}`);
+  await page.waitForSelector('[data-testid=lead-panel]');
+  return infos;
+}
+
+async function fusion(sc) {
+  const page = await sc.page();
+  const { id, token } = await createFromHome(page, 'chesimal-fusion-1', { opponent: 'ai', strength: 'engine', time: 200 });
+  let view = await getView(id, token);
+  const leads = view.legal.filter((s) => s.text.startsWith('lead:'));
+  check(view.seat === 'white' && view.command === 'lead' && view.movable.length === 0, 'turn start: nothing movable before the lead');
+  check(leads.length === view.legal.length && leads.every((s) => s.from === s.to), 'only lead steps, from and to the leader');
+  const squares = await leadersHighlighted(page, view);
+  check(squares.includes('b2') && squares.includes('f2'), `the Prince on b2 and the King on f2 may lead (${squares})`);
+  check(await page.locator('[data-testid=lead-panel]').count() === 0, 'no lead panel before the lead');
+  check(await page.locator('[data-movable]').count() === 0, 'no unit is ringed as movable before the lead');
+
+  // The Prince on b2, Dia; then undo the lead and lead again.
+  const infos = await leadPrince(page, id, token, 'b2', 'dia');
+  view = await getView(id, token);
+  check(JSON.stringify(view.turn_steps) === '["lead:b2:dia"]', `the lead is the turn's first step (${view.turn_steps})`);
+  check((await page.textContent('[data-testid=turn-steps]')).includes('lead:b2:dia'), 'the step list shows lead:b2:dia');
+  check((await page.textContent('[data-testid=lead-summary]')) === leadText(view), `lead panel: ${leadText(view)}`);
+  check(await page.locator('[data-testid=board] [data-leading=b2]').count() === 1, 'the board marks the leading Prince');
+  check(await page.locator('[data-lead]').count() === 0, 'no leader offered once the turn has one');
+  const kinds = await page.textContent('[data-testid=lead-kinds]');
+  check(view.command_info.leading.activates.every((k) => kinds.includes(view.pieces[k])), `the kinds it may activate (${kinds})`);
+  const vu = await version(page);
+  await page.click('[data-testid=undo]');
+  await waitVersionAbove(page, vu, 'undo of the lead');
+  check(await page.locator('[data-testid=lead-panel]').count() === 0, 'undo took the lead back: no lead panel');
+  check((await page.textContent('[data-testid=turn-steps]')).includes('no step'), 'undo: no step in the turn');
+  await leadersHighlighted(page, await getView(id, token));
+  await leadPrince(page, id, token, 'b2', 'dia');
+
+  // Two Pawns, moved as Ferzes (one diagonal step) by clicking.
+  const diagonalPawn = (v, s) => v.units.find((u) => u.square === s.from).letter === 'P' && dist(s.from, s.to) === 1
+    && s.from[0] !== s.to[0] && rank(s.from) !== rank(s.to);
+  view = await getView(id, token);
+  check(view.movable.length > 0 && quiet(view).every((s) => view.movable.includes(s.from)), 'after the lead the Prince\'s units are movable');
+  const first = forward(quiet(view, (s) => diagonalPawn(view, s)))[0];
+  check(first, 'a Pawn may step diagonally');
+  await clickStep(page, first);
+  view = await getView(id, token);
+  const second = forward(quiet(view, (s) => s.from !== first.to && diagonalPawn(view, s)))[0];
+  check(second, 'a second Pawn may step diagonally');
+  await clickStep(page, second);
+  view = await getView(id, token);
+  check(view.command_info.leading.used === 2, `two activations used (${JSON.stringify(view.command_info.leading)})`);
+  const mid = leadText(view);
+  check((await page.textContent('[data-testid=lead-summary]')) === mid, `lead panel: ${mid}`);
+  check((await page.textContent('[data-testid=turn-steps]')).includes(`lead:b2:dia ${first.text} ${second.text}`), 'the turn lists the lead and both steps');
+  // A reload mid-turn shows the same lead.
+  await reloadSame(page, id, token);
+  check((await page.textContent('[data-testid=lead-summary]')) === mid, 'the lead panel is back after a reload mid-turn');
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, 'fusion-lead.png') });
+
+  await endTurn(page);
+  view = await waitAiReply(page, id, token, 0);
+  const lines = await page.locator('[data-testid=move-list] li').allTextContents();
+  check(lines[0].includes(`lead:b2:dia ${first.text} ${second.text}`), `our turn is in the move list (${lines[0]})`);
+  check(view.turns[1].steps[0].startsWith('lead:'), `the AI's turn starts with a lead (${view.turns[1].steps.join(' ')})`);
+  check(view.at_turn_start && !view.command_info.leading, 'our next turn starts with no leader');
+  check(await page.locator('[data-testid=lead-panel]').count() === 0, 'the lead panel is gone at the next turn start');
+  const after = await reloadSame(page, id, token);
+  check(await page.locator('[data-testid=lead-panel]').count() === 0, 'no lead panel after the reload either');
+  await leadersHighlighted(page, view);
+
+  // A King leads at once, without a choice; undo.
+  const king = view.legal.find((s) => /^lead:[a-p]\d+$/.test(s.text));
+  const vk = await version(page);
+  await page.click(`[data-testid=sq-${king.from}]`);
+  await waitVersionAbove(page, vk, king.text);
+  check(await page.locator('[data-testid=lead-choice]').count() === 0, 'no mode choice for a King');
+  view = await getView(id, token);
+  check(view.turn_steps[0] === king.text, `clicking the King played ${king.text}`);
+  check((await page.textContent('[data-testid=lead-summary]')) === leadText(view), `lead panel: ${leadText(view)}`);
+  const vl = await version(page);
+  await page.click('[data-testid=undo]');
+  await waitVersionAbove(page, vl, 'undo of the King\'s lead');
+  check(await page.locator('[data-testid=lead-panel]').count() === 0, 'undo: no lead panel');
+  check((await getView(id, token)).position === after.position, 'undo: the position is unchanged');
+  return `Prince b2 Dia (${infos.join(' / ')}), undo, again, ${first.text} ${second.text} as Ferzes, AI replied (${view.turns[1].steps.length - 1} steps), same position after reloads, panel gone at the next turn; ${king.text} at once; screenshot`;
+}
+
+async function movedAgain(sc) {
+  // chesimals-0.75: a unit that moved may move again while linked; the page lets it.
+  const r = await post('/api/games', { variant: 'chesimals-0.75', white: 'human', black: 'human' });
+  check(r.status === 200, `create chesimals-0.75: ${JSON.stringify(r.body)}`);
+  const { id, links, tokens } = r.body;
+  const page = await sc.page();
+  await page.goto(base + links.white);
+  await page.waitForSelector('[data-testid=board] svg');
+  let view = await getView(id, tokens.white);
+  const leader = view.command_info.leaders[0];
+  const first = quiet(view, (s) => s.from !== leader && dist(s.to, leader) === 1)[0];
+  check(first, 'a unit may step to a square next to its leader');
+  await clickStep(page, first);
+  view = await getView(id, tokens.white);
+  check(view.movable.includes(first.to), `the moved unit on ${first.to} is still movable`);
+  const again = quiet(view, (s) => s.from === first.to)[0];
+  check(again, `the unit on ${first.to} has a move`);
+  await clickStep(page, again);
+  check((await page.textContent('[data-testid=turn-steps]')).includes(`${first.text} ${again.text}`), 'both moves of the unit are listed');
+  return `${first.text} then ${again.text}: the moved unit was ringed and selected again`;
+}
+
 // ---------------------------------------------------------------- runner
 
 const scenarios = [
@@ -535,6 +672,8 @@ const scenarios = [
   ['drops (lifeform-free)', drops],
   ['promotion choice and resign (chess)', promotion],
   ['reconnect after a server restart', reconnect],
+  ['fusion: lead by clicking (chesimal-fusion-1)', fusion],
+  ['fusion: a moved unit moves again (chesimals-0.75)', movedAgain],
 ];
 
 let failed = 0;
