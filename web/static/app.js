@@ -167,7 +167,6 @@ const state = {
   error: '',
   choice: null, // several legal steps between the same squares (promotion, pin or capture)
   leadChoice: null, // lead model: the leader whose modes are offered (`lead:b2:ortho`, `lead:b2:dia`)
-  summary: null, // lead model: the variant's summary, to explain the modes
   busy: false,
   confirmResign: false,
   connected: false,
@@ -421,24 +420,18 @@ function hint(v, mine) {
 
 // ---- lead model: the mode choice and the panel of the leader leading the turn
 
-const escapeRe = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-// What a leader kind activates, from the variant's summary ("a Prince activates 9 units with
-// itself, never Knights"), and what a mode activates ("in Dia leaders, Elephants and Pawns
-// (as Ferzes)"): the rules live in the variant's data, not here. null when not found.
-function leaderExplanation(name) {
-  const m = new RegExp(`\\ban? ${escapeRe(name)} activates ([^:;.]*)`, 'i').exec(state.summary || '');
-  return m ? `A ${name} activates ${m[1].trim()}.` : null;
+// What a lead step allows, from the rules' command view (`command_info.lead_options`).
+function leadOption(v, text) {
+  return ((v.command_info && v.command_info.lead_options) || []).find((o) => o.step === text) || null;
 }
 
-function modeExplanation(mode) {
-  if (!mode || !state.summary) return null;
-  const re = new RegExp(`\\bin ${escapeRe(mode)}(?: mode)?\\b[,:]?\\s*([^.;]*?)(?=,\\s*in [A-Z]\\w*\\b|[.;]|$)`, 'gi');
-  for (const m of state.summary.matchAll(re)) {
-    const t = m[1].trim();
-    if (t && !/^(or|and)\b/i.test(t)) return t;
-  }
-  return null;
+// "9 activations with itself; activates King, Prince, Elephant, Pawn; Pawns move as a Ferz".
+function describeLead(v, o) {
+  const names = namesOf(v);
+  const others = o.others_left < o.budget ? `, at most ${o.others_left} for other units` : '';
+  const kinds = o.activates.map((k) => names[k] || k).join(', ');
+  const remap = o.remap.map((r) => `${names[r.letter] || r.letter}s move as ${BETZA[r.moves] || `Betza ${r.moves}`}`);
+  return [`${o.budget} activations with itself${others}`, `activates ${kinds}`].concat(remap).join('; ');
 }
 
 function leadChoiceBox(v) {
@@ -447,17 +440,17 @@ function leadChoiceBox(v) {
   if (!steps.length) return null;
   const unit = v.units.find((u) => u.square === sq);
   const name = unit ? (namesOf(v)[unit.letter.toUpperCase()] || unit.letter) : 'leader';
-  const general = leaderExplanation(name);
   // One button per legal lead step of this leader: the modes come from `legal`.
   return h('div', { class: 'lead-choice', 'data-testid': 'lead-choice' },
-    h('p', {}, h('b', {}, `Lead with the ${name} on ${sq}:`), ' choose its mode.', general ? ` ${general}` : ''),
+    h('p', {}, h('b', {}, `Lead with the ${name} on ${sq}:`), ' choose its mode.'),
     steps.map((s) => {
       const mode = leadMode(s.text);
-      const info = modeExplanation(mode);
+      const option = leadOption(v, s.text);
+      const info = option ? describeLead(v, option) : null;
       return h('div', { class: 'lead-mode' },
         h('button', { class: 'primary', 'data-testid': `lead-mode-${mode}`, disabled: state.busy, onclick: () => play(s.text) }, cap(mode)),
         h('span', { class: 'lead-mode-info', 'data-testid': `lead-mode-info-${mode}` },
-          info ? `${cap(mode)} activates ${info}.` : `Plays ${s.text}.`));
+          info ? `${cap(mode)}: ${info}.` : `Plays ${s.text}.`));
     }),
     h('button', { 'data-testid': 'lead-cancel', onclick: () => { state.leadChoice = null; draw(); } }, 'Cancel'));
 }
@@ -624,14 +617,6 @@ async function gamePage() {
     accept(v);
     draw();
     connect();
-    if (v.command === 'lead') {
-      // The variant's summary explains the lead modes in the Ortho / Dia choice.
-      api('GET', '/api/variants').then((all) => {
-        const info = all.find((x) => x.id === v.variant);
-        state.summary = info ? info.summary : '';
-        draw();
-      }).catch(() => { state.summary = ''; });
-    }
   } catch (e) {
     app.replaceChildren(h('p', { class: 'error', 'data-testid': 'error' }, e.message),
       h('p', {}, h('a', { href: '/' }, 'All games')));

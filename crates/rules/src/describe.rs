@@ -44,6 +44,9 @@ pub struct CommandView {
     pub moves: u8,
     pub moves_cap: Option<u8>,
     pub leading: Option<LeadingView>,
+    /// Lead model at a turn start: each legal `lead` step with what that leader and mode
+    /// would allow (`used` 0). Empty otherwise.
+    pub lead_options: Vec<(crate::step::Step, LeadingView)>,
 }
 
 impl Position {
@@ -58,6 +61,7 @@ impl Position {
             moves: t.moves,
             moves_cap: None,
             leading: None,
+            lead_options: vec![],
         };
         let own_leaders: Vec<(usize, Square, u8, u8)> = self
             .units
@@ -125,30 +129,59 @@ impl Position {
                         self.push_links(sq, within, &mut view.links);
                     }
                 }
+                if t.lead == NO_UNIT {
+                    let mut options = vec![];
+                    self.for_each_lead_step(|step| options.push(step));
+                    for step in options {
+                        if let crate::step::StepKind::Lead(mode) = step.kind {
+                            let m = &v.lead_modes[mode as usize];
+                            view.lead_options.push((
+                                step,
+                                Self::leading_view(step.from, m, v.pieces.len(), 0, 0),
+                            ));
+                        }
+                    }
+                }
                 if t.lead != NO_UNIT {
                     let m = &v.lead_modes[t.mode as usize];
                     let at = self.units[t.lead as usize].square;
                     let self_moved = t.moved.has(at) as u8;
                     view.moves_cap = Some(m.budget);
-                    view.leading = Some(LeadingView {
-                        square: at,
-                        mode: m.name.clone(),
-                        budget: m.budget,
-                        used: t.moves,
-                        others_left: m
-                            .others
-                            .saturating_sub(t.moves - self_moved)
-                            .min(m.budget - t.moves),
-                        activates: (0..v.pieces.len() as u8)
-                            .filter(|k| m.activates >> k & 1 != 0)
-                            .collect(),
-                        remap: m.remap.iter().map(|(k, b, _)| (*k, b.clone())).collect(),
-                    });
+                    view.leading = Some(Self::leading_view(
+                        at,
+                        m,
+                        v.pieces.len(),
+                        t.moves,
+                        self_moved,
+                    ));
                 }
             }
             CommandModel::Single | CommandModel::Body => {}
         }
         view
+    }
+
+    fn leading_view(
+        at: Square,
+        m: &crate::variant::LeadMode,
+        kinds: usize,
+        used: u8,
+        self_moved: u8,
+    ) -> LeadingView {
+        LeadingView {
+            square: at,
+            mode: m.name.clone(),
+            budget: m.budget,
+            used,
+            others_left: m
+                .others
+                .saturating_sub(used - self_moved)
+                .min(m.budget - used),
+            activates: (0..kinds as u8)
+                .filter(|k| m.activates >> k & 1 != 0)
+                .collect(),
+            remap: m.remap.iter().map(|(k, b, _)| (*k, b.clone())).collect(),
+        }
     }
 
     /// Links of the chain grown from `leader` through `within`: a breadth-first tree, each

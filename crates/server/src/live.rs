@@ -350,7 +350,7 @@ fn command_info(pos: &Position) -> Value {
     };
     let names =
         |b: cohort_rules::Bitboard| b.iter().map(|s| geo.square_name(s)).collect::<Vec<_>>();
-    let leading = view.leading.as_ref().map(|l| {
+    let lead_json = |l: &cohort_rules::LeadingView| {
         json!({
             "square": geo.square_name(l.square),
             "mode": l.mode,
@@ -360,7 +360,17 @@ fn command_info(pos: &Position) -> Value {
             "activates": l.activates.iter().map(|&k| v.pieces[k as usize].letter.to_string()).collect::<Vec<_>>(),
             "remap": l.remap.iter().map(|(k, m)| json!({"letter": v.pieces[*k as usize].letter.to_string(), "moves": m})).collect::<Vec<_>>(),
         })
-    });
+    };
+    let leading = view.leading.as_ref().map(lead_json);
+    let lead_options: Vec<Value> = view
+        .lead_options
+        .iter()
+        .map(|(step, l)| {
+            let mut o = lead_json(l);
+            o["step"] = pos.step_text(*step).into();
+            o
+        })
+        .collect();
     json!({
         "leaders": view.leaders.iter().map(|l| geo.square_name(l.square)).collect::<Vec<_>>(),
         "available": view.leaders.iter().filter(|l| l.available).map(|l| geo.square_name(l.square)).collect::<Vec<_>>(),
@@ -370,5 +380,6 @@ fn command_info(pos: &Position) -> Value {
         "moves": view.moves,
         "moves_cap": view.moves_cap,
         "leading": leading,
+        "lead_options": lead_options,
     })
 }
