@@ -4,7 +4,8 @@
 //! The server and the browser draw this; they never recompute the rules.
 
 use crate::bitboard::{Bitboard, Square};
-use crate::position::{available_leaders, Position, NO_UNIT};
+use crate::command::range::available_leaders;
+use crate::position::{Position, NO_UNIT};
 use crate::variant::CommandModel;
 
 /// A leader of the side to move.
@@ -72,7 +73,7 @@ impl Position {
             .collect();
         match v.command {
             CommandModel::Range { .. } => {
-                let avail = available_leaders(t.feasible);
+                let avail = available_leaders(t.range.feasible);
                 for (id, sq, _, _) in &own_leaders {
                     let slots = (0..self.activator_count[s] as usize)
                         .filter(|&i| self.activators[s][i] as usize == *id);
@@ -94,7 +95,7 @@ impl Position {
                 ..
             } => {
                 for &(_, sq, g, _) in &own_leaders {
-                    let chosen = t.group.is_none_or(|c| c == g);
+                    let chosen = t.chain.group.is_none_or(|c| c == g);
                     view.leaders.push(LeaderView {
                         square: sq,
                         available: chosen,
@@ -114,13 +115,13 @@ impl Position {
             }
             CommandModel::Lead { links_any_friendly } => {
                 for &(id, sq, g, _) in &own_leaders {
-                    let leading = t.lead == id as u8;
+                    let leading = t.lead.leader == id as u8;
                     view.leaders.push(LeaderView {
                         square: sq,
-                        available: t.lead == NO_UNIT || leading,
+                        available: t.lead.leader == NO_UNIT || leading,
                         zone: Bitboard::EMPTY,
                     });
-                    if t.lead == NO_UNIT || leading {
+                    if t.lead.leader == NO_UNIT || leading {
                         let within = if links_any_friendly {
                             self.occupied[s]
                         } else {
@@ -129,7 +130,7 @@ impl Position {
                         self.push_links(sq, within, &mut view.links);
                     }
                 }
-                if t.lead == NO_UNIT {
+                if t.lead.leader == NO_UNIT {
                     let mut options = vec![];
                     self.for_each_lead_step(|step| options.push(step));
                     for step in options {
@@ -142,9 +143,9 @@ impl Position {
                         }
                     }
                 }
-                if t.lead != NO_UNIT {
-                    let m = &v.lead_modes[t.mode as usize];
-                    let at = self.units[t.lead as usize].square;
+                if t.lead.leader != NO_UNIT {
+                    let m = &v.lead_modes[t.lead.mode as usize];
+                    let at = self.units[t.lead.leader as usize].square;
                     let self_moved = t.moved.has(at) as u8;
                     view.moves_cap = Some(m.budget);
                     view.leading = Some(Self::leading_view(

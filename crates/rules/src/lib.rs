@@ -4,24 +4,27 @@
 
 pub mod bitboard;
 mod chess;
+pub mod command;
 pub mod describe;
+mod effect;
 pub mod game;
 pub mod geometry;
-mod lead;
-mod lifeform;
-mod movegen;
 pub mod movement;
+mod notation;
 pub mod perft;
 pub mod position;
 pub mod step;
+mod step_io;
 pub mod variant;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Square};
+pub use command::Illegal;
 pub use describe::{CommandView, LeaderView, LeadingView};
 pub use game::{EndReason, Game};
 pub use position::{Outcome, Position, PositionError, Side, TurnState, Undo, Unit};
 pub use step::{Step, StepKind, StepList};
+pub use step_io::StepError;
 pub use variant::{
     builtin_variants, parse_variants, BodyRole, CommandModel, LeadMode, Variant, VariantError,
 };

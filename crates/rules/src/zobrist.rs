@@ -1,14 +1,16 @@
 //! Zobrist keys, fixed for every run (a seeded generator), so hashes are reproducible.
 
-use std::sync::LazyLock;
-
 use crate::bitboard::Square;
 use crate::position::Side;
 use crate::variant::{MAX_GROUPS, MAX_KINDS};
 
+const PIECES: usize = 2 * MAX_KINDS * 256;
+const GROUPS: usize = 2 * MAX_GROUPS * 256;
+const POCKETS: usize = 2 * MAX_KINDS * 65;
+
 pub(crate) struct Zobrist {
-    piece: Vec<u64>,
-    group: Vec<u64>,
+    piece: [u64; PIECES],
+    group: [u64; GROUPS],
     pub side: u64,
     /// A unit that has moved this turn stands on the square.
     pub moved: [u64; 256],
@@ -20,63 +22,94 @@ pub(crate) struct Zobrist {
     feasible: [u64; 64],
     /// Body model: a Hair or Limb on the square may still make its follower step.
     /// Indexed by main start square * 8 + direction.
-    pub follower: Vec<u64>,
+    pub follower: [u64; 256 * 8],
     /// Body model: the turn's one capture is made.
     pub captured: u64,
     /// The turn is a placement turn.
     pub placing: u64,
+    /// Units still to place: (side, kind, count); count 0 is 0.
+    pocket: [u64; POCKETS],
     /// Lead model: the unit (by id) leading the turn, and its mode.
     pub lead: [u64; 256],
     pub lead_mode: [u64; 64],
-    /// Units still to place: (side, kind, count); count 0 is 0.
-    pocket: Vec<u64>,
 }
 
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
+const fn splitmix(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    (state, z ^ (z >> 31))
 }
 
-pub(crate) static ZOBRIST: LazyLock<Zobrist> = LazyLock::new(|| {
-    let mut s = 0xC0_4027_u64;
-    let mut next = || splitmix(&mut s);
-    let piece = (0..2 * MAX_KINDS * 256).map(|_| next()).collect();
-    let group = (0..2 * MAX_GROUPS * 256).map(|_| next()).collect();
-    let side = next();
-    let moved = std::array::from_fn(|_| next());
-    let chosen = std::array::from_fn(|_| next());
-    let mut moves: [u64; 256] = std::array::from_fn(|_| next());
-    moves[0] = 0;
-    let mut feasible: [u64; 64] = std::array::from_fn(|_| next());
-    feasible[0] = 0;
-    let follower = (0..256 * 8).map(|_| next()).collect();
-    let captured = next();
-    let placing = next();
-    let pocket = (0..2 * MAX_KINDS * 65)
-        .map(|i| if i % 65 == 0 { 0 } else { next() })
-        .collect();
-    // Drawn last so that the keys above stay what they were before the lead model.
-    let lead = std::array::from_fn(|_| next());
-    let lead_mode = std::array::from_fn(|_| next());
-    Zobrist {
-        piece,
-        group,
-        side,
-        moved,
-        chosen,
-        moves,
-        feasible,
-        follower,
-        captured,
-        placing,
-        lead,
-        lead_mode,
-        pocket,
+/// Fill `table` from the generator state `s`, returning the new state.
+const fn fill<const N: usize>(mut s: u64, table: &mut [u64; N], from: usize) -> u64 {
+    let mut i = from;
+    while i < N {
+        let (next, v) = splitmix(s);
+        s = next;
+        table[i] = v;
+        i += 1;
     }
-});
+    s
+}
+
+const fn one(s: u64) -> (u64, u64) {
+    splitmix(s)
+}
+
+/// The keys, drawn at compile time from a fixed seed in a fixed order (so hashes are
+/// reproducible and the table costs nothing to reach at run time).
+const fn build() -> Zobrist {
+    let mut z = Zobrist {
+        piece: [0; PIECES],
+        group: [0; GROUPS],
+        side: 0,
+        moved: [0; 256],
+        chosen: [0; MAX_GROUPS],
+        moves: [0; 256],
+        feasible: [0; 64],
+        follower: [0; 256 * 8],
+        captured: 0,
+        placing: 0,
+        pocket: [0; POCKETS],
+        lead: [0; 256],
+        lead_mode: [0; 64],
+    };
+    let mut s = 0xC0_4027_u64;
+    s = fill(s, &mut z.piece, 0);
+    s = fill(s, &mut z.group, 0);
+    let (s2, side) = one(s);
+    s = s2;
+    z.side = side;
+    s = fill(s, &mut z.moved, 0);
+    s = fill(s, &mut z.chosen, 0);
+    s = fill(s, &mut z.moves, 0);
+    z.moves[0] = 0;
+    s = fill(s, &mut z.feasible, 0);
+    z.feasible[0] = 0;
+    s = fill(s, &mut z.follower, 0);
+    let (s2, captured) = one(s);
+    let (s3, placing) = one(s2);
+    s = s3;
+    z.captured = captured;
+    z.placing = placing;
+    let mut i = 0;
+    while i < POCKETS {
+        if i % 65 != 0 {
+            let (next, v) = splitmix(s);
+            s = next;
+            z.pocket[i] = v;
+        }
+        i += 1;
+    }
+    // Drawn last so that the keys above stay what they were before the lead model.
+    s = fill(s, &mut z.lead, 0);
+    fill(s, &mut z.lead_mode, 0);
+    z
+}
+
+pub(crate) static ZOBRIST: Zobrist = build();
 
 impl Zobrist {
     #[inline(always)]

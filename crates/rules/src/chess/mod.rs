@@ -6,17 +6,17 @@
 mod board;
 mod tables;
 
-use board::{ChessBoard, ChessUndo, MoveSink, EMPTY, KING, NO_EP, PAWN, ROOK};
+pub(crate) use board::ChessUndo;
+use board::{ChessBoard, MoveSink, EMPTY, KING, NO_EP, PAWN, ROOK};
 
-use crate::bitboard::{Bitboard, Square};
-use crate::position::{Position, PositionError, Side, Unit, NO_UNIT};
+use crate::bitboard::Square;
+use crate::position::{Position, PositionError, Side, Unit};
 use crate::step::{Step, StepKind, StepList};
 
-/// The chess core of a Position, with its own undo stack.
+/// The chess core of a Position; its undo records go to the position's journal.
 #[derive(Clone)]
 pub(crate) struct ChessState {
     board: ChessBoard,
-    undo: Vec<ChessUndo>,
     /// Variant piece kind of each chess piece type (P N B R Q K).
     kind_of: [u8; 6],
 }
@@ -99,78 +99,40 @@ impl Position {
         self.chess().board.in_check()
     }
 
+    /// Play a move on the core, then mirror it in the generic view through the journaled
+    /// effects (capture, move, castling rook, promotion); the core's record goes last, so
+    /// that `unmake` takes the core back first.
     pub(crate) fn chess_make(&mut self, step: Step) {
         let c = self.chess.as_deref_mut().expect("chess variant");
         let (from, to, promo) = c.decode(step);
         let undo = c.board.make(from, to, promo);
-        c.undo.push(undo);
         let (captured, cap_sq) = (undo.captured, undo.cap_sq);
         let castle_rook = c.castle_rook(from, to);
         let new_kind = (promo != 0).then(|| c.kind_of[promo as usize]);
-        self.hash = c.board.hash;
-        // The generic view follows: capture, move, castling rook, promotion.
+        let hash = c.board.hash;
         if captured != EMPTY {
             let id = self.board[frame(cap_sq).index()];
-            self.lift_unit(id);
+            self.remove(id);
         }
-        self.shift_unit(frame(from), frame(to));
+        let id = self.board[frame(from).index()];
+        self.relocate(id, frame(to));
         if let Some((rf, rt)) = castle_rook {
-            self.shift_unit(frame(rf), frame(rt));
+            let rook = self.board[frame(rf).index()];
+            self.relocate(rook, frame(rt));
         }
         if let Some(kind) = new_kind {
-            let id = self.board[frame(to).index()];
-            self.units[id as usize].kind = kind;
+            self.set_kind(id, kind);
         }
+        self.record_chess(undo, step);
+        self.hash = hash;
         self.side = self.side.other();
     }
 
-    pub(crate) fn chess_unmake(&mut self, step: Step) {
+    /// Take the core back (the journal reverts the generic view).
+    pub(crate) fn chess_unmake_core(&mut self, step: Step, undo: ChessUndo) {
         let c = self.chess.as_deref_mut().expect("chess variant");
         let (from, to, promo) = c.decode(step);
-        let undo = c.undo.pop().expect("unmake follows make");
-        let pawn_kind = c.kind_of[PAWN as usize];
-        let castle_rook = c.castle_rook(from, to);
         c.board.unmake(from, to, promo, undo);
-        if promo != 0 {
-            let id = self.board[frame(to).index()];
-            self.units[id as usize].kind = pawn_kind;
-        }
-        if let Some((rf, rt)) = castle_rook {
-            self.shift_unit(frame(rt), frame(rf));
-        }
-        self.shift_unit(frame(to), frame(from));
-        if undo.captured != EMPTY {
-            self.unlift_unit(frame(undo.cap_sq));
-        }
-    }
-
-    /// Move a unit in the generic view (no hashing, no turn bookkeeping).
-    fn shift_unit(&mut self, from: Square, to: Square) {
-        let id = self.board[from.index()];
-        let u = self.units[id as usize];
-        self.board[from.index()] = NO_UNIT;
-        self.board[to.index()] = id;
-        self.units[id as usize].square = to;
-        let both = Bitboard::from_square(from) | Bitboard::from_square(to);
-        self.occupied[u.side.index()] ^= both;
-    }
-
-    fn lift_unit(&mut self, id: u8) {
-        let u = self.units[id as usize];
-        self.units[id as usize].alive = false;
-        self.board[u.square.index()] = NO_UNIT;
-        self.occupied[u.side.index()].clear(u.square);
-    }
-
-    /// Bring back the most recently captured unit that stood on `sq`.
-    fn unlift_unit(&mut self, sq: Square) {
-        let id = (0..self.units.len())
-            .rev()
-            .find(|&i| !self.units[i].alive && self.units[i].square == sq)
-            .expect("a captured unit to restore") as u8;
-        self.units[id as usize].alive = true;
-        self.board[sq.index()] = id;
-        self.occupied[self.units[id as usize].side.index()].set(sq);
     }
 
     /// The FEN of the position.
@@ -387,11 +349,7 @@ impl Position {
             }
         }
         self.hash = b.hash;
-        self.chess = Some(Box::new(ChessState {
-            board: b,
-            undo: Vec::new(),
-            kind_of,
-        }));
+        self.chess = Some(Box::new(ChessState { board: b, kind_of }));
         Ok(())
     }
 

@@ -6,15 +6,44 @@
 //! most 6 go to other units; the Prince's 9 with itself). A mode may change how the units it
 //! activates move (Pawns as Wazirs, Ferzes or Guards).
 //!
-//! The turn state is `TurnState::lead` and `TurnState::mode`; the moves counted and the
-//! squares of moved units are the common `moves` and `moved`.
+//! The model's part of the turn is `LeadTurn`; the moves counted and the squares of moved
+//! units are the common `moves` and `moved`.
 
 use crate::bitboard::{Bitboard, Square};
-use crate::movegen::flood;
+use crate::command::{flood, Illegal};
 use crate::movement::MoveSet;
 use crate::position::{Position, NO_UNIT};
 use crate::step::{Step, StepKind};
 use crate::variant::{CommandModel, LeadMode};
+use crate::zobrist::ZOBRIST;
+
+/// The lead model's part of the turn: the unit id of the leader leading it (NO_UNIT before
+/// `lead`) and the index of its mode in `Variant::lead_modes`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LeadTurn {
+    pub leader: u8,
+    pub mode: u8,
+}
+
+impl Default for LeadTurn {
+    fn default() -> Self {
+        LeadTurn {
+            leader: NO_UNIT,
+            mode: 0,
+        }
+    }
+}
+
+impl LeadTurn {
+    #[inline(always)]
+    pub(crate) fn key(&self) -> u64 {
+        if self.leader == NO_UNIT {
+            0
+        } else {
+            ZOBRIST.lead[self.leader as usize] ^ ZOBRIST.lead_mode[self.mode as usize & 63]
+        }
+    }
+}
 
 impl Position {
     fn lead_links_any(&self) -> bool {
@@ -24,16 +53,6 @@ impl Position {
                 links_any_friendly: true
             }
         )
-    }
-
-    /// Own units of the kinds in `mask`.
-    fn units_of_kinds(&self, mask: u16) -> Bitboard {
-        let s = self.side;
-        self.units
-            .iter()
-            .filter(|u| u.alive && u.side == s && mask >> u.kind & 1 != 0)
-            .map(|u| u.square)
-            .collect()
     }
 
     /// Units that may start a move when the unit `lead` leads in `mode`, given the squares
@@ -76,16 +95,17 @@ impl Position {
     /// The declared turn's movers (empty before `lead`).
     pub(crate) fn lead_movers(&self) -> Bitboard {
         let t = &self.turn;
-        if t.lead == NO_UNIT {
+        if t.lead.leader == NO_UNIT {
             return Bitboard::EMPTY;
         }
-        self.lead_movers_for(t.lead, t.mode, t.moved, t.moves)
+        self.lead_movers_for(t.lead.leader, t.lead.mode, t.moved, t.moves)
     }
 
     /// The mode leading the turn, if declared.
     #[inline(always)]
     pub(crate) fn lead_mode(&self) -> Option<&LeadMode> {
-        (self.turn.lead != NO_UNIT).then(|| &self.variant.lead_modes[self.turn.mode as usize])
+        let t = &self.turn.lead;
+        (t.leader != NO_UNIT).then(|| &self.variant.lead_modes[t.mode as usize])
     }
 
     /// The tables the unit of `kind` on the side `s` moves by now.
@@ -117,7 +137,7 @@ impl Position {
 
     /// At a turn start: every legal `lead` step.
     pub(crate) fn for_each_lead_step(&self, mut f: impl FnMut(Step)) {
-        if self.outcome.is_some() || self.turn.lead != NO_UNIT {
+        if self.outcome.is_some() || self.turn.lead.leader != NO_UNIT {
             return;
         }
         let side = self.side;
@@ -172,7 +192,7 @@ impl Position {
         if self.outcome.is_some() {
             return Err(format!("{text} is illegal: the game is over"));
         }
-        if self.turn.lead != NO_UNIT {
+        if self.turn.lead.leader != NO_UNIT {
             return Err(format!(
                 "{text} is illegal: this turn already has its leader"
             ));
@@ -240,41 +260,37 @@ impl Position {
         })
     }
 
-    /// Why the unit on `from` may not move now under the lead model.
-    pub(crate) fn why_illegal_lead(&self, from: Square, piece: &str) -> String {
-        let fname = self.variant.geometry.square_name(from);
-        let t = &self.turn;
-        if t.lead == NO_UNIT {
-            return "a turn starts by naming its leader: lead:<square> (a Prince adds :ortho or :dia)"
-                .into();
-        }
-        let m = &self.variant.lead_modes[t.mode as usize];
-        let leader = &self.units[t.lead as usize];
-        let lname = &self.variant.pieces[leader.kind as usize].name;
-        let mode = if m.name.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", m.name)
+    /// Play `lead`: the turn's leader and mode.
+    pub(crate) fn make_lead(&mut self, from: Square, mode: u8) {
+        let turn = crate::command::lead::LeadTurn {
+            leader: self.board[from.index()],
+            mode,
         };
-        if t.moves >= m.budget {
-            return format!("the leading {lname} has used all {} activations", m.budget);
+        self.hash ^= self.turn.lead.key() ^ turn.key();
+        self.turn.lead = turn;
+    }
+
+    /// Why the own unit on `from` may not move now under the lead model.
+    pub(crate) fn why_lead(&self, from: Square) -> Illegal {
+        let t = &self.turn;
+        if t.lead.leader == NO_UNIT {
+            return Illegal::NeedsLead;
         }
-        if leader.square == from {
-            return format!("the leading {lname} has already moved this turn");
+        let m = &self.variant.lead_modes[t.lead.mode as usize];
+        let leader = &self.units[t.lead.leader as usize];
+        if t.moves >= m.budget {
+            return Illegal::BudgetUsed { budget: m.budget };
         }
         if t.moved.has(from) {
-            return format!("the {piece} on {fname} has already moved this turn");
+            return Illegal::AlreadyMoved;
         }
         if t.moves - t.moved.has(leader.square) as u8 >= m.others {
-            return format!(
-                "the leading {lname} has activated {} other units, its most; only it may still move",
-                m.others
-            );
+            return Illegal::OthersUsed { others: m.others };
         }
         let kind = self.units[self.board[from.index()] as usize].kind;
         if m.activates >> kind & 1 == 0 {
-            return format!("a {lname}{mode} does not activate a {piece}");
+            return Illegal::NotActivatable;
         }
-        format!("the {piece} on {fname} is not linked to the leading {lname} by a chain of adjacent units")
+        Illegal::NotLinked
     }
 }

@@ -5,24 +5,45 @@
 //! `end`. A Hand landing on an enemy piece may pin it (`~`) instead of capturing: both share
 //! the square, `board` holding the Hand and `under` the pinned piece. At `end` the
 //! regulations remove every disconnected part of both sides (repeated until stable) and loss
-//! is judged. Lifeform positions are small, so a step saves the whole mutable state in a
-//! snapshot instead of a hand-written undo for each of these rules.
+//! is judged. Every change goes through the stacked-square effects of effect.rs, so a step
+//! costs its own changes (no snapshot of the board and units).
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Square};
+use crate::command::{flood, Illegal};
 use crate::geometry::DIRECTIONS;
-use crate::movegen::flood;
-use crate::position::{Outcome, Position, Side, TurnState, Unit, NO_UNIT};
+use crate::position::{Outcome, Position, Side};
 use crate::step::{Step, StepKind};
-use crate::variant::{BodyRole, MAX_KINDS};
+use crate::variant::BodyRole;
+use crate::zobrist::ZOBRIST;
 
-#[derive(Clone)]
-pub(crate) struct BodySnapshot {
-    board: [u8; 256],
-    under: [u8; 256],
-    shared: Bitboard,
-    occupied: [Bitboard; 2],
-    units: Vec<Unit>,
-    pocket: [[u8; MAX_KINDS]; 2],
+/// The body model's part of the turn: the main move's start square and which of its eight
+/// neighbours (bit d = direction d of `geometry::DIRECTIONS`) hold a Hair or Limb that may
+/// still follow; whether the turn made its one capture; whether it is a placement turn.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct BodyTurn {
+    pub main_from: Square,
+    pub follower_dirs: u8,
+    pub captured: bool,
+    pub placing: bool,
+}
+
+impl BodyTurn {
+    pub(crate) fn key(&self) -> u64 {
+        let z = &ZOBRIST;
+        let mut h = 0;
+        for d in 0..8 {
+            if self.follower_dirs >> d & 1 != 0 {
+                h ^= z.follower[self.main_from.index() * 8 + d];
+            }
+        }
+        if self.captured {
+            h ^= z.captured;
+        }
+        if self.placing {
+            h ^= z.placing;
+        }
+        h
+    }
 }
 
 /// One side's body parts as bitboards (pinned parts included: they still count for links).
@@ -82,8 +103,13 @@ impl Position {
     fn followers(&self) -> Bitboard {
         let mut f = Bitboard::EMPTY;
         for d in 0..8 {
-            if self.turn.follower_dirs >> d & 1 != 0 {
-                f.set(self.variant.geometry.ray(self.turn.main_from, d).squares[0]);
+            if self.turn.body.follower_dirs >> d & 1 != 0 {
+                f.set(
+                    self.variant
+                        .geometry
+                        .ray(self.turn.body.main_from, d)
+                        .squares[0],
+                );
             }
         }
         f
@@ -91,7 +117,7 @@ impl Position {
 
     /// True during a placement turn (free set-up), before the side's `end`.
     pub(crate) fn placing(&self) -> bool {
-        self.turn.placing || self.pocket[self.side.index()].iter().any(|&n| n > 0)
+        self.turn.body.placing || self.pocket[self.side.index()].iter().any(|&n| n > 0)
     }
 
     /// Why `side`'s body breaks a regulation or lacks a Neck, naming the first piece at fault.
@@ -199,7 +225,8 @@ impl Position {
         let geo = &self.variant.geometry;
         for sq in self.followers().iter() {
             let mut d = geo.king(sq) & empty;
-            if !self.turn.captured && self.role(self.board[sq.index()]) == Some(BodyRole::Limb) {
+            if !self.turn.body.captured && self.role(self.board[sq.index()]) == Some(BodyRole::Limb)
+            {
                 d |= geo.king(sq) & targets;
             }
             for to in d.iter() {
@@ -209,25 +236,11 @@ impl Position {
         emit(Step::END);
     }
 
-    /// Take a unit off the board (capture or removal), freeing whatever it shared a square with.
-    fn lift(&mut self, id: u8) {
-        let u = self.units[id as usize];
-        let i = u.square.index();
-        if self.board[i] == id {
-            self.board[i] = self.under[i];
-        }
-        self.under[i] = NO_UNIT;
-        self.shared.clear(u.square);
-        self.occupied[u.side.index()].clear(u.square);
-        self.units[id as usize].alive = false;
-    }
-
     /// The regulations: every part of either side not connected to its body as RULES.md
     /// section 6 says, removed simultaneously, until none is left.
     fn apply_regulations(&mut self) {
-        let mut doomed: Vec<u8> = Vec::new();
         loop {
-            doomed.clear();
+            let mut doomed = [Bitboard::EMPTY; 2];
             for side in [Side::White, Side::Black] {
                 let b = self.body(side);
                 // Limbs linked to the Torso: adjacent to it, or through adjacent Limbs.
@@ -237,17 +250,17 @@ impl Position {
                 // Hair: next to the Head, Torso, a Hand or a Foot, or to Hair that is.
                 let anchors = b.head | b.torso | b.hands_feet;
                 let bad = bad | (b.hair & !flood(b.hair & anchors.king_dilate(), b.hair));
-                for (id, u) in self.units.iter().enumerate() {
-                    if u.alive && u.side == side && bad.has(u.square) {
-                        doomed.push(id as u8);
-                    }
-                }
+                doomed[side.index()] = bad;
             }
-            if doomed.is_empty() {
+            if (doomed[0] | doomed[1]).is_empty() {
                 return;
             }
-            for &id in &doomed {
-                self.lift(id);
+            // Removed simultaneously: every violator of either side (judged before any goes).
+            for id in 0..self.units.len() as u8 {
+                let u = self.units[id as usize];
+                if u.alive && doomed[u.side.index()].has(u.square) {
+                    self.lift(id);
+                }
             }
         }
     }
@@ -275,40 +288,21 @@ impl Position {
     }
 }
 
+/// Play a step of the body model; `unmake` (effect.rs) reverts it.
 pub(crate) fn make(pos: &mut Position, step: Step) {
-    pos.body_undo.push(BodySnapshot {
-        board: pos.board,
-        under: pos.under,
-        shared: pos.shared,
-        occupied: pos.occupied,
-        units: pos.units.clone(),
-        pocket: pos.pocket,
-    });
+    let mut turn = pos.turn;
     if let StepKind::Drop(kind) = step.kind {
-        let s = pos.side;
-        let id = pos.units.len() as u8;
-        pos.units.push(Unit {
-            square: step.to,
-            kind,
-            side: s,
-            group: 0,
-            alive: true,
-        });
-        pos.board[step.to.index()] = id;
-        pos.occupied[s.index()].set(step.to);
-        pos.pocket[s.index()][kind as usize] -= 1;
-        pos.turn.moves += 1;
-        pos.turn.placing = true;
-        pos.turn.moved.set(step.to);
-        pos.hash = pos.compute_hash();
+        pos.drop_unit(kind, step.to);
+        turn.moves += 1;
+        turn.body.placing = true;
+        turn.moved.set(step.to);
+        pos.set_turn(turn);
         return;
     }
-    if step.kind == StepKind::End && pos.turn.placing {
+    if step.kind == StepKind::End && turn.body.placing {
         // The placement was checked before `end` was offered; the other side may not have
         // placed yet, so nothing is judged.
-        pos.turn = TurnState::default();
-        pos.side = pos.side.other();
-        pos.hash = pos.compute_hash();
+        pos.end_turn();
         return;
     }
     if step.kind == StepKind::End {
@@ -320,20 +314,17 @@ pub(crate) fn make(pos: &mut Position, step: Step) {
             (false, true) => Some(Outcome::Win(Side::White)),
             (false, false) => None,
         };
-        pos.turn = TurnState::default();
-        pos.side = pos.side.other();
-        pos.hash = pos.compute_hash();
+        pos.end_turn();
         return;
     }
     let (from, to) = (step.from, step.to);
-    let id = pos.board[from.index()];
     let s = pos.side;
-    if pos.turn.moves == 0 {
+    if turn.moves == 0 {
         // The followers are the Hair and Limbs next to the main piece's start, not pinned.
         let own = pos.body(s);
         let near = (own.hair | own.limbs) & !pos.pinned(s);
-        pos.turn.main_from = from;
-        pos.turn.follower_dirs = 0;
+        turn.body.main_from = from;
+        turn.body.follower_dirs = 0;
         for d in 0..8 {
             if pos
                 .variant
@@ -343,43 +334,43 @@ pub(crate) fn make(pos: &mut Position, step: Step) {
                 .first()
                 .is_some_and(|n| near.has(*n))
             {
-                pos.turn.follower_dirs |= 1 << d;
+                turn.body.follower_dirs |= 1 << d;
             }
         }
     } else {
         let d = DIRECTIONS
             .iter()
-            .position(|&(df, dr)| pos.turn.main_from.offset(df, dr) == Some(from));
-        pos.turn.follower_dirs &= !(1 << d.expect("a follower stands next to the main start"));
+            .position(|&(df, dr)| turn.body.main_from.offset(df, dr) == Some(from));
+        turn.body.follower_dirs &= !(1 << d.expect("a follower stands next to the main start"));
     }
-    // Leave the start square; a Hand that was pinning frees its piece, which stays there.
-    pos.board[from.index()] = pos.under[from.index()];
-    pos.under[from.index()] = NO_UNIT;
-    pos.shared.clear(from);
-    pos.occupied[s.index()].clear(from);
-    let target = pos.board[to.index()];
-    if step.kind == StepKind::Pin {
-        pos.under[to.index()] = target;
-        pos.shared.set(to);
-    } else if target != NO_UNIT {
-        pos.lift(target);
-        pos.turn.captured = true;
+    let pin = step.kind == StepKind::Pin;
+    if !pin && pos.board[to.index()] != crate::position::NO_UNIT {
+        turn.body.captured = true;
     }
-    pos.board[to.index()] = id;
-    pos.occupied[s.index()].set(to);
-    pos.units[id as usize].square = to;
-    pos.turn.moves += 1;
-    pos.turn.moved.set(to);
-    pos.hash = pos.compute_hash();
+    pos.relocate_stacked(from, to, pin);
+    turn.moves += 1;
+    if turn.moved.has(from) {
+        turn.moved.clear(from);
+    }
+    turn.moved.set(to);
+    pos.set_turn(turn);
 }
 
-/// Restore the board saved by the matching `make`; the caller restores turn, hash and side.
-pub(crate) fn unmake(pos: &mut Position) {
-    let snap = pos.body_undo.pop().expect("unmake follows make");
-    pos.board = snap.board;
-    pos.under = snap.under;
-    pos.shared = snap.shared;
-    pos.occupied = snap.occupied;
-    pos.units = snap.units;
-    pos.pocket = snap.pocket;
+impl Position {
+    /// Why the own unit on `from` may not move now under the body model.
+    pub(crate) fn why_body(&self, from: Square) -> Illegal {
+        let role = self
+            .unit_at(from)
+            .and_then(|u| self.variant.pieces[u.kind as usize].role);
+        let follower = matches!(role, Some(BodyRole::Hair | BodyRole::Limb));
+        if self.turn.moves == 0 && follower {
+            Illegal::FollowerOnly
+        } else if self.turn.moves == 0 {
+            Illegal::Pinned
+        } else if follower {
+            Illegal::NotAFollower
+        } else {
+            Illegal::MainMoveMade
+        }
+    }
 }

@@ -1,0 +1,464 @@
+//! Command models as components. Each model lives in its own module with its own part of the
+//! turn state, and answers the same questions: which units may move now (and with which
+//! moves), what a step does to the turn state, whether the turn may end, the turn state's
+//! hash (`key`), why a step is illegal (`Illegal`), and what the interface shows
+//! (describe.rs). This module is the one place that dispatches on the model.
+//!
+//! - `chain` (Chesimals): the mover set is chosen by the first unit moved; links to a leader.
+//! - `range` (Chieftain): leaders matched to moves per step, within a king distance.
+//! - `lead` (Chesimal Fusion): a declared leader and mode spend their own budget.
+//! - `single` (one move a turn) and FIDE chess (chess/, its own 8x8 core).
+//! - `body` (Lifeform Chess): a main move, follower steps, regulations at the turn's end.
+//!
+//! The unit-moving models (chain, range, lead, single) share the generation below: movers
+//! times destinations. Lifeform and FIDE chess generate their own steps.
+
+pub mod body;
+pub mod chain;
+pub mod lead;
+pub mod range;
+
+use std::fmt;
+
+use crate::bitboard::{Bitboard, Square};
+use crate::position::{Position, Side};
+use crate::step::{Step, StepKind, StepList};
+use crate::variant::CommandModel;
+use crate::zobrist::ZOBRIST;
+
+use chain::Chain;
+
+/// Which component runs a position, copied from the variant into the position so that the
+/// hot paths dispatch on one byte.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Model {
+    Single,
+    Chain,
+    Range,
+    Lead,
+    Body,
+    Fide,
+}
+
+impl Model {
+    pub(crate) fn of(variant: &crate::variant::Variant) -> Model {
+        match variant.command {
+            _ if variant.fide => Model::Fide,
+            CommandModel::Single => Model::Single,
+            CommandModel::Chain { .. } => Model::Chain,
+            CommandModel::Range { .. } => Model::Range,
+            CommandModel::Lead { .. } => Model::Lead,
+            CommandModel::Body => Model::Body,
+        }
+    }
+}
+
+/// The units reachable from `seed` through king-adjacent squares of `within`.
+#[inline(always)]
+pub(crate) fn flood(seed: Bitboard, within: Bitboard) -> Bitboard {
+    let mut reach = seed;
+    loop {
+        let next = reach.king_dilate() & within;
+        if next == reach {
+            return reach;
+        }
+        reach = next;
+    }
+}
+
+/// Why a step is illegal: the rules' answer, typed; `Display` words it for a player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    /// The game is over; no step is legal.
+    GameOver,
+    /// `end` before the turn has a unit move.
+    EndTooEarly,
+    /// Lifeform's placement: `end` with the body unfinished (the reason).
+    PlacementUnfinished(String),
+    NoUnit,
+    /// The unit belongs to the side not to move.
+    NotYourUnit,
+    /// The unit may move now but not to that square.
+    CannotReach,
+    AlreadyMoved,
+    /// Chain model: the turn moves another chesimal.
+    OtherChesimal {
+        chosen: u8,
+        group: u8,
+    },
+    /// Chain model: the unit's chesimal has lost its leader.
+    LeaderLost {
+        group: u8,
+    },
+    /// No chain of adjacent units links it to its (leading) leader.
+    NotLinked,
+    /// The turn's cap of unit moves is reached.
+    CapReached {
+        cap: u8,
+    },
+    /// Range model: no leader with an activation left is within `range`.
+    NoActivator {
+        range: u8,
+    },
+    /// The leader may not activate this kind (`activates`, a lead mode).
+    NotActivatable,
+    /// Lead model: the turn starts with `lead`.
+    NeedsLead,
+    /// Lead model: every activation is used.
+    BudgetUsed {
+        budget: u8,
+    },
+    /// Lead model: the activations for other units are used; only the leader may move.
+    OthersUsed {
+        others: u8,
+    },
+    /// Lifeform: Hair and Limbs move only as followers, after the main move.
+    FollowerOnly,
+    /// Lifeform: the piece is pinned under an enemy Hand.
+    Pinned,
+    /// Lifeform: not next to the main piece's start square (or pinned).
+    NotAFollower,
+    /// Lifeform: the main move is made; only followers remain.
+    MainMoveMade,
+    /// Drops are for the placement phase.
+    NotPlacing,
+    NoneLeftToPlace,
+    Occupied,
+    OutsidePlacementZone {
+        ranks: u8,
+    },
+    /// FIDE chess: the move leaves or puts the own King in check.
+    InCheck,
+    /// Anything the models word themselves (lead steps, FIDE chess).
+    Other(String),
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Illegal::GameOver => write!(f, "the game is over"),
+            Illegal::EndTooEarly => write!(f, "'end' needs at least one unit move in the turn first"),
+            Illegal::PlacementUnfinished(why) => write!(f, "the placement is not finished: {why}"),
+            Illegal::NoUnit => write!(f, "there is no unit there"),
+            Illegal::NotYourUnit => write!(f, "that unit is not the side to move's"),
+            Illegal::CannotReach => write!(f, "the unit cannot reach that square"),
+            Illegal::AlreadyMoved => write!(f, "the unit has already moved this turn"),
+            Illegal::OtherChesimal { chosen, group } => write!(
+                f,
+                "this turn moves chesimal ({}); the unit belongs to chesimal ({})",
+                chosen + 1,
+                group + 1
+            ),
+            Illegal::LeaderLost { group } => {
+                write!(f, "chesimal ({}) has lost its leader and cannot move", group + 1)
+            }
+            Illegal::NotLinked => write!(
+                f,
+                "the unit is not linked to its leader by a chain of adjacent units"
+            ),
+            Illegal::CapReached { cap } => write!(f, "this turn has used all {cap} activations"),
+            Illegal::NoActivator { range } => write!(
+                f,
+                "no leader with an activation left is within {range} squares"
+            ),
+            Illegal::NotActivatable => write!(f, "the leader does not activate this kind"),
+            Illegal::NeedsLead => write!(
+                f,
+                "a turn starts by naming its leader: lead:<square> (a Prince adds :ortho or :dia)"
+            ),
+            Illegal::BudgetUsed { budget } => {
+                write!(f, "the leading leader has used all {budget} activations")
+            }
+            Illegal::OthersUsed { others } => write!(
+                f,
+                "the leading leader has activated {others} other units, its most; only it may still move"
+            ),
+            Illegal::FollowerOnly => {
+                write!(f, "Hair and Limbs move only as followers, after the main move")
+            }
+            Illegal::Pinned => write!(f, "the piece is pinned"),
+            Illegal::NotAFollower => write!(
+                f,
+                "it did not stand next to the main piece's start square, or is pinned"
+            ),
+            Illegal::MainMoveMade => write!(
+                f,
+                "this turn's main move is made; only follower steps of Hair and Limbs remain"
+            ),
+            Illegal::NotPlacing => write!(f, "pieces are placed only in the placement phase"),
+            Illegal::NoneLeftToPlace => write!(f, "no piece of that kind is left to place"),
+            Illegal::Occupied => write!(f, "the square is occupied"),
+            Illegal::OutsidePlacementZone { ranks } => {
+                write!(f, "a side places on its first {ranks} ranks only")
+            }
+            Illegal::InCheck => write!(f, "it leaves the King in check"),
+            Illegal::Other(text) => f.write_str(text),
+        }
+    }
+}
+
+impl Position {
+    /// Own units of the side to move of the kinds in `mask` (bit k = piece kind k).
+    pub(crate) fn units_of_kinds(&self, mask: u16) -> Bitboard {
+        let s = self.side;
+        self.units
+            .iter()
+            .filter(|u| u.alive && u.side == s && mask >> u.kind & 1 != 0)
+            .map(|u| u.square)
+            .collect()
+    }
+
+    /// Units of `side` under command at a turn start, whoever is to move: linked to a
+    /// living leader (chain and lead models), within a leader's range (range model), all
+    /// otherwise. The engine's evaluation uses it; it ignores the turn in progress.
+    pub fn commanded_units(&self, side: Side) -> Bitboard {
+        let s = side.index();
+        match self.variant.command {
+            CommandModel::Chain { .. } => Chain::of(self).commanded(self, side),
+            CommandModel::Range { .. } => range::commanded(self, side),
+            CommandModel::Lead { links_any_friendly } => {
+                let mut linked = Bitboard::EMPTY;
+                for u in self.units.iter() {
+                    if u.alive && u.side == side && self.variant.pieces[u.kind as usize].leader {
+                        let within = if links_any_friendly {
+                            self.occupied[s]
+                        } else {
+                            self.groups[s][u.group as usize]
+                        };
+                        linked |= flood(Bitboard::from_square(u.square), within);
+                    }
+                }
+                linked
+            }
+            CommandModel::Single | CommandModel::Body => self.occupied[s],
+        }
+    }
+
+    /// Units of the side to move that may start a move now (before looking at destinations).
+    pub fn movable_units(&self) -> Bitboard {
+        if self.outcome.is_some() {
+            return Bitboard::EMPTY;
+        }
+        if self.chess.is_some() {
+            let mut list = StepList::new();
+            self.chess_legal_steps(&mut list);
+            return list.iter().map(|s| s.from).collect();
+        }
+        match self.model {
+            Model::Single | Model::Fide => self.occupied[self.side.index()],
+            Model::Body => self.body_movers(),
+            Model::Chain => Chain::of(self).movers(self),
+            Model::Range => range::movers(self),
+            Model::Lead => self.lead_movers(),
+        }
+    }
+
+    /// Where the unit on `from` could go, ignoring whether it may move now.
+    #[inline(always)]
+    pub fn destinations(&self, from: Square) -> Bitboard {
+        if self.chess.is_some() {
+            let mut list = StepList::new();
+            self.chess_legal_steps(&mut list);
+            return list
+                .iter()
+                .filter(|s| s.from == from)
+                .map(|s| s.to)
+                .collect();
+        }
+        let u = &self.units[self.board[from.index()] as usize];
+        let s = u.side.index();
+        let enemy = self.occupied[s ^ 1];
+        let empty = self.variant.geometry.squares & !(self.occupied[s] | enemy);
+        self.moveset_now(u.kind, s)
+            .destinations(&self.variant.geometry, from, empty, enemy)
+    }
+
+    /// Hand each unit that may move now with its destinations to `f`.
+    #[inline(always)]
+    fn for_each_mover(&self, mut f: impl FnMut(Square, Bitboard)) {
+        let movers = self.movable_units();
+        if movers.is_empty() {
+            return;
+        }
+        let s = self.side.index();
+        let enemy = self.occupied[s ^ 1];
+        let empty = self.variant.geometry.squares & !(self.occupied[s] | enemy);
+        let geo = &self.variant.geometry;
+        // Only a lead mode that remaps a kind's moves (Fusion's Pawns) looks further.
+        let remap = self.lead_mode().filter(|m| !m.remap.is_empty());
+        for from in movers.iter() {
+            let kind = self.units[self.board[from.index()] as usize].kind;
+            let own = &self.variant.pieces[kind as usize].movesets;
+            let set = match remap {
+                Some(m) => m.moveset(kind, s, own),
+                None => &own[s],
+            };
+            let d = set.destinations(geo, from, empty, enemy);
+            if d.any() {
+                f(from, d);
+            }
+        }
+    }
+
+    /// Lead model, at a turn start: the turn's first step names its leader.
+    #[inline(always)]
+    fn awaits_lead(&self) -> bool {
+        self.model == Model::Lead && self.turn.lead.leader == crate::position::NO_UNIT
+    }
+
+    /// `end` is legal once the turn has a unit move and the game goes on.
+    #[inline(always)]
+    fn end_is_legal(&self) -> bool {
+        self.turn.moves > 0 && self.outcome.is_none() && self.model != Model::Single
+    }
+
+    /// All legal steps now (NOTATION.md's step rules).
+    pub fn legal_steps(&self, list: &mut StepList) {
+        list.clear();
+        match self.model {
+            Model::Body => return self.for_each_body_step(|s| list.push(s)),
+            Model::Fide => return self.chess_legal_steps(list),
+            _ => {}
+        }
+        if self.awaits_lead() {
+            return self.for_each_lead_step(|s| list.push(s));
+        }
+        self.for_each_mover(|from, dests| {
+            for to in dests.iter() {
+                list.push(Step::new(from, to));
+            }
+        });
+        if self.end_is_legal() {
+            list.push(Step::END);
+        }
+    }
+
+    /// The number of legal steps, without listing them.
+    #[inline]
+    pub fn count_steps(&self) -> u64 {
+        match self.model {
+            Model::Body => {
+                let mut n = 0;
+                self.for_each_body_step(|_| n += 1);
+                return n;
+            }
+            Model::Fide => return self.chess_count(),
+            _ => {}
+        }
+        if self.awaits_lead() {
+            let mut n = 0;
+            self.for_each_lead_step(|_| n += 1);
+            return n;
+        }
+        let mut n = self.end_is_legal() as u64;
+        self.for_each_mover(|_, dests| n += dests.count() as u64);
+        n
+    }
+
+    pub fn is_legal(&self, step: Step) -> bool {
+        if self.variant.command == CommandModel::Body || self.chess.is_some() {
+            let mut list = StepList::new();
+            self.legal_steps(&mut list);
+            return list.contains(step);
+        }
+        match step.kind {
+            StepKind::Lead(_) => {
+                let mut found = false;
+                self.for_each_lead_step(|s| found |= s == step);
+                found
+            }
+            StepKind::Pin | StepKind::Drop(_) | StepKind::Promote(_) => false,
+            StepKind::End => self.end_is_legal(),
+            StepKind::Move => {
+                self.occupied[self.side.index()].has(step.from)
+                    && self.movable_units().has(step.from)
+                    && self.destinations(step.from).has(step.to)
+            }
+        }
+    }
+
+    /// Play one step. The step must be legal (see `legal_steps`); `unmake` takes it back.
+    #[inline(always)]
+    pub fn make(&mut self, step: Step) -> crate::position::Undo {
+        let undo = self.undo_record();
+        match self.model {
+            Model::Body => self.make_body(step),
+            Model::Fide => self.make_fide(step),
+            Model::Chain | Model::Range | Model::Lead | Model::Single => match step.kind {
+                StepKind::Move => {
+                    self.move_unit(step.from, step.to);
+                    if self.model == Model::Single {
+                        self.end_turn();
+                    }
+                }
+                StepKind::End => self.end_turn(),
+                StepKind::Lead(mode) => self.make_lead(step.from, mode),
+                StepKind::Pin | StepKind::Drop(_) | StepKind::Promote(_) => {
+                    unreachable!("pins, drops and promotions exist only in Lifeform and chess")
+                }
+            },
+        }
+        undo
+    }
+
+    #[inline(never)]
+    fn make_body(&mut self, step: Step) {
+        body::make(self, step)
+    }
+
+    #[inline(never)]
+    fn make_fide(&mut self, step: Step) {
+        self.chess_make(step)
+    }
+
+    /// A unit move under the unit-moving models: the model's turn state first (activation is
+    /// judged where the leaders stand now), then the capture, the move, the common count.
+    #[inline(always)]
+    fn move_unit(&mut self, from: Square, to: Square) {
+        match self.model {
+            Model::Chain => Chain::on_move(self, from),
+            Model::Range => range::on_move(self, from),
+            _ => {}
+        }
+        let id = self.board[from.index()];
+        let captured = self.board[to.index()];
+        if captured != crate::position::NO_UNIT {
+            self.remove(captured);
+        }
+        self.relocate(id, to);
+        let z = &ZOBRIST;
+        if self.turn.moved.has(from) {
+            self.turn.moved.clear(from);
+            self.hash ^= z.moved[from.index()];
+        }
+        self.turn.moved.set(to);
+        self.hash ^= z.moved[to.index()];
+        let m = self.turn.moves as usize;
+        self.hash ^= z.moves[m] ^ z.moves[m + 1];
+        self.turn.moves += 1;
+    }
+
+    /// Why the unit on `from` may not go to `to` now.
+    pub fn why_illegal(&self, from: Square, to: Square) -> Illegal {
+        let _ = to;
+        if self.outcome.is_some() {
+            return Illegal::GameOver;
+        }
+        let Some(u) = self.unit_at(from) else {
+            return Illegal::NoUnit;
+        };
+        if u.side != self.side {
+            return Illegal::NotYourUnit;
+        }
+        if self.movable_units().has(from) {
+            return Illegal::CannotReach;
+        }
+        match self.variant.command {
+            CommandModel::Chain { .. } => Chain::of(self).why(self, from),
+            CommandModel::Range { range, .. } => range::why(self, from, range),
+            CommandModel::Lead { .. } => self.why_lead(from),
+            CommandModel::Body => self.why_body(from),
+            CommandModel::Single => Illegal::CannotReach,
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! The range model (the Chieftain family, RULES.md section 5): the mover set is matched per
+//! step. Each leader activates `activations` units a turn (itself included) within `range`
+//! (king distance), measured when that unit's move starts; a sequence of moves is legal iff
+//! the moves can be matched to distinct leader activations that way. The turn keeps the set
+//! of feasible matchings as a bit set over leader subsets, so each step is checked in
+//! constant time.
+
+use crate::bitboard::{Bitboard, Square};
+use crate::command::Illegal;
+use crate::position::{Position, Side};
+use crate::zobrist::ZOBRIST;
+
+/// The range model's part of the turn: bit `s` is set when the moves so far can be matched
+/// to distinct leaders making up the subset `s` (bit i of s = the side's i-th activation
+/// slot). A fresh turn has only the empty subset.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RangeTurn {
+    pub feasible: u64,
+}
+
+impl Default for RangeTurn {
+    fn default() -> Self {
+        RangeTurn { feasible: 1 }
+    }
+}
+
+impl RangeTurn {
+    #[inline(always)]
+    pub(crate) fn key(&self) -> u64 {
+        ZOBRIST.feasible_key(self.feasible)
+    }
+}
+
+/// The feasible leader subsets after one more move that the leaders in `covering` could
+/// have activated (each subset gains one leader it did not yet use).
+#[inline]
+pub(crate) fn extend_matching(feasible: u64, covering: u8) -> u64 {
+    let mut next = 0u64;
+    let mut f = feasible;
+    while f != 0 {
+        let s = f.trailing_zeros() as u8;
+        f &= f - 1;
+        let mut free = covering & !s;
+        while free != 0 {
+            let c = free.trailing_zeros();
+            free &= free - 1;
+            next |= 1 << (s | 1 << c);
+        }
+    }
+    next
+}
+
+/// Leaders that are unused in at least one feasible matching.
+#[inline]
+pub(crate) fn available_leaders(feasible: u64) -> u8 {
+    let mut avail = 0u8;
+    let mut f = feasible;
+    while f != 0 {
+        let s = f.trailing_zeros() as u8;
+        f &= f - 1;
+        avail |= !s;
+    }
+    avail
+}
+
+/// Leaders of the side to move within activation range of `sq`, as a bit mask of slots.
+#[inline(always)]
+fn covering(pos: &Position, sq: Square) -> u8 {
+    let s = pos.side.index();
+    let kind = pos.units[pos.board[sq.index()] as usize].kind;
+    let mut m = 0;
+    for i in 0..pos.activator_count[s] as usize {
+        let u = &pos.units[pos.activators[s][i] as usize];
+        if u.alive
+            && pos.variant.range_box[u.square.index()].has(sq)
+            && pos.variant.activates[u.kind as usize] >> kind & 1 != 0
+        {
+            m |= 1 << i;
+        }
+    }
+    m
+}
+
+/// Which units may start a move now: within range of a leader still free in some matching.
+#[inline(always)]
+pub(crate) fn movers(pos: &Position) -> Bitboard {
+    let s = pos.side.index();
+    let avail = available_leaders(pos.turn.range.feasible);
+    let mut zone = Bitboard::EMPTY;
+    for i in 0..pos.activator_count[s] as usize {
+        let u = &pos.units[pos.activators[s][i] as usize];
+        if avail >> i & 1 != 0 && u.alive {
+            let mut reach = pos.variant.range_box[u.square.index()];
+            if pos.variant.restricted_activation {
+                reach &= pos.units_of_kinds(pos.variant.activates[u.kind as usize]);
+            }
+            zone |= reach;
+        }
+    }
+    pos.occupied[s] & zone & !pos.turn.moved
+}
+
+/// Units of `side` within some leader's range (the engine's evaluation).
+pub(crate) fn commanded(pos: &Position, side: Side) -> Bitboard {
+    let s = side.index();
+    let mut zone = Bitboard::EMPTY;
+    for i in 0..pos.activator_count[s] as usize {
+        let u = &pos.units[pos.activators[s][i] as usize];
+        if u.alive {
+            zone |= pos.variant.range_box[u.square.index()];
+        }
+    }
+    pos.occupied[s] & zone
+}
+
+/// The turn state after the unit on `from` starts a move (leaders judged where they stand).
+#[inline(always)]
+pub(crate) fn on_move(pos: &mut Position, from: Square) {
+    let next = extend_matching(pos.turn.range.feasible, covering(pos, from));
+    pos.hash ^= ZOBRIST.feasible_key(pos.turn.range.feasible) ^ ZOBRIST.feasible_key(next);
+    pos.turn.range.feasible = next;
+}
+
+/// Why the own unit on `from` may not move now.
+pub(crate) fn why(pos: &Position, from: Square, range: u8) -> Illegal {
+    if pos.turn.moved.has(from) {
+        Illegal::AlreadyMoved
+    } else {
+        Illegal::NoActivator { range }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matching_rule_two_leaders_covering_one_piece() {
+        // Leaders 0 and 1. Move A is covered only by leader 0, move B by both: B must use 1.
+        let f = extend_matching(1, 0b01);
+        assert_eq!(f, 1 << 0b01);
+        let f = extend_matching(f, 0b11);
+        assert_eq!(f, 1 << 0b11);
+        assert_eq!(available_leaders(f) & 0b11, 0);
+        // Move covered by both first: either leader may still be free afterwards.
+        let f = extend_matching(1, 0b11);
+        assert_eq!(available_leaders(f) & 0b11, 0b11);
+        // A move nobody covers is impossible.
+        assert_eq!(extend_matching(1, 0), 0);
+    }
+}

@@ -1,0 +1,269 @@
+//! Effects: every change a step makes to the board goes through the primitives here, which
+//! keep the indexes and the hash and write a `Change` to the position's journal. `unmake`
+//! reverts the journal down to the mark its `Undo` holds, then restores the turn state, hash,
+//! outcome and side saved whole. This is the one undo mechanism of every game: a unit's move,
+//! any number of removals, stacking (Lifeform's pins), drops from a pocket, a change of kind,
+//! and the FIDE core's own record. The journal keeps its capacity, so steps do not allocate.
+
+use crate::bitboard::{Bitboard, Square};
+use crate::chess::ChessUndo;
+use crate::position::{Outcome, Position, Side, Undo, Unit, NO_UNIT};
+use crate::step::Step;
+use crate::variant::Victory;
+use crate::zobrist::ZOBRIST;
+
+/// One reversible change, as the journal records it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Change {
+    /// Unit `id` moved from `from` to the square it stands on (both plain squares).
+    Moved { id: u8, from: Square },
+    /// Unit `id`, alone on its square, left the board.
+    Removed { id: u8 },
+    /// A square's stack before it changed: the unit on top and the one under it.
+    Stack { sq: Square, top: u8, under: u8 },
+    /// Unit `id` stood on `square` with this `alive` flag before a stacked move or removal.
+    Unit { id: u8, square: Square, alive: bool },
+    /// The last unit entered from `side`'s pocket of `kind`.
+    Dropped { side: Side, kind: u8 },
+    /// Unit `id` was of kind `old`.
+    Kind { id: u8, old: u8 },
+    /// FIDE chess: the dedicated core's record of the move `step`.
+    Chess { undo: ChessUndo, step: Step },
+}
+
+impl Position {
+    /// What `unmake` will need, taken before a step changes anything.
+    #[inline(always)]
+    pub(crate) fn undo_record(&self) -> Undo {
+        Undo {
+            mark: self.journal.len() as u32,
+            turn: self.turn,
+            hash: self.hash,
+            outcome: self.outcome,
+            side: self.side,
+        }
+    }
+
+    /// Take a step back: revert the journal to the mark, restore what `Undo` saved.
+    pub fn unmake(&mut self, _step: Step, undo: Undo) {
+        while self.journal.len() > undo.mark as usize {
+            let change = self.journal.pop().expect("above the mark");
+            // The common change first, as a predictable branch rather than a jump table.
+            if let Change::Moved { id, from } = change {
+                self.unmove(id, from);
+            } else {
+                self.revert(change);
+            }
+        }
+        self.turn = undo.turn;
+        self.hash = undo.hash;
+        self.outcome = undo.outcome;
+        self.side = undo.side;
+    }
+
+    // ---- plain squares (every model but Lifeform's stacks)
+
+    /// Move unit `id` to the empty square `to`.
+    #[inline(always)]
+    pub(crate) fn relocate(&mut self, id: u8, to: Square) {
+        let u = self.units[id as usize];
+        let (s, from) = (u.side.index(), u.square);
+        self.journal.push(Change::Moved { id, from });
+        self.board[from.index()] = NO_UNIT;
+        self.board[to.index()] = id;
+        self.units[id as usize].square = to;
+        let both = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.occupied[s] ^= both;
+        self.groups[s][u.group as usize] ^= both;
+        self.hash ^= Self::unit_key(&u) ^ Self::unit_key(&self.units[id as usize]);
+    }
+
+    /// Take unit `id` off the board (a capture). Capturing a side's last royal unit wins the
+    /// game for the other side when the variant's victory is capturing royals.
+    pub(crate) fn remove(&mut self, id: u8) {
+        let u = self.units[id as usize];
+        let s = u.side.index();
+        self.journal.push(Change::Removed { id });
+        self.units[id as usize].alive = false;
+        self.board[u.square.index()] = NO_UNIT;
+        self.occupied[s].clear(u.square);
+        self.groups[s][u.group as usize].clear(u.square);
+        self.hash ^= Self::unit_key(&u);
+        let kind = &self.variant.pieces[u.kind as usize];
+        if kind.royal {
+            self.royals[s] -= 1;
+            if self.royals[s] == 0 && self.variant.victory == Victory::CaptureRoyals {
+                self.outcome = Some(Outcome::Win(u.side.other()));
+            }
+        }
+        if kind.leader && self.leaders[s][u.group as usize] == id {
+            self.leaders[s][u.group as usize] = NO_UNIT;
+        }
+    }
+
+    /// Change the kind of unit `id` (a promotion).
+    pub(crate) fn set_kind(&mut self, id: u8, kind: u8) {
+        let u = self.units[id as usize];
+        self.journal.push(Change::Kind { id, old: u.kind });
+        self.units[id as usize].kind = kind;
+        self.hash ^= Self::unit_key(&u) ^ Self::unit_key(&self.units[id as usize]);
+    }
+
+    // ---- stacked squares (Lifeform: a Hand and the piece it pins share a square)
+
+    /// Record a square's stack before changing it.
+    fn save_stack(&mut self, sq: Square) {
+        let i = sq.index();
+        self.journal.push(Change::Stack {
+            sq,
+            top: self.board[i],
+            under: self.under[i],
+        });
+    }
+
+    fn save_unit(&mut self, id: u8) {
+        let u = self.units[id as usize];
+        self.journal.push(Change::Unit {
+            id,
+            square: u.square,
+            alive: u.alive,
+        });
+    }
+
+    /// Move the top unit of `from` to `to`. The piece it pinned on `from`, if any, stays
+    /// there, free. With `pin`, the unit on `to` is pinned under the mover; otherwise it is
+    /// captured (or `to` is empty).
+    pub(crate) fn relocate_stacked(&mut self, from: Square, to: Square, pin: bool) {
+        let id = self.board[from.index()];
+        let s = self.units[id as usize].side;
+        self.save_stack(from);
+        self.save_stack(to);
+        self.save_unit(id);
+        let before = Self::unit_key(&self.units[id as usize]);
+        self.board[from.index()] = self.under[from.index()];
+        self.under[from.index()] = NO_UNIT;
+        self.shared.clear(from);
+        self.occupied[s.index()].clear(from);
+        let target = self.board[to.index()];
+        if pin {
+            self.under[to.index()] = target;
+            self.shared.set(to);
+        } else if target != NO_UNIT {
+            self.lift(target);
+        }
+        self.board[to.index()] = id;
+        self.occupied[s.index()].set(to);
+        self.units[id as usize].square = to;
+        self.hash ^= before ^ Self::unit_key(&self.units[id as usize]);
+    }
+
+    /// Take unit `id` off a possibly shared square (a capture or a Lifeform removal),
+    /// freeing whatever it shared the square with.
+    pub(crate) fn lift(&mut self, id: u8) {
+        let u = self.units[id as usize];
+        self.save_stack(u.square);
+        self.save_unit(id);
+        let i = u.square.index();
+        if self.board[i] == id {
+            self.board[i] = self.under[i];
+        }
+        self.under[i] = NO_UNIT;
+        self.shared.clear(u.square);
+        self.occupied[u.side.index()].clear(u.square);
+        self.units[id as usize].alive = false;
+        self.hash ^= Self::unit_key(&u);
+    }
+
+    /// A unit of `kind` enters from the side to move's pocket onto the empty square `to`.
+    pub(crate) fn drop_unit(&mut self, kind: u8, to: Square) {
+        let side = self.side;
+        let s = side.index();
+        self.save_stack(to);
+        self.journal.push(Change::Dropped { side, kind });
+        let id = self.units.len() as u8;
+        let unit = Unit {
+            square: to,
+            kind,
+            side,
+            group: 0,
+            alive: true,
+        };
+        self.units.push(unit);
+        self.board[to.index()] = id;
+        self.occupied[s].set(to);
+        let n = self.pocket[s][kind as usize];
+        self.pocket[s][kind as usize] = n - 1;
+        self.hash ^= Self::unit_key(&unit)
+            ^ ZOBRIST.pocket(s, kind as usize, n)
+            ^ ZOBRIST.pocket(s, kind as usize, n - 1);
+    }
+
+    /// FIDE chess: keep the core's record of `step` in the journal.
+    pub(crate) fn record_chess(&mut self, undo: ChessUndo, step: Step) {
+        self.journal.push(Change::Chess { undo, step });
+    }
+
+    #[inline(always)]
+    fn unmove(&mut self, id: u8, from: Square) {
+        let u = self.units[id as usize];
+        let (s, to) = (u.side.index(), u.square);
+        self.board[to.index()] = NO_UNIT;
+        self.board[from.index()] = id;
+        self.units[id as usize].square = from;
+        let both = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.occupied[s] ^= both;
+        self.groups[s][u.group as usize] ^= both;
+    }
+
+    #[inline(never)]
+    fn revert(&mut self, change: Change) {
+        match change {
+            Change::Moved { id, from } => self.unmove(id, from),
+            Change::Removed { id } => {
+                let u = self.units[id as usize];
+                let s = u.side.index();
+                self.units[id as usize].alive = true;
+                self.board[u.square.index()] = id;
+                self.occupied[s].set(u.square);
+                self.groups[s][u.group as usize].set(u.square);
+                let kind = &self.variant.pieces[u.kind as usize];
+                if kind.royal {
+                    self.royals[s] += 1;
+                }
+                if kind.leader && self.leaders[s][u.group as usize] == NO_UNIT {
+                    if let crate::variant::CommandModel::Chain { .. } = self.variant.command {
+                        self.leaders[s][u.group as usize] = id;
+                    }
+                }
+            }
+            Change::Stack { sq, top, under } => {
+                let i = sq.index();
+                self.board[i] = top;
+                self.under[i] = under;
+                if under == NO_UNIT {
+                    self.shared.clear(sq);
+                } else {
+                    self.shared.set(sq);
+                }
+                self.occupied[0].clear(sq);
+                self.occupied[1].clear(sq);
+                for id in [top, under] {
+                    if id != NO_UNIT {
+                        let side = self.units[id as usize].side.index();
+                        self.occupied[side].set(sq);
+                    }
+                }
+            }
+            Change::Unit { id, square, alive } => {
+                self.units[id as usize].square = square;
+                self.units[id as usize].alive = alive;
+            }
+            Change::Dropped { side, kind } => {
+                self.units.pop();
+                self.pocket[side.index()][kind as usize] += 1;
+            }
+            Change::Kind { id, old } => self.units[id as usize].kind = old,
+            Change::Chess { undo, step } => self.chess_unmake_core(step, undo),
+        }
+    }
+}

@@ -1,0 +1,348 @@
+//! Position strings (NOTATION.md): reading and writing boards with groups, Lifeform's shared
+//! squares and the pockets of placement variants. FIDE chess reads and writes FEN (chess/).
+
+use std::sync::Arc;
+
+use crate::bitboard::Square;
+use crate::position::{Outcome, Position, PositionError, Side, Unit, NO_UNIT};
+use crate::variant::{CommandModel, Variant};
+
+impl Position {
+    /// Parse a position string (NOTATION.md): `<board> <side>`.
+    pub fn parse(variant: &Arc<Variant>, text: &str) -> Result<Position, PositionError> {
+        let err = |m: String| Err(PositionError(m));
+        let geo = &variant.geometry;
+        if variant.fide {
+            let mut pos = Position::empty(variant, Side::White);
+            pos.parse_fen(text)?;
+            return Ok(pos);
+        }
+        let mut fields = text.split_whitespace();
+        let Some(board) = fields.next() else {
+            return err("empty position string".into());
+        };
+        let side = match fields.next() {
+            Some("w") => Side::White,
+            Some("b") => Side::Black,
+            Some(other) => return err(format!("side to move must be 'w' or 'b', found '{other}'")),
+            None => return err("missing side to move ('w' or 'b') after the board".into()),
+        };
+        let mut fields = fields.peekable();
+        let pocket_text = if variant.placement.is_some() {
+            fields.next()
+        } else {
+            None
+        };
+        if let Some(extra) = fields.next() {
+            return err(format!(
+                "unexpected field '{extra}' after the side to move ({} takes no more fields)",
+                variant.id
+            ));
+        }
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != geo.ranks as usize {
+            return err(format!(
+                "board has {} ranks separated by '/', {} needs {}",
+                rows.len(),
+                variant.id,
+                geo.ranks
+            ));
+        }
+        let mut pos = Position::empty(variant, side);
+        let uses_groups = !variant.groups.is_empty();
+        for (ri, row) in rows.iter().enumerate() {
+            let rank = geo.ranks - 1 - ri as u8;
+            let where_ = || format!("rank {}", rank + 1);
+            let chars: Vec<char> = row.chars().collect();
+            let (mut i, mut file) = (0usize, 0u32);
+            while i < chars.len() {
+                let c = chars[i];
+                if c.is_ascii_digit() {
+                    let start = i;
+                    while i < chars.len() && chars[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                    let run: String = chars[start..i].iter().collect();
+                    match run.parse::<u32>() {
+                        Ok(n) if n > 0 && !run.starts_with('0') => file = file.saturating_add(n),
+                        _ => return err(format!("{}: bad empty-square count '{run}'", where_())),
+                    }
+                    continue;
+                }
+                let Some(kind) = variant
+                    .kind_of_letter(c)
+                    .filter(|_| c.is_ascii_alphabetic())
+                else {
+                    return err(format!(
+                        "{}: '{c}' is not a piece of {}",
+                        where_(),
+                        variant.id
+                    ));
+                };
+                i += 1;
+                let mut group = 0u8;
+                if chars.get(i) == Some(&'(') {
+                    let close = chars[i..].iter().position(|&c| c == ')').map(|p| p + i);
+                    let Some(close) = close else {
+                        return err(format!("{}: '(' without ')'", where_()));
+                    };
+                    let num: String = chars[i + 1..close].iter().collect();
+                    match num.parse::<usize>() {
+                        Ok(n)
+                            if uses_groups
+                                && (1..=variant.groups.len()).contains(&n)
+                                && !num.starts_with('0') =>
+                        {
+                            group = n as u8 - 1
+                        }
+                        _ if !uses_groups => {
+                            return err(format!(
+                                "{}: {} has no groups, found '({num})'",
+                                where_(),
+                                variant.id
+                            ))
+                        }
+                        _ => {
+                            return err(format!(
+                                "{}: group '({num})' must be 1..{}",
+                                where_(),
+                                variant.groups.len()
+                            ))
+                        }
+                    }
+                    i = close + 1;
+                } else if uses_groups {
+                    return err(format!(
+                        "{}: unit '{c}' needs a group number, like '{c}(1)'",
+                        where_()
+                    ));
+                }
+                if file >= geo.files as u32 {
+                    return err(format!("{}: more than {} files", where_(), geo.files));
+                }
+                let sq = Square::new(file as u8, rank);
+                let side = if c.is_ascii_uppercase() {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                pos.add_unit(Unit {
+                    square: sq,
+                    kind: kind as u8,
+                    side,
+                    group,
+                    alive: true,
+                })?;
+                if chars.get(i) == Some(&'~') {
+                    let pinned = chars.get(i + 1).copied().unwrap_or(' ');
+                    pos.add_pinned(sq, kind, side, pinned)
+                        .map_err(|m| PositionError(format!("{}: '{c}~{pinned}': {m}", where_())))?;
+                    i += 2;
+                }
+                file += 1;
+            }
+            if file != geo.files as u32 {
+                return err(format!(
+                    "{}: {} files described, the board has {}",
+                    where_(),
+                    file,
+                    geo.files
+                ));
+            }
+        }
+        if let Some(text) = pocket_text.filter(|t| *t != "-") {
+            for c in text.chars() {
+                let kind = variant
+                    .kind_of_letter(c)
+                    .filter(|_| c.is_ascii_alphabetic())
+                    .ok_or_else(|| {
+                        PositionError(format!(
+                            "pieces to place: '{c}' is not a piece of {}",
+                            variant.id
+                        ))
+                    })?;
+                let side = if c.is_ascii_uppercase() { 0 } else { 1 };
+                pos.pocket[side][kind] += 1;
+                if pos.pocket[side][kind] > 64 {
+                    return err(format!("pieces to place: too many '{c}'"));
+                }
+            }
+        }
+        let bound = pos.step_bound();
+        if bound > crate::step::MAX_STEPS {
+            return err(format!(
+                "these units could have up to {bound} legal steps in one turn, more than the {} \
+                 a step list holds; use fewer units or shorter moves",
+                crate::step::MAX_STEPS
+            ));
+        }
+        pos.outcome = pos.judge_at_turn_start();
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// An upper bound on the legal steps of either side in any position reachable from this
+    /// one (units never multiply; drops come from the pockets): each unit's most destinations,
+    /// twice for the body model (a Hand's capture or pin) plus its follower steps, the lead
+    /// steps, the drops and `end`.
+    fn step_bound(&self) -> usize {
+        let v = &self.variant;
+        let body = v.command == CommandModel::Body;
+        let mut most = 0;
+        for side in [Side::White, Side::Black] {
+            let s = side.index();
+            let mut n = 1;
+            for u in self.units.iter().filter(|u| u.alive && u.side == side) {
+                let p = &v.pieces[u.kind as usize];
+                n += p.max_steps[s] as usize * if body { 2 } else { 1 } + if body { 8 } else { 0 };
+                if p.leader {
+                    n += v.lead_modes.iter().filter(|m| m.leader == u.kind).count();
+                }
+            }
+            let drops = self.pocket[s].iter().filter(|&&c| c > 0).count();
+            n += drops * v.geometry.squares.count() as usize;
+            most = most.max(n);
+        }
+        most
+    }
+
+    /// A position read from text may already be over (NOTATION.md: it then has no legal
+    /// steps): a side without royal units has lost; in Lifeform, once both bodies are placed,
+    /// a side without Head, Torso or Neck has lost (both: a draw).
+    fn judge_at_turn_start(&self) -> Option<Outcome> {
+        let lost = match self.variant.victory {
+            crate::variant::Victory::CaptureRoyals => [self.royals[0] == 0, self.royals[1] == 0],
+            crate::variant::Victory::Body => {
+                if self.pocket.iter().flatten().any(|&n| n > 0) {
+                    return None;
+                }
+                [self.body_lost(Side::White), self.body_lost(Side::Black)]
+            }
+            crate::variant::Victory::Checkmate => return None,
+        };
+        match lost {
+            [true, true] => Some(Outcome::Draw),
+            [true, false] => Some(Outcome::Win(Side::Black)),
+            [false, true] => Some(Outcome::Win(Side::White)),
+            [false, false] => None,
+        }
+    }
+
+    /// Lifeform: the unit written after `~`, pinned under the Hand just added on `sq`.
+    fn add_pinned(
+        &mut self,
+        sq: Square,
+        hand: usize,
+        side: Side,
+        letter: char,
+    ) -> Result<(), String> {
+        use crate::variant::BodyRole;
+        let v = self.variant.clone();
+        if v.command != CommandModel::Body {
+            return Err(format!(
+                "a pinned piece ('~') exists only in Lifeform, not in {}",
+                v.id
+            ));
+        }
+        if v.pieces[hand].role != Some(BodyRole::Hand) {
+            return Err("only a Hand can pin ('~' must follow a Hand)".into());
+        }
+        let kind = v
+            .kind_of_letter(letter)
+            .filter(|_| letter.is_ascii_alphabetic())
+            .ok_or_else(|| format!("'{letter}' is not a piece of {}", v.id))?;
+        let pinned_side = if letter.is_ascii_uppercase() {
+            Side::White
+        } else {
+            Side::Black
+        };
+        if pinned_side == side {
+            return Err("a Hand pins only an enemy piece".into());
+        }
+        if v.pieces[kind].role == Some(BodyRole::Hair) {
+            return Err("Hair cannot be pinned".into());
+        }
+        let top = self.board[sq.index()];
+        self.add_unit(Unit {
+            square: sq,
+            kind: kind as u8,
+            side: pinned_side,
+            group: 0,
+            alive: true,
+        })
+        .map_err(|e| e.0)?;
+        self.under[sq.index()] = self.board[sq.index()];
+        self.board[sq.index()] = top;
+        self.shared.set(sq);
+        Ok(())
+    }
+
+    /// The position string (NOTATION.md). Only defined at the start of a turn; mid-turn it
+    /// writes the board as it stands with the side still to finish its turn.
+    pub fn to_text(&self) -> String {
+        if self.chess.is_some() {
+            return self.chess_fen();
+        }
+        let geo = &self.variant.geometry;
+        let mut out = String::new();
+        for rank in (0..geo.ranks).rev() {
+            let mut empty = 0;
+            for file in 0..geo.files {
+                match self.unit_at(Square::new(file, rank)) {
+                    None => empty += 1,
+                    Some(u) => {
+                        if empty > 0 {
+                            out += &empty.to_string();
+                            empty = 0;
+                        }
+                        let letter = self.variant.pieces[u.kind as usize].letter;
+                        out.push(if u.side == Side::White {
+                            letter
+                        } else {
+                            letter.to_ascii_lowercase()
+                        });
+                        if !self.variant.groups.is_empty() {
+                            out += &format!("({})", u.group + 1);
+                        }
+                        let under = self.under[Square::new(file, rank).index()];
+                        if under != NO_UNIT {
+                            let p = &self.units[under as usize];
+                            let l = self.variant.pieces[p.kind as usize].letter;
+                            out.push('~');
+                            out.push(if p.side == Side::White {
+                                l
+                            } else {
+                                l.to_ascii_lowercase()
+                            });
+                        }
+                    }
+                }
+            }
+            if empty > 0 {
+                out += &empty.to_string();
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out.push(' ');
+        out.push(if self.side == Side::White { 'w' } else { 'b' });
+        if self.variant.placement.is_some() {
+            out.push(' ');
+            let mut pocket = String::new();
+            for side in [Side::White, Side::Black] {
+                for (kind, &n) in self.pocket[side.index()].iter().enumerate() {
+                    let l = self.variant.pieces.get(kind).map_or('?', |p| p.letter);
+                    let l = if side == Side::White {
+                        l
+                    } else {
+                        l.to_ascii_lowercase()
+                    };
+                    pocket.extend(std::iter::repeat_n(l, n as usize));
+                }
+            }
+            out += if pocket.is_empty() { "-" } else { &pocket };
+        }
+        out
+    }
+}

@@ -1,0 +1,334 @@
+//! Steps as text (NOTATION.md): writing them, reading them with a typed reason when they are
+//! illegal, and whole turns.
+
+use std::fmt;
+
+use crate::bitboard::Square;
+use crate::command::Illegal;
+use crate::position::{Position, Side, NO_UNIT};
+use crate::step::{Step, StepKind};
+use crate::variant::CommandModel;
+
+/// A step that cannot be played: malformed text (`illegal` is None), or a well-formed step
+/// the rules refuse now, with the typed reason. `Display` gives the whole message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepError {
+    pub illegal: Option<Illegal>,
+    pub message: String,
+}
+
+impl StepError {
+    pub(crate) fn new(illegal: Illegal, message: String) -> StepError {
+        StepError {
+            illegal: Some(illegal),
+            message,
+        }
+    }
+    pub(crate) fn syntax(message: String) -> StepError {
+        StepError {
+            illegal: None,
+            message,
+        }
+    }
+    /// From a model that words its own errors (lead steps, FIDE chess): a message with
+    /// "is illegal" is the rules' refusal, anything else malformed text.
+    pub(crate) fn syntax_or_rule(message: String) -> StepError {
+        if message.contains("is illegal") {
+            StepError::new(Illegal::Other(message.clone()), message)
+        } else {
+            StepError::syntax(message)
+        }
+    }
+    /// Whether the message contains `text` (for callers and tests that look for a word).
+    pub fn contains(&self, text: &str) -> bool {
+        self.message.contains(text)
+    }
+}
+
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for StepError {}
+
+impl From<StepError> for String {
+    fn from(e: StepError) -> String {
+        e.message
+    }
+}
+
+impl Position {
+    /// Write a step as NOTATION.md does: `e2-e4`, `e2xe4` for a capture, or `end`.
+    pub fn step_text(&self, step: Step) -> String {
+        let geo = &self.variant.geometry;
+        match step.kind {
+            StepKind::End => "end".into(),
+            StepKind::Lead(mode) => self.lead_text(step, mode),
+            StepKind::Drop(kind) => format!(
+                "{}@{}",
+                self.variant.pieces[kind as usize].letter,
+                geo.square_name(step.to)
+            ),
+            StepKind::Promote(kind) => format!(
+                "{}{}{}={}",
+                geo.square_name(step.from),
+                if self.unit_at(step.to).is_some() {
+                    'x'
+                } else {
+                    '-'
+                },
+                geo.square_name(step.to),
+                self.variant.pieces[kind as usize].letter
+            ),
+            StepKind::Pin => format!(
+                "{}~{}",
+                geo.square_name(step.from),
+                geo.square_name(step.to)
+            ),
+            StepKind::Move => {
+                let capture = self
+                    .unit_at(step.to)
+                    .is_some_and(|u| Some(u.side) != self.unit_at(step.from).map(|f| f.side));
+                format!(
+                    "{}{}{}",
+                    geo.square_name(step.from),
+                    if capture { 'x' } else { '-' },
+                    geo.square_name(step.to)
+                )
+            }
+        }
+    }
+
+    /// Read a step (`e2-e4`, `e2xe4`, `end`, `lead:b2:dia`, `K@e1`, `c4~c6`) and check it is
+    /// legal now; the error says why not, typed (`StepError::illegal`) and in words.
+    pub fn parse_step(&self, text: &str) -> Result<Step, StepError> {
+        let text = text.trim();
+        if text == "end" {
+            let step = Step::END;
+            return if self.is_legal(step) {
+                Ok(step)
+            } else if self.outcome.is_some() {
+                let message = "the game is over; no step is legal".to_string();
+                Err(StepError::new(Illegal::GameOver, message))
+            } else if self.variant.command == CommandModel::Body
+                && self.placing()
+                && self.turn.moves > 0
+            {
+                let why = self.body_problem(self.side).unwrap_or_default();
+                let illegal = Illegal::PlacementUnfinished(why);
+                Err(StepError::new(illegal.clone(), illegal.to_string()))
+            } else {
+                let illegal = Illegal::EndTooEarly;
+                Err(StepError::new(illegal.clone(), illegal.to_string()))
+            };
+        }
+        let geo = &self.variant.geometry;
+        if self.chess.is_some() {
+            return self
+                .parse_chess_step(text)
+                .map_err(StepError::syntax_or_rule);
+        }
+        if text.starts_with("lead") {
+            return self.parse_lead(text).map_err(StepError::syntax_or_rule);
+        }
+        if let Some((letter, square)) = text.split_once('@') {
+            return self.parse_drop(text, letter, square);
+        }
+        let Some(sep) = text.find(['-', 'x', '~']) else {
+            return Err(StepError::syntax(format!(
+                "'{text}' is not a step: write <from>-<to>, <from>x<to> or end"
+            )));
+        };
+        let pin = text[sep..].starts_with('~');
+        let (a, b) = (&text[..sep], &text[sep + 1..]);
+        let from = geo.parse_square(a).ok_or_else(|| {
+            StepError::syntax(format!(
+                "'{a}' in '{text}' is not a square of the {}x{} board",
+                geo.files, geo.ranks
+            ))
+        })?;
+        let to = geo.parse_square(b).ok_or_else(|| {
+            StepError::syntax(format!(
+                "'{b}' in '{text}' is not a square of the {}x{} board",
+                geo.files, geo.ranks
+            ))
+        })?;
+        let mut step = Step::new(from, to);
+        if pin {
+            step.kind = StepKind::Pin;
+        }
+        if self.is_legal(step) {
+            return Ok(step);
+        }
+        let illegal = self.why_illegal(from, to);
+        let words = self.explain(&illegal, from, to);
+        Err(StepError::new(
+            illegal,
+            format!("{text} is illegal: {words}"),
+        ))
+    }
+
+    /// `illegal` in words for the step from `from` to `to`, naming the piece and squares.
+    fn explain(&self, illegal: &Illegal, from: Square, to: Square) -> String {
+        let geo = &self.variant.geometry;
+        let (fname, tname) = (geo.square_name(from), geo.square_name(to));
+        let piece = self.unit_at(from).map_or(String::new(), |u| {
+            self.variant.pieces[u.kind as usize].name.clone()
+        });
+        let leader = self
+            .variant
+            .pieces
+            .iter()
+            .find(|p| p.leader)
+            .map_or("leader".to_string(), |p| p.name.clone());
+        match illegal {
+            Illegal::NoUnit => format!("there is no unit on {fname}"),
+            Illegal::NotYourUnit => format!(
+                "the {piece} on {fname} is {}'s, and {} is to move",
+                self.side.other().name(),
+                self.side.name()
+            ),
+            Illegal::CannotReach => format!("the {piece} on {fname} cannot reach {tname}"),
+            Illegal::AlreadyMoved => format!("the {piece} on {fname} has already moved this turn"),
+            Illegal::NotLinked if self.turn.lead.leader != NO_UNIT => {
+                let l = &self.units[self.turn.lead.leader as usize];
+                let lname = &self.variant.pieces[l.kind as usize].name;
+                format!("the {piece} on {fname} is not linked to the leading {lname} by a chain of adjacent units")
+            }
+            Illegal::NotLinked => format!(
+                "the {piece} on {fname} is not linked to its leader by a chain of adjacent units"
+            ),
+            Illegal::NotActivatable if self.turn.lead.leader != NO_UNIT => {
+                let l = &self.units[self.turn.lead.leader as usize];
+                let m = &self.variant.lead_modes[self.turn.lead.mode as usize];
+                let mode = if m.name.is_empty() { String::new() } else { format!(" ({})", m.name) };
+                format!(
+                    "a {}{mode} does not activate a {piece}",
+                    self.variant.pieces[l.kind as usize].name
+                )
+            }
+            Illegal::NotActivatable => format!("no leader in reach may activate the {piece} on {fname}"),
+            Illegal::NoActivator { range } => format!(
+                "no {leader} with an activation left is within {range} squares of {fname}"
+            ),
+            Illegal::FollowerOnly => {
+                format!("the {piece} on {fname} moves only as a follower, after the main move")
+            }
+            Illegal::Pinned => format!("the {piece} on {fname} is pinned"),
+            Illegal::NotAFollower => format!(
+                "the {piece} on {fname} did not stand next to the main piece's start square, or is pinned"
+            ),
+            other => other.to_string(),
+        }
+    }
+
+    fn parse_drop(&self, text: &str, letter: &str, square: &str) -> Result<Step, StepError> {
+        let geo = &self.variant.geometry;
+        let mut chars = letter.chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            return Err(StepError::syntax(format!(
+                "'{text}': write a placement as <letter>@<square>, like K@e1"
+            )));
+        };
+        let kind = self
+            .variant
+            .kind_of_letter(c)
+            .filter(|_| c.is_ascii_alphabetic())
+            .ok_or_else(|| {
+                StepError::syntax(format!(
+                    "'{text}': '{c}' is not a piece of {}",
+                    self.variant.id
+                ))
+            })?;
+        let to = geo.parse_square(square).ok_or_else(|| {
+            StepError::syntax(format!(
+                "'{square}' in '{text}' is not a square of the {}x{} board",
+                geo.files, geo.ranks
+            ))
+        })?;
+        let step = Step::drop(kind as u8, to);
+        if self.is_legal(step) {
+            return Ok(step);
+        }
+        let ranks = self.variant.placement.as_ref().map_or(0, |p| p.ranks);
+        let (illegal, why) = if self.variant.placement.is_none()
+            || !(self.variant.command == CommandModel::Body && self.placing())
+        {
+            (Illegal::NotPlacing, Illegal::NotPlacing.to_string())
+        } else if self.pocket[self.side.index()][kind] == 0 {
+            let why = format!(
+                "{} has no {} left to place",
+                self.side.name(),
+                self.variant.pieces[kind].name
+            );
+            (Illegal::NoneLeftToPlace, why)
+        } else if self.unit_at(to).is_some() {
+            (Illegal::Occupied, format!("{square} is occupied"))
+        } else {
+            let why = format!(
+                "{} places on its first {ranks} ranks only",
+                self.side.name()
+            );
+            (Illegal::OutsidePlacementZone { ranks }, why)
+        };
+        Err(StepError::new(illegal, format!("{text} is illegal: {why}")))
+    }
+
+    /// Play a whole turn written as steps (spaces or commas between them); the turn is closed
+    /// with `end` if the text does not end it. On error the position is unchanged.
+    pub fn apply_turn(&mut self, text: &str) -> Result<Vec<Step>, String> {
+        let start_side = self.side;
+        let mut played = Vec::new();
+        let mut undos = Vec::new();
+        let words: Vec<&str> = text
+            .split([' ', ',', '\t', '\n'])
+            .filter(|w| !w.is_empty())
+            .collect();
+        if words.is_empty() {
+            return Err("the turn has no steps".into());
+        }
+        let fail = |pos: &mut Position, played: &Vec<Step>, undos: &mut Vec<_>, msg: String| {
+            for (step, undo) in played.iter().zip(undos.drain(..)).rev() {
+                pos.unmake(*step, undo);
+            }
+            Err(msg)
+        };
+        for (i, w) in words.iter().enumerate() {
+            if self.side != start_side {
+                let msg = format!("step {} '{w}': the turn already ended", i + 1);
+                return fail(self, &played, &mut undos, msg);
+            }
+            match self.parse_step(w).map_err(String::from) {
+                Ok(step) => {
+                    undos.push(self.make(step));
+                    played.push(step);
+                }
+                Err(e) => {
+                    return fail(
+                        self,
+                        &played,
+                        &mut undos,
+                        format!("step {} '{w}': {e}", i + 1),
+                    )
+                }
+            }
+        }
+        if self.side == start_side && self.outcome.is_none() {
+            match self.parse_step("end").map_err(String::from) {
+                Ok(end) => {
+                    undos.push(self.make(end));
+                    played.push(end);
+                }
+                Err(e) => return fail(self, &played, &mut undos, format!("closing the turn: {e}")),
+            }
+        }
+        Ok(played)
+    }
+
+    /// Side whose units these are, for the UI.
+    pub fn side_of(&self, sq: Square) -> Option<Side> {
+        self.unit_at(sq).map(|u| u.side)
+    }
+}
