@@ -433,8 +433,19 @@ fn serve_and_check_games_refuse_bad_databases_and_addresses() {
     let url = format!("sqlite://{}", junk.display());
     assert_user_error(&["check-games", "--database", &url], "database");
     assert_eq!(std::fs::read(&junk).unwrap(), b"this is not a database");
-    // An empty new database checks clean.
+    // An empty database, made as the server makes it, checks clean.
     let fresh = format!("sqlite://{}", dir.join("fresh.db").display());
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            cohort_server::store::Store::open(&fresh)
+                .await
+                .unwrap()
+                .close()
+                .await
+        });
     let o = cohort(&["check-games", "--database", &fresh]);
     assert_eq!(o.status.code(), Some(0));
     assert!(
@@ -442,5 +453,26 @@ fn serve_and_check_games_refuse_bad_databases_and_addresses() {
         "{}",
         stdout(&o)
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_games_refuses_a_database_file_that_does_not_exist() {
+    let dir = std::env::temp_dir().join(format!("cohort-cli-missing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["typo.db", "with space.db"] {
+        let missing = dir.join(name);
+        let path = missing.display().to_string();
+        for url in [
+            format!("sqlite://{path}"),
+            format!("sqlite:{path}"),
+            format!("sqlite://{path}?mode=rwc"),
+        ] {
+            assert_user_error(&["check-games", "--database", &url], &path);
+            assert!(!missing.exists(), "check-games {url} created {path}");
+        }
+    }
+    // Nothing else appeared either (no -wal or -shm file).
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
