@@ -596,3 +596,72 @@ fn play_lines_up_every_square_under_its_file_letter_in_every_variant() {
         }
     }
 }
+
+#[test]
+fn analyze_reports_one_search_whose_line_begins_with_its_turn() {
+    for id in [
+        "mini-chieftain",
+        "chieftain",
+        "chesimals-1",
+        "lifeform",
+        "chess",
+    ] {
+        let o = cohort(&["analyze", "--variant", id, "--time", "200"]);
+        let text = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{id}: {text}");
+        let field = |key: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(key))
+                .unwrap_or_else(|| panic!("{id}: no '{key}' line:\n{text}"))
+                .to_string()
+        };
+        let turn: Vec<String> = field("turn: ")
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        let pv: Vec<String> = field("pv: ").split_whitespace().map(String::from).collect();
+        assert!(!turn.is_empty(), "{id}: empty turn:\n{text}");
+        assert_eq!(
+            pv[..turn.len().min(pv.len())],
+            turn[..],
+            "{id}: the pv does not begin with the turn:\n{text}"
+        );
+        // The turn is whole and legal: it ends with `end` (a chess move ends it by itself).
+        let v = cohort_rules::builtin(id).unwrap();
+        let mut p = v.start();
+        p.apply_turn(&turn.join(" "))
+            .unwrap_or_else(|e| panic!("{id}: {e}:\n{text}"));
+        if id != "chess" {
+            assert_eq!(turn.last().unwrap(), "end", "{id}: {text}");
+        }
+        // Turn, score and line are those of the one search reported depth by depth: its last
+        // depth's score and depth, its line the start of the pv.
+        let last = text
+            .lines()
+            .filter(|l| l.starts_with("depth "))
+            .last()
+            .unwrap_or_else(|| panic!("{id}: no depth line:\n{text}"));
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let (depth, score) = (words[1], words[3]);
+        let searched: Vec<&str> = last
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        assert_eq!(
+            field("score: ").split_whitespace().next(),
+            Some(score),
+            "{id}: {text}"
+        );
+        assert!(
+            field("stats: ").contains(&format!(" depth {depth} ")),
+            "{id}: {text}"
+        );
+        assert_eq!(
+            pv[..searched.len().min(pv.len())],
+            searched[..],
+            "{id}: {text}"
+        );
+    }
+}
