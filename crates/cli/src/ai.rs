@@ -51,6 +51,8 @@ pub fn parse_agent(text: &str) -> Result<AgentSpec, Fail> {
     })
 }
 
+/// One search of the position within `time_ms`, reported depth by depth; then the turn it
+/// chose, its score and its line (which begins with that turn), and the search's statistics.
 pub fn analyze(pos: Position, time_ms: u64, threads: usize) -> Result<(), Fail> {
     let game = Game::new(pos);
     if let Some((o, r)) = game.result() {
@@ -60,62 +62,64 @@ pub fn analyze(pos: Position, time_ms: u64, threads: usize) -> Result<(), Fail> 
         )));
     }
     let pos = game.position();
-    let engine = EngineAgent::new(pos.variant());
+    let side = pos.side_to_move().name();
+    // A free set-up is placed by rule (docs/lifeform.md), as the engine plays it: no search.
+    if let Some(choice) = cohort_engine::placement_turn(&game, 1) {
+        let turn = line_text(pos, &choice.steps);
+        println!("turn: {turn}");
+        println!("score: 0 (for {side}; a set-up turn is placed by rule, not searched)");
+        println!("pv: {turn}");
+        println!("stats: nodes 0 nodes/s 0 depth 0 tt hit rate 0.0% time 0 ms (no search)");
+        return Ok(());
+    }
+    let mut engine = EngineAgent::new(pos.variant());
+    // The evaluation the engine would play this game with.
+    engine.adapt_to(&game);
     let limits = Limits {
         time: Some(Duration::from_millis(time_ms)),
         nodes: None,
         seed: 1,
         threads,
     };
-    // The root search, reported depth by depth, then the whole turn as the engine plays it.
-    let (_, root_stats) = engine.think(
-        pos,
-        &Limits {
-            time: Some(Duration::from_millis(time_ms * 3 / 5)),
-            ..limits.clone()
-        },
-        None,
-        |out, nodes| {
-            println!(
-                "depth {} score {} nodes {} pv {}",
-                out.depth,
-                out.score,
-                nodes,
-                line_text(pos, &out.pv)
-            );
-        },
-    );
-    let mut agent = engine;
-    let choice = cohort_engine::Agent::choose_turn(&mut agent, &game, &limits);
-    let turn: Vec<String> = {
-        let mut p = pos.clone();
-        choice
-            .steps
-            .iter()
-            .map(|s| {
-                let t = p.step_text(*s);
-                p.make(*s);
-                t
-            })
-            .collect()
-    };
-    println!("turn: {}", turn.join(" "));
+    let (out, st) = engine.think(pos, &limits, None, |out, nodes| {
+        println!(
+            "depth {} score {} nodes {} pv {}",
+            out.depth,
+            out.score,
+            nodes,
+            line_text(pos, &out.pv)
+        );
+    });
+    if out.best.is_none() {
+        return Err(Fail(format!(
+            "--time {time_ms}: not enough time to search one step"
+        )));
+    }
+    // The search's line with the mover's turn completed from the same search (its table, then
+    // `end` where its horizon cut the turn); the turn is the line's steps by the side to move.
+    let line = engine.turn_line(pos, &out.pv);
+    let mover = pos.side_to_move();
+    let inside = |p: &Position| p.side_to_move() == mover && p.outcome().is_none();
+    let mut p = pos.clone();
+    let mut turn_len = 0;
+    while turn_len < line.len() && inside(&p) {
+        p.make(line[turn_len]);
+        turn_len += 1;
+    }
+    let turn = line_text(pos, &line[..turn_len]);
+    println!("turn: {turn}");
+    if inside(&p) {
+        println!("note: the search's line stops inside the turn (no legal end there)");
+    }
+    println!("score: {} (for {side})", out.score);
+    println!("pv: {}", line_text(pos, &line));
     println!(
-        "score: {} (for {})",
-        choice.score,
-        pos.side_to_move().name()
-    );
-    println!("pv: {}", line_text(pos, &choice.pv));
-    let st = &choice.stats;
-    println!(
-        "stats: nodes {} nodes/s {:.0} depth {} tt hit rate {:.1}% time {} ms (first step's search: depth {}, {} nodes)",
+        "stats: nodes {} nodes/s {:.0} depth {} tt hit rate {:.1}% time {} ms",
         st.nodes,
-        st.nodes as f64 / st.elapsed.as_secs_f64().max(1e-9),
+        st.nodes_per_second(),
         st.depth,
         st.tt_hit_rate() * 100.0,
         st.elapsed.as_millis(),
-        root_stats.depth,
-        root_stats.nodes
     );
     Ok(())
 }

@@ -131,7 +131,8 @@ enum Command {
         #[arg(long, default_value = "sqlite://cohort.db")]
         database: String,
     },
-    /// Replay every game stored in a database and report any that does not replay legally.
+    /// Replay every game stored in a database and report any that does not replay legally
+    /// (the database must exist: a missing SQLite file is an error and is not created).
     CheckGames {
         #[arg(long, default_value = "sqlite://cohort.db")]
         database: String,

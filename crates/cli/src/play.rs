@@ -2,7 +2,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use cohort_rules::{Game, Outcome, Position, Side, Square, StepList};
+use cohort_rules::{CommandModel, Game, Outcome, Position, Side, Square, StepList};
 
 const HELP: &str =
     "steps: e2-e4 (or e2xe4; Lifeform: c4~c6 pins, K@e1 places), 'end' closes the turn,\n\
@@ -66,58 +66,65 @@ pub fn run(start: Position) {
     }
 }
 
-/// The board, highest rank first. A unit that may move now is marked with '*'; groups show
-/// as a digit after the letter. Units that moved this turn are marked '+'.
+/// The board, highest rank first. Every square is a cell of the same width whose first
+/// character is the unit's letter ('.' for an empty square), under the file letter: a unit
+/// that may move now is marked '*' and one that moved this turn '+', after the letter and
+/// its group digit (groups only). Lifeform's shared squares show as `B~p` (pinning unit ~
+/// pinned unit), marked the same way. A blank ends every cell, so cells never run together.
 fn show(pos: &Position) {
     let v = pos.variant();
     let geo = &v.geometry;
     let movable = pos.movable_units();
     let groups = !v.groups.is_empty();
+    let pins = matches!(v.command, CommandModel::Body);
+    // Letter, group digit or the `~p` of a pin, mark, and the blank.
+    let cell_width = if pins {
+        5
+    } else if groups {
+        4
+    } else {
+        3
+    };
+    let letter = |kind: u8, side: Side| {
+        let l = v.pieces[kind as usize].letter;
+        if side == Side::White {
+            l
+        } else {
+            l.to_ascii_lowercase()
+        }
+    };
     println!();
     for rank in (0..geo.ranks).rev() {
         let mut row = format!("{:>2} ", rank + 1);
         for file in 0..geo.files {
             let sq = Square::new(file, rank);
-            let cell = match pos.unit_at(sq) {
-                None => " . ".to_string(),
+            let mut cell = match pos.unit_at(sq) {
+                None => ".".to_string(),
                 Some(u) => {
-                    let l = v.pieces[u.kind as usize].letter;
-                    let l = if u.side == Side::White {
-                        l
-                    } else {
-                        l.to_ascii_lowercase()
-                    };
-                    let g = if groups {
-                        char::from_digit(u.group as u32 + 1, 10).unwrap_or('?')
-                    } else {
-                        ' '
-                    };
+                    let mut c = letter(u.kind, u.side).to_string();
                     if let Some(p) = pos.pinned_at(sq) {
-                        let pl = v.pieces[p.kind as usize].letter;
-                        let pl = if p.side == Side::White {
-                            pl
-                        } else {
-                            pl.to_ascii_lowercase()
-                        };
-                        row += &format!("{l}~{pl}");
-                        continue;
+                        c.push('~');
+                        c.push(letter(p.kind, p.side));
+                    } else if groups {
+                        c.push(char::from_digit(u.group as u32 + 1, 10).unwrap_or('?'));
                     }
-                    let mark = if pos.turn().moved.has(sq) {
-                        '+'
+                    if pos.turn().moved.has(sq) {
+                        c.push('+');
                     } else if movable.has(sq) {
-                        '*'
-                    } else {
-                        ' '
-                    };
-                    format!("{l}{g}{mark}")
+                        c.push('*');
+                    }
+                    c
                 }
             };
+            while cell.chars().count() < cell_width {
+                cell.push(' ');
+            }
             row += &cell;
         }
         println!("{row}");
     }
     let files: String = (0..geo.files)
-        .map(|f| format!(" {} ", (b'a' + f) as char))
+        .map(|f| format!("{:<cell_width$}", (b'a' + f) as char))
         .collect();
     println!("   {files}");
     let names: Vec<String> = movable.iter().map(|s| geo.square_name(s)).collect();

@@ -37,11 +37,65 @@ pub fn serve(host: &str, port: u16, database: &str) -> Result<(), Fail> {
         .map_err(|e| Fail(e.0))
 }
 
+/// The file of a `sqlite:` URL as sqlx reads it (scheme off, query off, %-escapes decoded),
+/// or None for an in-memory database.
+fn sqlite_file(database: &str) -> Option<(std::path::PathBuf, bool)> {
+    let rest = database
+        .strip_prefix("sqlite://")
+        .or_else(|| database.strip_prefix("sqlite:"))?;
+    let (file, query) = rest.split_once('?').unwrap_or((rest, ""));
+    if file == ":memory:" || query.split('&').any(|kv| kv == "mode=memory") {
+        return None;
+    }
+    let has_mode = query.split('&').any(|kv| kv.starts_with("mode="));
+    Some((std::path::PathBuf::from(percent_decode(file)), has_mode))
+}
+
+fn percent_decode(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (
+            b[i],
+            b.get(i + 1).and_then(|&c| hex(c)),
+            b.get(i + 2).and_then(|&c| hex(c)),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, _, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// Replay every stored game; print one line per game that fails and a summary line.
+/// Only an existing database is read: a SQLite file that is not there is an error (a typo
+/// in the path must not pass as an empty database), and none is created.
 pub fn check_games(database: &str) -> Result<(), Fail> {
     check_url(database)?;
+    let mut url = database.to_string();
+    if let Some((file, has_mode)) = sqlite_file(database) {
+        if !file.exists() {
+            return Err(Fail(format!(
+                "database file {} does not exist (check-games reads existing databases only)",
+                file.display()
+            )));
+        }
+        // Never create it either, should it vanish before it is opened.
+        if !has_mode {
+            url.push(if url.contains('?') { '&' } else { '?' });
+            url.push_str("mode=rw");
+        }
+    }
     runtime()?.block_on(async {
-        let store = Store::open(database)
+        let store = Store::open(&url)
             .await
             .map_err(|e| Fail(format!("database {database}: {e}")))?;
         let ids = store

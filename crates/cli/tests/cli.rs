@@ -433,8 +433,19 @@ fn serve_and_check_games_refuse_bad_databases_and_addresses() {
     let url = format!("sqlite://{}", junk.display());
     assert_user_error(&["check-games", "--database", &url], "database");
     assert_eq!(std::fs::read(&junk).unwrap(), b"this is not a database");
-    // An empty new database checks clean.
+    // An empty database, made as the server makes it, checks clean.
     let fresh = format!("sqlite://{}", dir.join("fresh.db").display());
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            cohort_server::store::Store::open(&fresh)
+                .await
+                .unwrap()
+                .close()
+                .await
+        });
     let o = cohort(&["check-games", "--database", &fresh]);
     assert_eq!(o.status.code(), Some(0));
     assert!(
@@ -443,4 +454,214 @@ fn serve_and_check_games_refuse_bad_databases_and_addresses() {
         stdout(&o)
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_games_refuses_a_database_file_that_does_not_exist() {
+    let dir = std::env::temp_dir().join(format!("cohort-cli-missing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["typo.db", "with space.db"] {
+        let missing = dir.join(name);
+        let path = missing.display().to_string();
+        for url in [
+            format!("sqlite://{path}"),
+            format!("sqlite:{path}"),
+            format!("sqlite://{path}?mode=rwc"),
+        ] {
+            assert_user_error(&["check-games", "--database", &url], &path);
+            assert!(!missing.exists(), "check-games {url} created {path}");
+        }
+    }
+    // Nothing else appeared either (no -wal or -shm file).
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `cohort play` with `input` on standard input: its standard output.
+fn play(args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cohort"))
+        .arg("play")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The boards `cohort play` printed: each its rank rows (highest first) and its file header.
+fn boards(text: &str) -> Vec<(Vec<String>, String)> {
+    let mut out = vec![];
+    let mut rows: Vec<String> = vec![];
+    for line in text.lines() {
+        let b = line.as_bytes();
+        if b.len() > 3
+            && b[1].is_ascii_digit()
+            && (b[0] == b' ' || b[0].is_ascii_digit())
+            && b[2] == b' '
+        {
+            rows.push(line.to_string());
+        } else if line.starts_with("   ") && line.trim_start().starts_with('a') && !rows.is_empty()
+        {
+            out.push((std::mem::take(&mut rows), line.to_string()));
+        } else {
+            rows.clear();
+        }
+    }
+    out
+}
+
+#[test]
+fn play_lines_up_every_square_under_its_file_letter_in_every_variant() {
+    let cases: [(&str, Option<&str>, &str); 6] = [
+        ("mini-chieftain", None, "d2-d3\nquit\n"),
+        ("micro-chieftain", None, "quit\n"),
+        ("chieftain", None, "quit\n"),
+        ("lifeform", None, "quit\n"),
+        // A shared square (a Hand pinning a pawn) on d4.
+        (
+            "lifeform",
+            Some("8/8/5k2/4q3/3B~p4/2P5/1P6/KQ6 w"),
+            "quit\n",
+        ),
+        ("chesimals-1", None, "b3-b4\nquit\n"),
+    ];
+    for (id, position, input) in cases {
+        let mut args = vec!["--variant", id];
+        if let Some(p) = position {
+            args.extend(["--position", p]);
+        }
+        let text = play(&args, input);
+        let v = cohort_rules::builtin(id).unwrap();
+        let start = match position {
+            Some(p) => cohort_rules::Position::parse(&v, p).unwrap(),
+            None => v.start(),
+        };
+        let found = boards(&text);
+        assert!(!found.is_empty(), "{id}: no board in:\n{text}");
+        for (n, (rows, header)) in found.iter().enumerate() {
+            let board = format!("{id} board {n}:\n{}\n{header}", rows.join("\n"));
+            assert_eq!(rows.len(), v.geometry.ranks as usize, "{board}");
+            // Every row as wide as the header.
+            let width = header.chars().count();
+            for row in rows {
+                assert_eq!(row.chars().count(), width, "row width: {board}");
+            }
+            // The file letters in order, one column each.
+            let header: Vec<char> = header.chars().collect();
+            let columns: Vec<usize> = (0..header.len()).filter(|&i| header[i] != ' ').collect();
+            let letters: String = columns.iter().map(|&i| header[i]).collect();
+            let want: String = (0..v.geometry.files).map(|f| (b'a' + f) as char).collect();
+            assert_eq!(letters, want, "{board}");
+            for (r, row) in rows.iter().enumerate() {
+                let rank = v.geometry.ranks - 1 - r as u8;
+                let row: Vec<char> = row.chars().collect();
+                for (f, &c) in columns.iter().enumerate() {
+                    // Under each file letter: the square's unit letter or '.', after a blank.
+                    assert!(
+                        row[c] == '.' || row[c].is_ascii_alphabetic(),
+                        "no unit letter or '.' under file letter {}: {board}",
+                        header[c]
+                    );
+                    assert_eq!(row[c - 1], ' ', "cells run together: {board}");
+                    if n == 0 {
+                        let sq = cohort_rules::Square::new(f as u8, rank);
+                        let expect = start.unit_at(sq).map_or('.', |u| {
+                            let l = v.pieces[u.kind as usize].letter;
+                            if u.side == cohort_rules::Side::White {
+                                l
+                            } else {
+                                l.to_ascii_lowercase()
+                            }
+                        });
+                        assert_eq!(
+                            row[c],
+                            expect,
+                            "{} {}: {board}",
+                            (b'a' + f as u8) as char,
+                            rank + 1
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn analyze_reports_one_search_whose_line_begins_with_its_turn() {
+    for id in [
+        "mini-chieftain",
+        "chieftain",
+        "chesimals-1",
+        "lifeform",
+        "chess",
+    ] {
+        let o = cohort(&["analyze", "--variant", id, "--time", "200"]);
+        let text = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{id}: {text}");
+        let field = |key: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(key))
+                .unwrap_or_else(|| panic!("{id}: no '{key}' line:\n{text}"))
+                .to_string()
+        };
+        let turn: Vec<String> = field("turn: ")
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        let pv: Vec<String> = field("pv: ").split_whitespace().map(String::from).collect();
+        assert!(!turn.is_empty(), "{id}: empty turn:\n{text}");
+        assert_eq!(
+            pv[..turn.len().min(pv.len())],
+            turn[..],
+            "{id}: the pv does not begin with the turn:\n{text}"
+        );
+        // The turn is whole and legal: it ends with `end` (a chess move ends it by itself).
+        let v = cohort_rules::builtin(id).unwrap();
+        let mut p = v.start();
+        p.apply_turn(&turn.join(" "))
+            .unwrap_or_else(|e| panic!("{id}: {e}:\n{text}"));
+        if id != "chess" {
+            assert_eq!(turn.last().unwrap(), "end", "{id}: {text}");
+        }
+        // Turn, score and line are those of the one search reported depth by depth: its last
+        // depth's score and depth, its line the start of the pv.
+        let last = text
+            .lines()
+            .filter(|l| l.starts_with("depth "))
+            .last()
+            .unwrap_or_else(|| panic!("{id}: no depth line:\n{text}"));
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let (depth, score) = (words[1], words[3]);
+        let searched: Vec<&str> = last
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        assert_eq!(
+            field("score: ").split_whitespace().next(),
+            Some(score),
+            "{id}: {text}"
+        );
+        assert!(
+            field("stats: ").contains(&format!(" depth {depth} ")),
+            "{id}: {text}"
+        );
+        assert_eq!(
+            pv[..searched.len().min(pv.len())],
+            searched[..],
+            "{id}: {text}"
+        );
+    }
 }

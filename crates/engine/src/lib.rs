@@ -171,8 +171,9 @@ pub fn body_placement(pos: &Position, rng: &mut Rng) -> Option<Vec<Step>> {
     None
 }
 
-/// During a free set-up every agent places a valid body (`body_placement`).
-fn placement_turn(game: &Game, seed: u64) -> Option<TurnChoice> {
+/// During a free set-up every agent places a valid body (`body_placement`); None when the
+/// side to move has nothing to place (or is inside its turn).
+pub fn placement_turn(game: &Game, seed: u64) -> Option<TurnChoice> {
     let pos = game.position();
     if pos.pocket(pos.side_to_move()).iter().all(|&n| n == 0) || !pos.at_turn_start() {
         return None;
@@ -369,6 +370,68 @@ impl EngineAgent {
         }
     }
 
+    /// Set the evaluation for the state of `game` as `choose_turn` does (Chieftain Chess: run
+    /// the enemy royals down when far ahead, push forward when the quiet-turn rule nears);
+    /// the table is cleared when the evaluation changes.
+    pub fn adapt_to(&mut self, game: &Game) {
+        // Only in games of big Chieftain armies (measured in docs/benchmarks.md, where the
+        // push made Chesimals II weaker). Far ahead in material: run the enemy royals down
+        // (a push leaves them behind, and the quiet-turn rule then draws a won game).
+        // Otherwise, long without a capture: push forward before the quiet-turn rule draws
+        // the game (the fronts lock).
+        let quiet_rule = game.position().variant().quiet_turns > 0;
+        let (advance, hunt) = if !self.locking_fronts {
+            (0, 0)
+        } else if far_ahead(game.position(), &self.weights) {
+            (0, 20)
+        } else if quiet_rule && game.quiet_turns() >= 3 {
+            (80, 0)
+        } else {
+            (0, 0)
+        };
+        if advance != self.weights.advance || hunt != self.weights.hunt {
+            self.weights.advance = advance;
+            self.weights.hunt = hunt;
+            self.table.clear();
+        }
+    }
+
+    /// The line of a search from `pos` (its principal variation) with the side to move's turn
+    /// completed: where the line stops inside that turn (the horizon, or a table cut-off), it
+    /// goes on with the table's best steps from that search, then `end` if legal, which is
+    /// how the search scores a line cut inside a turn. No search is run. The line stops
+    /// inside the turn only if `end` is illegal there and the table knows no step.
+    pub fn turn_line(&self, pos: &Position, pv: &[Step]) -> Vec<Step> {
+        let side = pos.side_to_move();
+        let mut p = pos.clone();
+        let mut line = Vec::new();
+        for &s in pv {
+            if p.outcome().is_some() || !p.is_legal(s) {
+                break;
+            }
+            p.make(s);
+            line.push(s);
+        }
+        let inside = |p: &Position| p.side_to_move() == side && p.outcome().is_none();
+        // A turn is at most a few dozen steps; the bound also stops any cycle in the table.
+        for _ in 0..64 {
+            if !inside(&p) {
+                break;
+            }
+            match self.table.best_step(p.hash()).filter(|&s| p.is_legal(s)) {
+                Some(s) => {
+                    p.make(s);
+                    line.push(s);
+                }
+                None => break,
+            }
+        }
+        if inside(&p) && !p.at_turn_start() && p.is_legal(Step::END) {
+            line.push(Step::END);
+        }
+        line
+    }
+
     /// A search to exactly `depth` steps with no time limit (deterministic; `cohort bench`).
     pub fn think_to_depth(&self, pos: &Position, depth: u32) -> (search::Outcome_, Stats) {
         let unlimited = Limits {
@@ -448,26 +511,7 @@ impl Agent for EngineAgent {
         if self.long_turns { "planner" } else { "engine" }.into()
     }
     fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice {
-        // Only in games of big Chieftain armies (measured in docs/benchmarks.md, where the
-        // push made Chesimals II weaker). Far ahead in material: run the enemy royals down
-        // (a push leaves them behind, and the quiet-turn rule then draws a won game).
-        // Otherwise, long without a capture: push forward before the quiet-turn rule draws
-        // the game (the fronts lock).
-        let quiet_rule = game.position().variant().quiet_turns > 0;
-        let (advance, hunt) = if !self.locking_fronts {
-            (0, 0)
-        } else if far_ahead(game.position(), &self.weights) {
-            (0, 20)
-        } else if quiet_rule && game.quiet_turns() >= 3 {
-            (80, 0)
-        } else {
-            (0, 0)
-        };
-        if advance != self.weights.advance || hunt != self.weights.hunt {
-            self.weights.advance = advance;
-            self.weights.hunt = hunt;
-            self.table.clear();
-        }
+        self.adapt_to(game);
         if let Some(choice) = placement_turn(game, limits.seed) {
             return choice;
         }

@@ -133,6 +133,11 @@ impl Table {
         );
         (k ^ d == key && d != 0).then(|| Entry::unpack(key, d))
     }
+    /// The best step stored for the position with hash `key`, if any (it may be illegal
+    /// there after a hash collision: check it before making it).
+    pub fn best_step(&self, key: u64) -> Option<Step> {
+        self.get(key).and_then(|e| e.best)
+    }
     fn put(&self, e: Entry) {
         let slot = self.slot(e.key);
         let old = self.get(e.key);

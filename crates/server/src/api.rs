@@ -7,15 +7,18 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{header, StatusCode};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
+use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use cohort_engine::Limits;
 use cohort_rules::{builtin, builtin_variants, Side};
 use futures_util::{SinkExt, StreamExt};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -48,6 +51,64 @@ impl IntoResponse for ApiError {
 
 type Answer = Result<Json<Value>, ApiError>;
 
+/// axum's `Path`, refused with a JSON [`ApiError`] instead of axum's plain-text rejection.
+pub struct ApiPath<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiPath<T> {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(v)) => Ok(ApiPath(v)),
+            Err(e) => Err(ApiError(e.status(), format!("path: {}", e.body_text()))),
+        }
+    }
+}
+
+/// axum's `Query`, refused with a JSON [`ApiError`] naming the parameter that is wrong.
+pub struct ApiQuery<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(v)) => Ok(ApiQuery(v)),
+            Err(e) => {
+                // axum says "Failed to deserialize query string: <field>: <problem>".
+                let text = e.body_text();
+                let detail = text
+                    .strip_prefix("Failed to deserialize query string: ")
+                    .unwrap_or(&text);
+                Err(ApiError(e.status(), format!("query string: {detail}")))
+            }
+        }
+    }
+}
+
+/// Any path under /api that is no route: a JSON 404 (other paths keep a plain 404).
+pub async fn no_route(method: Method, uri: Uri) -> Response {
+    let path = uri.path();
+    if path == "/api" || path.starts_with("/api/") {
+        ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no API route {method} {path} (docs/server.md lists them)"),
+        )
+        .into_response()
+    } else {
+        StatusCode::NOT_FOUND.into_response()
+    }
+}
+
+/// A route that exists, asked with a method it does not take: a JSON 405 (axum adds `Allow`).
+async fn wrong_method(method: Method, uri: Uri) -> ApiError {
+    ApiError(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!(
+            "{} does not take {method} (the Allow header lists what it takes)",
+            uri.path()
+        ),
+    )
+}
+
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/variants", get(variants))
@@ -59,6 +120,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/draw", post(draw))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/ws", get(ws))
+        .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }
@@ -73,7 +135,14 @@ fn body<T: for<'de> Deserialize<'de>>(raw: Result<Bytes, BytesRejection>) -> Res
             ApiError(status, format!("unreadable request body: {e}"))
         }
     })?;
-    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("malformed JSON body: {e}")))
+    serde_json::from_slice(&bytes).map_err(|e| {
+        use serde_json::error::Category;
+        match e.classify() {
+            // Well-formed JSON that is not the request: a missing field, a wrong type.
+            Category::Data => ApiError::bad(format!("request body: {e}")),
+            _ => ApiError::bad(format!("malformed JSON body: {e}")),
+        }
+    })
 }
 
 async fn variants() -> Json<Value> {
@@ -249,8 +318,8 @@ struct ViewQuery {
 
 async fn get_game(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    Query(q): Query<ViewQuery>,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<ViewQuery>,
 ) -> Answer {
     let slot = find(&app, &id).await?;
     let live = slot.live.lock().await;
@@ -273,7 +342,10 @@ async fn get_game(
     Ok(Json(live.view(seat)))
 }
 
-async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn record(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, ApiError> {
     let slot = find(&app, &id).await?;
     let live = slot.live.lock().await;
     let text = serde_json::to_string_pretty(&live.record())
@@ -309,37 +381,48 @@ enum Action {
     Draw(String),
 }
 
-async fn step(s: State<Arc<App>>, p: Path<String>, raw: Result<Bytes, BytesRejection>) -> Answer {
+async fn step(
+    s: State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
     let a: Act = body(raw)?;
     let step = a
         .step
         .clone()
         .ok_or_else(|| ApiError::bad("missing field 'step'"))?;
-    act(s, p, a, Action::Step(step)).await
+    act(s, id, a, Action::Step(step)).await
 }
-async fn undo(s: State<Arc<App>>, p: Path<String>, raw: Result<Bytes, BytesRejection>) -> Answer {
+async fn undo(
+    s: State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
     let a: Act = body(raw)?;
-    act(s, p, a, Action::Undo).await
+    act(s, id, a, Action::Undo).await
 }
-async fn resign(s: State<Arc<App>>, p: Path<String>, raw: Result<Bytes, BytesRejection>) -> Answer {
+async fn resign(
+    s: State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
     let a: Act = body(raw)?;
-    act(s, p, a, Action::Resign).await
+    act(s, id, a, Action::Resign).await
 }
-async fn draw(s: State<Arc<App>>, p: Path<String>, raw: Result<Bytes, BytesRejection>) -> Answer {
+async fn draw(
+    s: State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
     let a: Act = body(raw)?;
     let what = a
         .action
         .clone()
         .ok_or_else(|| ApiError::bad("missing field 'action' (offer, accept or decline)"))?;
-    act(s, p, a, Action::Draw(what)).await
+    act(s, id, a, Action::Draw(what)).await
 }
 
-async fn act(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    a: Act,
-    action: Action,
-) -> Answer {
+async fn act(State(app): State<Arc<App>>, id: String, a: Act, action: Action) -> Answer {
     let slot = find(&app, &id).await?;
     let view = {
         let mut live = slot.live.lock().await;
@@ -537,10 +620,16 @@ fn kick_ai_later(app: Arc<App>, id: String, slot: Arc<Slot>) {
 
 async fn ws(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    upgrade: WebSocketUpgrade,
+    ApiPath(id): ApiPath<String>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let slot = find(&app, &id).await?;
+    let upgrade = upgrade.map_err(|e| {
+        ApiError(
+            e.status(),
+            format!("not a WebSocket request: {}", e.body_text()),
+        )
+    })?;
     Ok(upgrade.on_upgrade(move |socket| watch(socket, slot)))
 }
 

@@ -100,7 +100,9 @@ impl App {
 
 /// Every route: the API and the pages.
 pub fn router(app: Arc<App>) -> axum::Router {
-    api::router(app).merge(pages::router())
+    api::router(app)
+        .merge(pages::router())
+        .fallback(api::no_route)
 }
 
 /// Run the server on `addr` until the process is stopped. Prints the address to open.

@@ -308,3 +308,107 @@ async fn captured_units_are_listed() {
     assert_eq!(after["captured"]["white"], json!([]));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A request as raw as a client can send it: status, content type and body text.
+async fn raw_call(
+    app: &std::sync::Arc<App>,
+    method: &str,
+    uri: &str,
+    body: &str,
+) -> (StatusCode, String, String) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let resp = router(app.clone()).oneshot(req).await.unwrap();
+    let status = resp.status();
+    let kind = resp
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (status, kind, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_api_error_is_a_json_error_body() {
+    let (dir, url) = temp_db("errors");
+    let app = App::open(&url).await.unwrap();
+    let (_, created) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "mini-chieftain", "white": "human", "black": "human"}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let white = created["tokens"]["white"].as_str().unwrap().to_string();
+    let before = get(&app, &format!("/api/games/{id}")).await;
+    let step = format!("/api/games/{id}/step");
+    let ok_step = json!({"token": white, "step": "d2-d3"}).to_string();
+    // (method, path, body, status, words the message must contain)
+    let cases: Vec<(&str, String, String, StatusCode, Vec<&str>)> = vec![
+        // Query strings of the wrong type.
+        ("GET", format!("/api/games/{id}?at=abc"), String::new(), StatusCode::BAD_REQUEST, vec!["query", "at"]),
+        ("GET", format!("/api/games/{id}?at=-1"), String::new(), StatusCode::BAD_REQUEST, vec!["query", "at"]),
+        ("GET", format!("/api/games/{id}?at="), String::new(), StatusCode::BAD_REQUEST, vec!["query", "at"]),
+        ("GET", format!("/api/games/{id}?at=99"), String::new(), StatusCode::BAD_REQUEST, vec!["at", "steps"]),
+        // Paths that do not decode.
+        ("GET", "/api/games/%FF".into(), String::new(), StatusCode::BAD_REQUEST, vec!["path"]),
+        ("GET", "/api/games/%FF/record".into(), String::new(), StatusCode::BAD_REQUEST, vec!["path"]),
+        ("POST", "/api/games/%FF/step".into(), ok_step.clone(), StatusCode::BAD_REQUEST, vec!["path"]),
+        // JSON bodies: malformed, wrong types, missing and unknown fields.
+        ("POST", step.clone(), "{not json".into(), StatusCode::BAD_REQUEST, vec!["malformed JSON"]),
+        ("POST", step.clone(), String::new(), StatusCode::BAD_REQUEST, vec!["JSON"]),
+        ("POST", step.clone(), "[1, 2]".into(), StatusCode::BAD_REQUEST, vec!["body"]),
+        ("POST", step.clone(), json!({"token": 5, "step": "d2-d3"}).to_string(), StatusCode::BAD_REQUEST, vec!["invalid type"]),
+        ("POST", step.clone(), json!({"step": "d2-d3"}).to_string(), StatusCode::BAD_REQUEST, vec!["missing field", "token"]),
+        ("POST", step.clone(), json!({"token": white, "step": "d2-d3", "x": 1}).to_string(), StatusCode::BAD_REQUEST, vec!["unknown field", "x"]),
+        ("POST", format!("/api/games/{id}/draw"), json!({"token": white, "action": 3}).to_string(), StatusCode::BAD_REQUEST, vec!["invalid type"]),
+        ("POST", "/api/games".into(), json!({"variant": 5, "white": "human", "black": "human"}).to_string(), StatusCode::BAD_REQUEST, vec!["invalid type"]),
+        ("POST", "/api/games".into(), json!({"white": "human", "black": "human"}).to_string(), StatusCode::BAD_REQUEST, vec!["missing field", "variant"]),
+        ("POST", "/api/games".into(), json!({"variant": "chess", "white": "human", "black": "ai", "ai": {"agent": "engine", "time_ms": "fast"}}).to_string(), StatusCode::BAD_REQUEST, vec!["invalid type"]),
+        // Routes that do not exist, and methods a route does not take.
+        ("GET", "/api/nope".into(), String::new(), StatusCode::NOT_FOUND, vec!["/api/nope"]),
+        ("GET", "/api".into(), String::new(), StatusCode::NOT_FOUND, vec!["/api"]),
+        ("POST", format!("/api/games/{id}/castle"), ok_step.clone(), StatusCode::NOT_FOUND, vec!["castle"]),
+        ("GET", format!("/api/games/{id}/step/more"), String::new(), StatusCode::NOT_FOUND, vec!["more"]),
+        ("GET", step.clone(), String::new(), StatusCode::METHOD_NOT_ALLOWED, vec!["GET"]),
+        ("DELETE", "/api/games".into(), String::new(), StatusCode::METHOD_NOT_ALLOWED, vec!["DELETE"]),
+        // The WebSocket route asked without a WebSocket handshake.
+        ("GET", format!("/api/games/{id}/ws"), String::new(), StatusCode::BAD_REQUEST, vec!["WebSocket"]),
+    ];
+    for (method, uri, body, status, words) in cases {
+        let (s, kind, text) = raw_call(&app, method, &uri, &body).await;
+        let what = format!("{method} {uri} {body} -> {s} {kind} {text}");
+        assert_eq!(s, status, "{what}");
+        assert!(kind.starts_with("application/json"), "not JSON: {what}");
+        let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {what}"));
+        let obj = v
+            .as_object()
+            .unwrap_or_else(|| panic!("not an object: {what}"));
+        assert_eq!(
+            obj.len(),
+            1,
+            "the error body is {{\"error\": ...}} only: {what}"
+        );
+        let msg = v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error: {what}"));
+        for w in words {
+            assert!(msg.contains(w), "'{w}' not in the message: {what}");
+        }
+    }
+    // Pages outside /api keep their plain 404.
+    let (s, _, _) = raw_call(&app, "GET", "/nope", "").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(
+        get(&app, &format!("/api/games/{id}")).await,
+        before,
+        "an error changed the game"
+    );
+    app.store.close().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
