@@ -136,4 +136,15 @@ fn show(pos: &Position) {
             names.join(" ")
         }
     );
+    // The lead model's turn starts by naming its leader: list those steps.
+    let mut list = cohort_rules::StepList::new();
+    pos.legal_steps(&mut list);
+    let leads: Vec<String> = list
+        .iter()
+        .filter(|s| matches!(s.kind, cohort_rules::StepKind::Lead(_)))
+        .map(|s| pos.step_text(*s))
+        .collect();
+    if !leads.is_empty() {
+        println!("start the turn with its leader: {}", leads.join(" "));
+    }
 }
