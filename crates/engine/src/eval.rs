@@ -20,6 +20,9 @@ pub struct Weights {
     /// the engine when the opponent has little left but its royals (0 otherwise): a won game
     /// is won only by running the last royals down, and a board-wide push leaves them behind.
     pub hunt: i32,
+    /// Count threats to a royal unit from enemy units that are not under command now too:
+    /// in the lead model (Fusion) a turn of up to nine steps links them before they strike.
+    pub threats_from_any: bool,
 }
 
 impl Weights {
@@ -32,7 +35,13 @@ impl Weights {
             .iter()
             .enumerate()
             .map(|(kind, p)| {
-                let mobility = probe_mobility(variant, kind, centre) as i32;
+                // A unit with no move of its own (Fusion's Pawn) moves as its activating
+                // leader says: count the best of those moves (half the most destinations,
+                // which counts moves and captures apart).
+                let mobility = match probe_mobility(variant, kind, centre) as i32 {
+                    0 => p.most_destinations() as i32 / 2,
+                    m => m,
+                };
                 let base = 40 + 14 * mobility;
                 if variant.fide {
                     // Chess is a validation variant; classical values play it sensibly.
@@ -60,6 +69,10 @@ impl Weights {
             royal,
             advance: 0,
             hunt: 0,
+            threats_from_any: matches!(
+                variant.command,
+                cohort_rules::CommandModel::Lead { .. }
+            ),
         }
     }
 }
@@ -193,7 +206,7 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
             let threatened = pos.units().any(|e| {
                 e.side != side
                     && e.square.distance(r) <= 3
-                    && commanded[1 - s].has(e.square)
+                    && (w.threats_from_any || commanded[1 - s].has(e.square))
                     && pos.destinations(e.square).has(r)
             });
             if threatened {

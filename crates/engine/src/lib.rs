@@ -328,6 +328,11 @@ fn chain_model(variant: &Arc<Variant>) -> bool {
     matches!(variant.command, cohort_rules::CommandModel::Chain { .. })
 }
 
+/// The lead command model (Chesimal Fusion): long turns of one leader's activations.
+fn lead_model(variant: &Arc<Variant>) -> bool {
+    matches!(variant.command, cohort_rules::CommandModel::Lead { .. })
+}
+
 /// The range command model with three or more leaders a side (Chieftain Chess).
 fn many_leaders_in_range(variant: &Arc<Variant>) -> bool {
     matches!(variant.command, cohort_rules::CommandModel::Range { .. })
@@ -355,8 +360,8 @@ impl EngineAgent {
     pub fn new(variant: &Arc<Variant>) -> EngineAgent {
         EngineAgent {
             long_turns: false,
-            locking_fronts: many_leaders_in_range(variant),
-            reduce_in_turn: chain_model(variant),
+            locking_fronts: many_leaders_in_range(variant) || lead_model(variant),
+            reduce_in_turn: chain_model(variant) || lead_model(variant),
             weights: Weights::new(variant),
             table: search::Table::new(18),
         }

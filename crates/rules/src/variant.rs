@@ -216,6 +216,14 @@ pub struct Variant {
     pub(crate) range_box: Box<[Bitboard; 256]>,
 }
 
+impl PieceKind {
+    /// The most destinations a unit of this kind can have on any square of the board, moves
+    /// and captures counted apart, by its own moves or as any lead mode moves it.
+    pub fn most_destinations(&self) -> u16 {
+        self.max_steps[0].max(self.max_steps[1])
+    }
+}
+
 impl Variant {
     pub fn kind_of_letter(&self, letter: char) -> Option<usize> {
         self.pieces
