@@ -3,13 +3,19 @@
 //! (divide at depth 2), prints and re-parses, and a few random turns play.
 #![no_main]
 
-use cohort_rules::{builtin_variants, parse_variants, perft, StepList};
+use std::sync::{Arc, OnceLock};
+
+use cohort_rules::{builtin_variants, parse_variants, perft, StepList, Variant};
 use libfuzzer_sys::fuzz_target;
+
+fn known() -> &'static [Arc<Variant>] {
+    static V: OnceLock<Vec<Arc<Variant>>> = OnceLock::new();
+    V.get_or_init(builtin_variants)
+}
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let known = builtin_variants();
-    let Ok(variants) = parse_variants("fuzz.ini", &text, &known) else {
+    let Ok(variants) = parse_variants("fuzz.ini", &text, known()) else {
         return;
     };
     for v in variants {

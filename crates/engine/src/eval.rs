@@ -69,10 +69,7 @@ impl Weights {
             royal,
             advance: 0,
             hunt: 0,
-            threats_from_any: matches!(
-                variant.command,
-                cohort_rules::CommandModel::Lead { .. }
-            ),
+            threats_from_any: matches!(variant.command, cohort_rules::CommandModel::Lead { .. }),
         }
     }
 }

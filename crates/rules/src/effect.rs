@@ -3,7 +3,8 @@
 //! reverts the journal down to the mark its `Undo` holds, then restores the turn state, hash,
 //! outcome and side saved whole. This is the one undo mechanism of every game: a unit's move,
 //! any number of removals, stacking (Lifeform's pins), drops from a pocket, a change of kind,
-//! and the FIDE core's own record. The journal keeps its capacity, so steps do not allocate.
+//! and the FIDE core's move (whose small record the core keeps beside it). The journal keeps
+//! its capacity, so steps do not allocate.
 
 use crate::bitboard::{Bitboard, Square};
 use crate::chess::ChessUndo;
@@ -27,8 +28,10 @@ pub(crate) enum Change {
     Dropped { side: Side, kind: u8 },
     /// Unit `id` was of kind `old`.
     Kind { id: u8, old: u8 },
-    /// FIDE chess: the dedicated core's record of the move `step`.
-    Chess { undo: ChessUndo, step: Step },
+    /// FIDE chess: the dedicated core made the move `step`; its own record (castling
+    /// rights, en passant, the halfmove clock) is the last on the core's record stack. Kept
+    /// there so that a change stays four bytes, copied in a register.
+    Chess { step: Step },
 }
 
 impl Position {
@@ -200,7 +203,8 @@ impl Position {
 
     /// FIDE chess: keep the core's record of `step` in the journal.
     pub(crate) fn record_chess(&mut self, undo: ChessUndo, step: Step) {
-        self.journal.push(Change::Chess { undo, step });
+        self.chess_records().push(undo);
+        self.journal.push(Change::Chess { step });
     }
 
     #[inline(always)]
@@ -263,7 +267,10 @@ impl Position {
                 self.pocket[side.index()][kind as usize] += 1;
             }
             Change::Kind { id, old } => self.units[id as usize].kind = old,
-            Change::Chess { undo, step } => self.chess_unmake_core(step, undo),
+            Change::Chess { step } => {
+                let undo = self.chess_records().pop().expect("a record per chess move");
+                self.chess_unmake_core(step, undo)
+            }
         }
     }
 }

@@ -319,15 +319,22 @@ pub fn parse_variants(
     parse_with(file, text, known, builtin).map(|(variants, _)| variants)
 }
 
-/// The merged entries of every built-in variant, for user files that extend one (`base`).
-fn builtin_entries() -> HashMap<String, Vec<Entry>> {
-    let mut raw = HashMap::new();
+/// The built-in variants and the merged entries of each (for user files that extend one
+/// with `base`), parsed once.
+static BUILTIN: std::sync::LazyLock<Parsed> = std::sync::LazyLock::new(|| {
+    let (mut all, mut raw) = (Vec::new(), HashMap::new());
     for (file, text) in BUILTIN_FILES {
-        let (_, entries) =
-            parse_with(file, text, &[], raw).expect("built-in variant files are valid");
+        let (variants, entries) = parse_with(file, text, &[], raw)
+            .unwrap_or_else(|e| panic!("built-in variant file: {e}"));
+        all.extend(variants);
         raw = entries;
     }
-    raw
+    (all, raw)
+});
+
+/// The merged entries of every built-in variant, for user files that extend one (`base`).
+fn builtin_entries() -> HashMap<String, Vec<Entry>> {
+    BUILTIN.1.clone()
 }
 
 type Parsed = (Vec<Arc<Variant>>, HashMap<String, Vec<Entry>>);
@@ -393,14 +400,7 @@ fn parse_with(
 
 /// All built-in variants, in file order.
 pub fn builtin_variants() -> Vec<Arc<Variant>> {
-    let (mut all, mut raw) = (Vec::new(), HashMap::new());
-    for (file, text) in BUILTIN_FILES {
-        let (variants, entries) = parse_with(file, text, &[], raw)
-            .unwrap_or_else(|e| panic!("built-in variant file: {e}"));
-        all.extend(variants);
-        raw = entries;
-    }
-    all
+    BUILTIN.0.clone()
 }
 
 fn split_sections(file: &str, text: &str) -> Result<Vec<Section>, VariantError> {

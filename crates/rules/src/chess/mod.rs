@@ -13,10 +13,12 @@ use crate::bitboard::Square;
 use crate::position::{Position, PositionError, Side, Unit};
 use crate::step::{Step, StepKind, StepList};
 
-/// The chess core of a Position; its undo records go to the position's journal.
+/// The chess core of a Position. The journal has an entry per move; the core's own record
+/// for it (castling, en passant, clock) waits in `records` until that entry is reverted.
 #[derive(Clone)]
 pub(crate) struct ChessState {
     board: ChessBoard,
+    records: Vec<ChessUndo>,
     /// Variant piece kind of each chess piece type (P N B R Q K).
     kind_of: [u8; 6],
 }
@@ -126,6 +128,10 @@ impl Position {
         self.record_chess(undo, step);
         self.hash = hash;
         self.side = self.side.other();
+    }
+
+    pub(crate) fn chess_records(&mut self) -> &mut Vec<ChessUndo> {
+        &mut self.chess.as_deref_mut().expect("chess variant").records
     }
 
     /// Take the core back (the journal reverts the generic view).
@@ -349,7 +355,11 @@ impl Position {
             }
         }
         self.hash = b.hash;
-        self.chess = Some(Box::new(ChessState { board: b, kind_of }));
+        self.chess = Some(Box::new(ChessState {
+            board: b,
+            records: Vec::with_capacity(64),
+            kind_of,
+        }));
         Ok(())
     }
 

@@ -54,12 +54,17 @@ impl Model {
 }
 
 /// The units reachable from `seed` through king-adjacent squares of `within`.
+///
+/// The fixed-point test compares the four words in scalar registers: the dilation is
+/// computed word by word, and a whole-set comparison made the compiler store the words one
+/// by one and reload them as one vector, a store-forwarding stall on every iteration.
 #[inline(always)]
 pub(crate) fn flood(seed: Bitboard, within: Bitboard) -> Bitboard {
     let mut reach = seed;
     loop {
         let next = reach.king_dilate() & within;
-        if next == reach {
+        let (a, b) = (next.0, reach.0);
+        if (a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3]) == 0 {
             return reach;
         }
         reach = next;
