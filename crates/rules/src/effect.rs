@@ -69,6 +69,14 @@ impl Position {
     /// Move unit `id` to the empty square `to`.
     #[inline(always)]
     pub(crate) fn relocate(&mut self, id: u8, to: Square) {
+        let before = Self::unit_key(&self.units[id as usize]);
+        self.shift(id, to);
+        self.hash ^= before ^ Self::unit_key(&self.units[id as usize]);
+    }
+
+    /// `relocate` without the hash, for the FIDE core's mirror (the core keeps the hash).
+    #[inline(always)]
+    pub(crate) fn shift(&mut self, id: u8, to: Square) {
         let u = self.units[id as usize];
         let (s, from) = (u.side.index(), u.square);
         self.journal.push(Change::Moved { id, from });
@@ -78,7 +86,6 @@ impl Position {
         let both = Bitboard::from_square(from) | Bitboard::from_square(to);
         self.occupied[s] ^= both;
         self.groups[s][u.group as usize] ^= both;
-        self.hash ^= Self::unit_key(&u) ^ Self::unit_key(&self.units[id as usize]);
     }
 
     /// Take unit `id` off the board (a capture). Capturing a side's last royal unit wins the

@@ -117,10 +117,10 @@ impl Position {
             self.remove(id);
         }
         let id = self.board[frame(from).index()];
-        self.relocate(id, frame(to));
+        self.shift(id, frame(to));
         if let Some((rf, rt)) = castle_rook {
             let rook = self.board[frame(rf).index()];
-            self.relocate(rook, frame(rt));
+            self.shift(rook, frame(rt));
         }
         if let Some(kind) = new_kind {
             self.set_kind(id, kind);
