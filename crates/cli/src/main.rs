@@ -40,6 +40,13 @@ enum Command {
         #[arg(long)]
         variant_file: Option<String>,
     },
+    /// Check a variant file: every variant it defines, or the first error with its file,
+    /// line and field (exit status 2); warnings for settings that do nothing or make no
+    /// sense together.
+    CheckVariant {
+        /// The variant file (docs/variants.md).
+        file: String,
+    },
     /// Count legal step sequences (NOTATION.md step perft).
     Perft {
         #[command(flatten)]
@@ -195,6 +202,47 @@ fn load_variants(file: Option<&str>) -> Res<Vec<Arc<Variant>>> {
     Ok(all)
 }
 
+/// `cohort check-variant <file>`.
+fn check_variant(path: &str) -> Res<()> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Fail(format!("cannot read variant file {path}: {e}")))?;
+    let known = builtin_variants();
+    let variants = parse_variants(path, &text, &known).map_err(|e| Fail(e.to_string()))?;
+    for v in &variants {
+        let start = v.start();
+        let model = match v.command {
+            cohort_rules::CommandModel::Single => "single",
+            cohort_rules::CommandModel::Chain { .. } => "chain",
+            cohort_rules::CommandModel::Range { .. } => "range",
+            cohort_rules::CommandModel::Lead { .. } => "lead",
+            cohort_rules::CommandModel::Body => "body",
+        };
+        println!(
+            "[{}] {}: {}x{} board, {} piece kinds, command = {model}, {} units, {} legal first steps",
+            v.id,
+            v.name,
+            v.geometry.files,
+            v.geometry.ranks,
+            v.pieces.len(),
+            start.units().count(),
+            start.count_steps()
+        );
+        for p in &v.pieces {
+            println!("  {} {}: {}", p.letter, p.name, p.moves);
+        }
+    }
+    let warnings = cohort_rules::variant_warnings(path, &text, &known);
+    for w in &warnings {
+        println!("warning: {w}");
+    }
+    println!(
+        "ok: {} variant(s), {} warning(s)",
+        variants.len(),
+        warnings.len()
+    );
+    Ok(())
+}
+
 fn variant(args: &VariantArgs) -> Res<Arc<Variant>> {
     let all = load_variants(args.variant_file.as_deref())?;
     all.iter()
@@ -224,6 +272,7 @@ fn run(cli: Cli) -> Res<()> {
                 println!("{:<18} {}", v.id, v.name);
             }
         }
+        Command::CheckVariant { file } => check_variant(&file)?,
         Command::Perft {
             v,
             position: p,

@@ -665,3 +665,101 @@ fn analyze_reports_one_search_whose_line_begins_with_its_turn() {
         );
     }
 }
+
+/// `cohort check-variant`: ten malformed files, each refused with its file, line, field and
+/// what is wrong (status 2, one line); a good file is summarised, with its warnings.
+#[test]
+fn check_variant_names_the_line_and_field_of_each_error() {
+    let dir = std::env::temp_dir().join(format!("cohort-check-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let head = "[v]\nname = V\nboard = 8x8\npiece K = King, K, royal\npiece M = Man, K\n";
+    let setup = "setup = 4k3/8/8/8/8/8/8/3MK3 w\n";
+    // (file text, the line the error names, the field, a word of the message)
+    let cases: Vec<(String, usize, &str, &str)> = vec![
+        (
+            format!("{head}command = single\nquiet_turns = 5\n{setup}"),
+            7,
+            "quiet_turns",
+            "did you mean 'quiet-turns'",
+        ),
+        (
+            format!("{head}command = singel\n{setup}"),
+            6,
+            "command",
+            "unknown command model",
+        ),
+        (
+            format!(
+                "[v]\nname = V\nboard = 17x8\npiece K = King, K, royal\ncommand = single\n{setup}"
+            ),
+            3,
+            "board",
+            "each 1..16",
+        ),
+        (
+            format!("{head}piece Q = Queen, QY\ncommand = single\n{setup}"),
+            6,
+            "piece Q",
+            "unknown atom",
+        ),
+        (
+            format!("{head}command = single\nsetup = 4k3/8/8/8/8/8/8/3MK4 w\n"),
+            7,
+            "setup",
+            "files",
+        ),
+        (
+            format!("{head}command = chain\n{setup}"),
+            6,
+            "command",
+            "group",
+        ),
+        (
+            format!("{head}command = range\nrange = 99\n{setup}"),
+            7,
+            "range",
+            "0..15",
+        ),
+        (
+            format!("{head}command = lead\nlead M = budget 3\n{setup}"),
+            7,
+            "lead M",
+            "not flagged 'leader'",
+        ),
+        (
+            format!("{head}command = single\nrepetition = many\n{setup}"),
+            7,
+            "repetition",
+            "whole number",
+        ),
+        (
+            format!("{head}command = single\nbase = nowhere\n{setup}"),
+            7,
+            "base",
+            "no variant 'nowhere'",
+        ),
+    ];
+    for (i, (text, line, field, word)) in cases.iter().enumerate() {
+        let path = dir.join(format!("bad{i}.ini"));
+        std::fs::write(&path, text).unwrap();
+        let p = path.to_str().unwrap();
+        assert_user_error(
+            &["check-variant", p],
+            &format!("{p}:{line}: field '{field}': "),
+        );
+        assert_user_error(&["check-variant", p], word);
+    }
+    // A good file: summarised, with a warning for a setting its model ignores.
+    let good = dir.join("good.ini");
+    std::fs::write(&good, format!("{head}command = single\ncap = 3\n{setup}")).unwrap();
+    let o = cohort(&["check-variant", good.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("[v] V: 8x8 board"), "{out}");
+    assert!(out.contains(":7: field 'cap': ignored"), "{out}");
+    assert!(
+        out.trim_end().ends_with("ok: 1 variant(s), 1 warning(s)"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

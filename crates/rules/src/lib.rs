@@ -26,7 +26,8 @@ pub use position::{Outcome, Position, PositionError, Side, TurnState, Undo, Unit
 pub use step::{Step, StepKind, StepList};
 pub use step_io::StepError;
 pub use variant::{
-    builtin_variants, parse_variants, BodyRole, CommandModel, LeadMode, Variant, VariantError,
+    builtin_variants, parse_variants, variant_warnings, BodyRole, CommandModel, LeadMode, Variant,
+    VariantError,
 };
 
 use std::sync::Arc;

@@ -305,6 +305,89 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ),
 ];
 
+/// Settings that load but make no sense together, or do nothing: (file, line, field, why).
+pub fn variant_warnings(file: &str, text: &str, known: &[Arc<Variant>]) -> Vec<VariantError> {
+    let Ok(variants) = parse_variants(file, text, known) else {
+        return vec![];
+    };
+    let Ok(sections) = split_sections(file, text) else {
+        return vec![];
+    };
+    let mut out = Vec::new();
+    for (v, sec) in variants.iter().zip(&sections) {
+        let warn = |e: &Entry, message: String| VariantError {
+            file: e.file.clone(),
+            line: e.line,
+            field: e.key.clone(),
+            message,
+        };
+        let model = match v.command {
+            CommandModel::Single => "single",
+            CommandModel::Chain { .. } => "chain",
+            CommandModel::Range { .. } => "range",
+            CommandModel::Lead { .. } => "lead",
+            CommandModel::Body => "body",
+        };
+        for e in &sec.entries {
+            let readers: &[&str] = match e.key.as_str() {
+                "links" => &["chain", "lead"],
+                "cap" | "reactivate" => &["chain"],
+                "range" | "activations" => &["range"],
+                k if k.starts_with("activates ") => &["chain", "range"],
+                _ => continue,
+            };
+            if !readers.contains(&model) {
+                out.push(warn(
+                    e,
+                    format!(
+                        "ignored: command = {model} does not read it (only {})",
+                        readers.join(", ")
+                    ),
+                ));
+            }
+        }
+        if let CommandModel::Chain {
+            reactivate: true,
+            cap: 0,
+            ..
+        } = v.command
+        {
+            if let Some(e) = sec.entries.iter().find(|e| e.key == "reactivate") {
+                out.push(warn(
+                    e,
+                    "units may move again with no cap: a turn never has to end; set 'cap'".into(),
+                ));
+            }
+        }
+        // Pieces that never stand on the board: not in the setup, nothing to place.
+        let start = v.start();
+        for (kind, p) in v.pieces.iter().enumerate() {
+            let on_board = start.units().any(|u| u.kind as usize == kind);
+            let placed = v.placement.as_ref().is_some_and(|pl| pl.counts[kind] > 0);
+            if !on_board && !placed {
+                let key = format!("piece {}", p.letter);
+                if let Some(e) = sec.entries.iter().find(|e| e.key == key) {
+                    out.push(warn(e, format!("the {} is not in the setup", p.name)));
+                }
+            }
+        }
+        if start.outcome().is_some() {
+            if let Some(e) = sec.entries.iter().find(|e| e.key == "setup") {
+                out.push(warn(e, "the game is already over in this setup".into()));
+            }
+        }
+        if start.count_steps() == 0 && start.outcome().is_none() {
+            if let Some(e) = sec.entries.iter().find(|e| e.key == "setup") {
+                out.push(warn(
+                    e,
+                    "the side to move has no legal step in the setup".into(),
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// Parse a variant file. `known` are variants it may name as `base` (for example the built-ins).
 pub fn parse_variants(
     file: &str,
@@ -463,6 +546,41 @@ fn split_sections(file: &str, text: &str) -> Result<Vec<Section>, VariantError> 
     Ok(sections)
 }
 
+/// Every field a variant section may have (the prefixed ones take a letter or number).
+const FIELDS: &[&str] = &[
+    "base",
+    "name",
+    "summary",
+    "reconstructed",
+    "board",
+    "command",
+    "links",
+    "cap",
+    "reactivate",
+    "range",
+    "activations",
+    "victory",
+    "no-legal-turn",
+    "repetition",
+    "quiet-turns",
+    "placement",
+    "placement-ranks",
+    "placement-neck",
+    "setup",
+    "rules",
+];
+const PREFIXED: &[&str] = &["piece ", "group ", "activates ", "lead "];
+
+/// The known field nearest to an unknown one (a typo), if any is close.
+fn nearest_field(key: &str) -> Option<&'static str> {
+    let norm = |k: &str| k.replace('_', "-").to_ascii_lowercase();
+    let key = norm(key);
+    FIELDS
+        .iter()
+        .copied()
+        .find(|f| *f == key || (key.len() > 3 && (f.starts_with(&key) || key.starts_with(*f))))
+}
+
 fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantError> {
     let err = |e: &Entry, message: String| VariantError {
         file: e.file.clone(),
@@ -470,6 +588,16 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         field: e.key.clone(),
         message,
     };
+    for e in entries {
+        if !FIELDS.contains(&e.key.as_str()) && !PREFIXED.iter().any(|p| e.key.starts_with(p)) {
+            let hint =
+                nearest_field(&e.key).map_or(String::new(), |f| format!("; did you mean '{f}'?"));
+            return Err(err(
+                e,
+                format!("unknown field{hint} (docs/variants.md lists them)"),
+            ));
+        }
+    }
     let missing = |field: &str| VariantError {
         file: file.into(),
         line: s.line,
