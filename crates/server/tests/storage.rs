@@ -17,6 +17,7 @@ fn row(id: &str, variant: &str) -> GameRow {
         ai_time_ms: 200,
         white_token: "w".repeat(32),
         black_token: "b".repeat(32),
+        creator_token: String::new(),
         draw_offer: None,
         ending: None,
         finished: false,
