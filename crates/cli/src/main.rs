@@ -137,6 +137,15 @@ enum Command {
         /// sqlite://<file> (default ./cohort.db) or postgres://user:password@host/db.
         #[arg(long, default_value = "sqlite://cohort.db")]
         database: String,
+        /// AI searches running at once, for all games together (default: the number of cores).
+        #[arg(long)]
+        ai_workers: Option<usize>,
+        /// Longest AI time per turn a new game may ask for, in milliseconds.
+        #[arg(long, default_value_t = 5000)]
+        ai_max_time_ms: u64,
+        /// AI-against-AI games in progress at once; more are refused until one ends.
+        #[arg(long, default_value_t = 4)]
+        max_ai_games: usize,
     },
     /// Replay every game stored in a database and report any that does not replay legally
     /// (the database must exist: a missing SQLite file is an error and is not created).
@@ -383,7 +392,20 @@ fn run(cli: Cli) -> Res<()> {
             port,
             host,
             database,
-        } => serve::serve(&host, port, &database)?,
+            ai_workers,
+            ai_max_time_ms,
+            max_ai_games,
+        } => {
+            let mut config = cohort_server::Config {
+                ai_max_time_ms,
+                max_ai_games,
+                ..Default::default()
+            };
+            if let Some(n) = ai_workers {
+                config.ai_workers = n;
+            }
+            serve::serve(&host, port, &database, config)?
+        }
         Command::CheckGames { database } => serve::check_games(&database)?,
         Command::Play { v, position: p } => {
             let v = variant(&v)?;

@@ -27,13 +27,33 @@ fn check_url(database: &str) -> Result<(), Fail> {
     }
 }
 
-pub fn serve(host: &str, port: u16, database: &str) -> Result<(), Fail> {
+pub fn serve(
+    host: &str,
+    port: u16,
+    database: &str,
+    config: cohort_server::Config,
+) -> Result<(), Fail> {
     check_url(database)?;
+    if config.ai_workers == 0 {
+        return Err(Fail(
+            "--ai-workers 0: at least one AI search must be able to run".into(),
+        ));
+    }
+    if config.ai_max_time_ms < 50 {
+        return Err(Fail(format!(
+            "--ai-max-time-ms {}: at least 50 (the shortest time a game may ask for)",
+            config.ai_max_time_ms
+        )));
+    }
     let ip: IpAddr = host
         .parse()
         .map_err(|_| Fail(format!("--host '{host}': not an IP address")))?;
     runtime()?
-        .block_on(cohort_server::serve(SocketAddr::new(ip, port), database))
+        .block_on(cohort_server::serve(
+            SocketAddr::new(ip, port),
+            database,
+            config,
+        ))
         .map_err(|e| Fail(e.0))
 }
 

@@ -23,6 +23,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::live::{board_view, side_name, LiveGame};
+use crate::sched::Class;
 use crate::store::{now_ms, Change, GameRow};
 use crate::{App, Slot};
 
@@ -118,6 +119,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/stop", post(stop))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/ws", get(ws))
         .method_not_allowed_fallback(wrong_method)
@@ -213,9 +215,13 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
             ai.agent
         )));
     }
-    if !(50..=60_000).contains(&ai.time_ms) {
-        return Err(ApiError::bad("ai.time_ms: must be between 50 and 60000"));
+    let max_time = app.config.ai_max_time_ms.min(60_000);
+    if !(50..=max_time).contains(&ai.time_ms) {
+        return Err(ApiError::bad(format!(
+            "ai.time_ms: must be between 50 and {max_time} (this server's limit per AI turn)"
+        )));
     }
+    let ai_only = req.white == "ai" && req.black == "ai";
     let start = match &req.position {
         Some(text) => cohort_rules::Position::parse(&variant, text)
             .map_err(|e| ApiError::bad(format!("position: {e}")))?,
@@ -233,6 +239,7 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
         ai_time_ms: ai.time_ms as i64,
         white_token: token(),
         black_token: token(),
+        creator_token: if ai_only { token() } else { String::new() },
         draw_offer: None,
         ending: None,
         finished: false,
@@ -246,10 +253,34 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
             "position: the game would be over before it starts",
         ));
     }
-    app.store
-        .insert_game(&row)
-        .await
-        .map_err(|e| ApiError::internal(format!("storing the game failed: {e}")))?;
+    {
+        // Counted and stored under one lock: two creations cannot both take the last place.
+        let _gate = if ai_only {
+            let gate = app.ai_games_gate.lock().await;
+            let running = app
+                .store
+                .count_ai_games()
+                .await
+                .map_err(|e| ApiError::internal(format!("counting games failed: {e}")))?;
+            if running >= app.config.max_ai_games as i64 {
+                return Err(ApiError(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!(
+                        "this server runs at most {} AI-against-AI games at once; \
+                         try again when one has ended",
+                        app.config.max_ai_games
+                    ),
+                ));
+            }
+            Some(gate)
+        } else {
+            None
+        };
+        app.store
+            .insert_game(&row)
+            .await
+            .map_err(|e| ApiError::internal(format!("storing the game failed: {e}")))?;
+    }
     let slot = app.insert(id.clone(), live);
     kick_ai(&app, &id, &slot).await;
     let seat = |kind: &str, tok: &str| {
@@ -264,12 +295,74 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
     };
     let (wt, wl) = seat(&row.white, &row.white_token);
     let (bt, bl) = seat(&row.black, &row.black_token);
-    Ok(Json(json!({
+    let mut created = json!({
         "id": id,
         "tokens": {"white": wt, "black": bt},
         "links": {"white": wl, "black": bl},
         "watch": format!("/game/{id}"),
-    })))
+    });
+    if ai_only {
+        created["creator_token"] = row.creator_token.clone().into();
+    }
+    Ok(Json(created))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StopReq {
+    token: Option<String>,
+}
+
+/// Stop an AI-against-AI game: its creator's token ends it as a draw by agreement.
+async fn stop(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
+    // No body at all is the same as no token.
+    let req: StopReq = match &raw {
+        Ok(b) if b.iter().all(|c| c.is_ascii_whitespace()) => StopReq { token: None },
+        _ => body(raw)?,
+    };
+    let slot = find(&app, &id).await?;
+    let mut live = slot.live.lock().await;
+    let holder = &live.row.creator_token;
+    let right = match &req.token {
+        Some(t) => !holder.is_empty() && t == holder,
+        None => false,
+    };
+    if !right {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            if holder.is_empty() {
+                "only an AI-against-AI game created with a creator token can be stopped".into()
+            } else {
+                "this token is not the creator's token of this game".to_string()
+            },
+        ));
+    }
+    if live.game.result().is_some() {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    let mut next = live.clone();
+    next.game.agree_draw();
+    next.row.ending = Some("stopped".into());
+    next.row.draw_offer = None;
+    next.row.version += 1;
+    next.row.updated_ms = now_ms();
+    next.row.finished = true;
+    app.store
+        .commit(&next.row, Change::Row)
+        .await
+        .map_err(|e| {
+            ApiError::internal(format!("storing the change failed, nothing changed: {e}"))
+        })?;
+    // A search under way finds the game over and plays nothing.
+    next.ai_thinking = live.ai_thinking;
+    *live = next;
+    let view = live.view(None);
+    let _ = slot.updates.send(Arc::new(view.to_string()));
+    Ok(Json(view))
 }
 
 async fn list_games(State(app): State<Arc<App>>) -> Answer {
@@ -550,25 +643,33 @@ async fn apply(app: &App, live: &mut LiveGame, seat: Side, action: Action) -> Re
 /// If the side to move is the AI's, search in the background and play its turn step by step
 /// through the same path as a person's steps.
 pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
-    let (game, agent, time_ms, side) = {
+    let (game, agent, time_ms, side, ticket) = {
         let mut live = slot.live.lock().await;
         if !live.wants_ai() || live.ai_thinking {
             return;
         }
         live.ai_thinking = true;
         let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+        let class = if live.row.white == "ai" && live.row.black == "ai" {
+            Class::Bulk
+        } else {
+            Class::Human
+        };
         (
             live.game.clone(),
             live.row.ai_agent.clone(),
-            live.row.ai_time_ms as u64,
+            // Games stored before the limit was lowered search no longer than it.
+            (live.row.ai_time_ms as u64).min(app.config.ai_max_time_ms),
             live.to_move(),
+            // Queued now, in the order the turns came.
+            app.scheduler.request(id, class),
         )
     };
     let app = app.clone();
     let slot = slot.clone();
     let id = id.to_string();
     tokio::spawn(async move {
-        let permit = app.ai_permits.acquire().await;
+        let permit = ticket.granted().await;
         let seed = cohort_engine::Rng::new(game.steps().len() as u64 + 1).below(1 << 30) as u64;
         let choice = tokio::task::spawn_blocking(move || {
             let variant = game.position().variant().clone();

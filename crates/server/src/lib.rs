@@ -4,6 +4,7 @@
 mod api;
 pub mod live;
 mod pages;
+pub mod sched;
 pub mod store;
 
 use std::collections::HashMap;
@@ -21,11 +22,35 @@ pub struct Slot {
     pub updates: broadcast::Sender<Arc<String>>,
 }
 
+/// The server's limits on the AI's compute (docs/server.md, "Fair AI compute").
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// AI searches running at once (`--ai-workers`; default: the number of cores).
+    pub ai_workers: usize,
+    /// Longest AI time per turn a game may ask for (`--ai-max-time-ms`).
+    pub ai_max_time_ms: u64,
+    /// AI-against-AI games in progress at once (`--max-ai-games`).
+    pub max_ai_games: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            ai_workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            ai_max_time_ms: 5000,
+            max_ai_games: 4,
+        }
+    }
+}
+
 pub struct App {
     pub store: Store,
+    pub config: Config,
     games: std::sync::Mutex<HashMap<String, Arc<Slot>>>,
-    /// The AI's searches run here, one at a time per core.
-    ai_permits: tokio::sync::Semaphore,
+    /// Every AI search waits its turn here.
+    pub scheduler: Arc<sched::Scheduler>,
+    /// Held while an AI-against-AI game is counted and created (the limit holds under races).
+    ai_games_gate: Mutex<()>,
 }
 
 #[derive(Debug)]
@@ -40,14 +65,20 @@ impl std::fmt::Display for ServeError {
 impl App {
     /// Open storage and bring every unfinished game back into memory by replaying its steps.
     pub async fn open(database: &str) -> Result<Arc<App>, ServeError> {
+        App::open_with(database, Config::default()).await
+    }
+
+    /// [`App::open`] with the given limits.
+    pub async fn open_with(database: &str, config: Config) -> Result<Arc<App>, ServeError> {
         let store = Store::open(database)
             .await
             .map_err(|e| ServeError(format!("database {database}: {e}")))?;
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let app = Arc::new(App {
             store,
+            scheduler: sched::Scheduler::new(config.ai_workers),
+            config,
             games: Default::default(),
-            ai_permits: tokio::sync::Semaphore::new(cores),
+            ai_games_gate: Mutex::new(()),
         });
         let ids = app
             .store
@@ -106,8 +137,8 @@ pub fn router(app: Arc<App>) -> axum::Router {
 }
 
 /// Run the server on `addr` until the process is stopped. Prints the address to open.
-pub async fn serve(addr: SocketAddr, database: &str) -> Result<(), ServeError> {
-    let app = App::open(database).await?;
+pub async fn serve(addr: SocketAddr, database: &str, config: Config) -> Result<(), ServeError> {
+    let app = App::open_with(database, config).await?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| ServeError(format!("cannot listen on {addr}: {e}")))?;
@@ -115,8 +146,12 @@ pub async fn serve(addr: SocketAddr, database: &str) -> Result<(), ServeError> {
         .local_addr()
         .map_err(|e| ServeError(e.to_string()))?;
     println!(
-        "cohort serve: open http://{local}/ (database: {}, {})",
-        database, app.store.kind
+        "cohort serve: open http://{local}/ (database: {}, {}; AI: {} workers, at most {} ms a turn, at most {} AI-against-AI games)",
+        database,
+        app.store.kind,
+        app.scheduler.workers(),
+        app.config.ai_max_time_ms,
+        app.config.max_ai_games
     );
     let router = router(app.clone());
     axum::serve(listener, router)

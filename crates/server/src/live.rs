@@ -78,7 +78,7 @@ impl LiveGame {
                 .map_err(|e| format!("stored step {} ('{s}'): {e}", i + 1))?;
         }
         match live.row.ending.as_deref() {
-            Some("agreement") => live.game.agree_draw(),
+            Some("agreement") | Some("stopped") => live.game.agree_draw(),
             Some("resign white") => live.game.resign(Side::White),
             Some("resign black") => live.game.resign(Side::Black),
             _ => {}

@@ -31,6 +31,8 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (game_id, ply)
     )",
     "CREATE INDEX games_by_update ON games (updated_ms)",
+    // The creator's token of an AI-against-AI game ('' for other games and older ones).
+    "ALTER TABLE games ADD COLUMN creator_token TEXT NOT NULL DEFAULT ''",
 ];
 
 /// A game's row: everything but its steps.
@@ -46,8 +48,11 @@ pub struct GameRow {
     pub ai_time_ms: i64,
     pub white_token: String,
     pub black_token: String,
+    /// AI against AI: the token that may stop the game ("" for other games).
+    pub creator_token: String,
     pub draw_offer: Option<String>,
-    /// How a game ended outside the rules: "resign white", "resign black", "agreement".
+    /// How a game ended outside the rules: "resign white", "resign black", "agreement",
+    /// "stopped" (an AI-against-AI game stopped by its creator: a draw by agreement).
     pub ending: Option<String>,
     pub finished: bool,
     pub version: i64,
@@ -149,7 +154,8 @@ impl Store {
         sqlx::query(
             "INSERT INTO games (id, variant, start, white, black, ai_agent, ai_time_ms,
              white_token, black_token, draw_offer, ending, finished, version, created_ms,
-             updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+             updated_ms, creator_token)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
         )
         .bind(&g.id)
         .bind(&g.variant)
@@ -166,6 +172,7 @@ impl Store {
         .bind(g.version)
         .bind(g.created_ms)
         .bind(g.updated_ms)
+        .bind(&g.creator_token)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -226,6 +233,7 @@ impl Store {
             ai_time_ms: r.try_get("ai_time_ms")?,
             white_token: r.try_get("white_token")?,
             black_token: r.try_get("black_token")?,
+            creator_token: r.try_get("creator_token")?,
             draw_offer: r.try_get("draw_offer")?,
             ending: r.try_get("ending")?,
             finished: r.try_get::<i64, _>("finished")? != 0,
@@ -236,7 +244,8 @@ impl Store {
     }
 
     const COLUMNS: &'static str = "id, variant, start, white, black, ai_agent, ai_time_ms,
-        white_token, black_token, draw_offer, ending, finished, version, created_ms, updated_ms";
+        white_token, black_token, draw_offer, ending, finished, version, created_ms, updated_ms,
+        creator_token";
 
     pub async fn game(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
         let sql = format!("SELECT {} FROM games WHERE id = $1", Self::COLUMNS);
@@ -283,6 +292,16 @@ impl Store {
         };
         let rows = sqlx::query(sql).bind(limit).fetch_all(&self.pool).await?;
         rows.iter().map(|r| r.try_get(0)).collect()
+    }
+
+    /// AI-against-AI games not finished.
+    pub async fn count_ai_games(&self) -> Result<i64, StoreError> {
+        let r = sqlx::query(
+            "SELECT COUNT(*) FROM games WHERE finished = 0 AND white = 'ai' AND black = 'ai'",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        r.try_get(0)
     }
 
     pub async fn close(&self) {

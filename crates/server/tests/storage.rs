@@ -17,6 +17,7 @@ fn row(id: &str, variant: &str) -> GameRow {
         ai_time_ms: 200,
         white_token: "w".repeat(32),
         black_token: "b".repeat(32),
+        creator_token: String::new(),
         draw_offer: None,
         ending: None,
         finished: false,
@@ -190,7 +191,101 @@ async fn suite(url: &str) {
     );
     assert!(!store.game_ids(true, 1000).await.unwrap().contains(&id));
     assert!(store.game_ids(false, 100000).await.unwrap().contains(&id));
+
+    // AI against AI: the creator's token is stored, and the game counts while it goes on.
+    let before = store.count_ai_games().await.unwrap();
+    let id = unique("aiai");
+    let mut r = row(&id, "mini-chieftain");
+    r.white = "ai".into();
+    r.black = "ai".into();
+    r.creator_token = "c".repeat(32);
+    store.insert_game(&r).await.unwrap();
+    assert_eq!(store.count_ai_games().await.unwrap(), before + 1);
+    let (after, _) = store.game(&id).await.unwrap().unwrap();
+    assert_eq!(after, r);
+    r.version = 2;
+    r.ending = Some("stopped".into());
+    r.finished = true;
+    store.commit(&r, Change::Row).await.unwrap();
+    assert_eq!(store.count_ai_games().await.unwrap(), before);
+    let (after, steps) = store.game(&id).await.unwrap().unwrap();
+    assert!(LiveGame::replay(after, &steps)
+        .unwrap()
+        .game
+        .result()
+        .is_some());
     store.close().await;
+}
+
+/// A database made before the creator token existed (three migrations) opens: the column is
+/// added with '' for the games already there, which read back and replay as before.
+async fn old_database_opens(url: &str) {
+    use sqlx::Executor;
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(url).await.unwrap();
+    for sql in [
+        "CREATE TABLE schema_version (version BIGINT NOT NULL)",
+        "INSERT INTO schema_version (version) VALUES (3)",
+        "CREATE TABLE games (id TEXT PRIMARY KEY, variant TEXT NOT NULL, start TEXT NOT NULL,
+            white TEXT NOT NULL, black TEXT NOT NULL, ai_agent TEXT NOT NULL,
+            ai_time_ms BIGINT NOT NULL, white_token TEXT NOT NULL, black_token TEXT NOT NULL,
+            draw_offer TEXT, ending TEXT, finished BIGINT NOT NULL, version BIGINT NOT NULL,
+            created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL)",
+        "CREATE TABLE steps (game_id TEXT NOT NULL REFERENCES games(id), ply BIGINT NOT NULL,
+            step TEXT NOT NULL, PRIMARY KEY (game_id, ply))",
+        "CREATE INDEX games_by_update ON games (updated_ms)",
+        "INSERT INTO games VALUES ('old1', 'mini-chieftain',
+            'hnsccsnh/mmmmmmmm/8/8/8/8/MMMMMMMM/HNSCCSNH w', 'ai', 'ai', 'random', 100,
+            'w', 'b', NULL, NULL, 0, 2, 1, 1)",
+        "INSERT INTO steps VALUES ('old1', 0, 'd2-d3')",
+    ] {
+        pool.execute(sql).await.unwrap();
+    }
+    pool.close().await;
+    let store = Store::open(url).await.expect("an old database opens");
+    let (r, steps) = store.game("old1").await.unwrap().unwrap();
+    assert_eq!(r.creator_token, "");
+    assert_eq!(steps, ["d2-d3"]);
+    LiveGame::replay(r, &steps).unwrap();
+    assert_eq!(store.count_ai_games().await.unwrap(), 1);
+    let new = row(&unique("new"), "chess");
+    store.insert_game(&new).await.unwrap();
+    store.close().await;
+    // And again: the migration ran once.
+    Store::open(url).await.unwrap().close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn old_database_opens_on_sqlite() {
+    let dir = std::env::temp_dir().join(unique("cohort-old-"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.join("old.db").display());
+    old_database_opens(&url).await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn old_database_opens_on_postgres() {
+    use sqlx::Executor;
+    let Ok(url) = std::env::var("COHORT_TEST_POSTGRES") else {
+        eprintln!("old_database_opens_on_postgres: COHORT_TEST_POSTGRES not set");
+        return;
+    };
+    // A database of its own, dropped afterwards.
+    sqlx::any::install_default_drivers();
+    let name = unique("cohort_old_");
+    let admin = sqlx::AnyPool::connect(&url).await.unwrap();
+    admin
+        .execute(format!("CREATE DATABASE {name}").as_str())
+        .await
+        .unwrap();
+    let (base, _) = url.rsplit_once('/').unwrap();
+    old_database_opens(&format!("{base}/{name}")).await;
+    admin
+        .execute(format!("DROP DATABASE {name}").as_str())
+        .await
+        .unwrap();
+    admin.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -1,0 +1,255 @@
+//! Fair AI compute (docs/server.md): the cap on the AI's time per turn, the creator's token
+//! that stops an AI-against-AI game (and a stopped game stays stopped after a restart), and
+//! the limit on AI-against-AI games in progress. The AI's searches are held back by taking
+//! the scheduler's only worker, so the games do not move while the test looks at them.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use cohort_server::sched::Class;
+use cohort_server::{router, App, Config};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+async fn call(
+    app: &std::sync::Arc<App>,
+    method: &str,
+    uri: &str,
+    body: Body,
+) -> (StatusCode, Value) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(body)
+        .unwrap();
+    let resp = router(app.clone()).oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let v = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    (status, v)
+}
+
+async fn post(app: &std::sync::Arc<App>, uri: &str, v: Value) -> (StatusCode, Value) {
+    call(app, "POST", uri, Body::from(v.to_string())).await
+}
+
+async fn get(app: &std::sync::Arc<App>, uri: &str) -> Value {
+    let (s, v) = call(app, "GET", uri, Body::empty()).await;
+    assert_eq!(s, StatusCode::OK, "GET {uri}: {v}");
+    v
+}
+
+fn temp_db(tag: &str) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("cohort-fair-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}", dir.join("games.db").display());
+    (dir, url)
+}
+
+fn config(max_time: u64, max_games: usize) -> Config {
+    Config {
+        ai_workers: 1,
+        ai_max_time_ms: max_time,
+        max_ai_games: max_games,
+    }
+}
+
+fn ai_game(time_ms: u64) -> Value {
+    json!({"variant": "mini-chieftain", "white": "ai", "black": "ai",
+           "ai": {"agent": "random", "time_ms": time_ms}})
+}
+
+fn assert_error(s: StatusCode, v: &Value, status: StatusCode, words: &[&str]) {
+    assert_eq!(s, status, "{v}");
+    let msg = v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error: {v}"));
+    for w in words {
+        assert!(msg.contains(w), "'{w}' not in '{msg}'");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ai_time_per_turn_is_capped() {
+    let (dir, url) = temp_db("cap");
+    let app = App::open_with(&url, config(500, 4)).await.unwrap();
+    let human_ai = |t: u64| {
+        json!({"variant": "chesimals-1", "white": "human", "black": "ai",
+               "ai": {"agent": "engine", "time_ms": t}})
+    };
+    let (s, v) = post(&app, "/api/games", human_ai(501)).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST, &["ai.time_ms", "500"]);
+    let (s, v) = post(&app, "/api/games", ai_game(3000)).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST, &["ai.time_ms", "500"]);
+    let (s, v) = post(&app, "/api/games", human_ai(500)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let listed = get(&app, "/api/games").await;
+    assert_eq!(
+        listed.as_array().unwrap().len(),
+        1,
+        "a refused game was stored"
+    );
+    app.store.close().await;
+    // The default limit is 5000 ms.
+    let app = App::open(&url).await.unwrap();
+    assert_eq!(app.config.ai_max_time_ms, 5000);
+    let (s, v) = post(&app, "/api/games", human_ai(5001)).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST, &["5000"]);
+    app.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_creator_token_stops_an_ai_game_for_good() {
+    let (dir, url) = temp_db("stop");
+    let app = App::open_with(&url, config(5000, 4)).await.unwrap();
+    // Hold the only worker: the AI's first search waits, the game stands still.
+    let hold = app
+        .scheduler
+        .request("test", Class::Human)
+        .try_granted()
+        .ok()
+        .unwrap();
+    let (s, created) = post(&app, "/api/games", ai_game(50)).await;
+    assert_eq!(s, StatusCode::OK, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let creator = created["creator_token"].as_str().unwrap().to_string();
+    assert_eq!(creator.len(), 32);
+    assert!(creator.bytes().all(|b| b.is_ascii_hexdigit()));
+    assert!(created["tokens"]["white"].is_null() && created["tokens"]["black"].is_null());
+    // A human game's creation has no creator token, and its seat tokens stop nothing.
+    let (_, human) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "mini-chieftain", "white": "human", "black": "human"}),
+    )
+    .await;
+    assert!(human["creator_token"].is_null());
+    let hid = human["id"].as_str().unwrap();
+    let htoken = human["tokens"]["white"].as_str().unwrap();
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{hid}/stop"),
+        json!({"token": htoken}),
+    )
+    .await;
+    assert_error(s, &v, StatusCode::FORBIDDEN, &["AI-against-AI"]);
+
+    let stop = format!("/api/games/{id}/stop");
+    let before = get(&app, &format!("/api/games/{id}")).await;
+    assert!(before["result"].is_null());
+    // Wrong token, no token (empty body, or no field): 403, nothing changes.
+    let (s, v) = post(&app, &stop, json!({"token": "0".repeat(32)})).await;
+    assert_error(s, &v, StatusCode::FORBIDDEN, &["creator"]);
+    let (s, v) = post(&app, &stop, json!({})).await;
+    assert_error(s, &v, StatusCode::FORBIDDEN, &["creator"]);
+    let (s, v) = call(&app, "POST", &stop, Body::empty()).await;
+    assert_error(s, &v, StatusCode::FORBIDDEN, &["creator"]);
+    let (s, v) = post(&app, &stop, json!({"token": htoken})).await;
+    assert_error(s, &v, StatusCode::FORBIDDEN, &["creator"]);
+    assert_eq!(get(&app, &format!("/api/games/{id}")).await, before);
+
+    // The right token: a draw by agreement, stored as finished.
+    let (s, v) = post(&app, &stop, json!({"token": creator})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["result"]["winner"], Value::Null);
+    assert_eq!(v["result"]["reason"], "agreement");
+    let (s, v) = post(&app, &stop, json!({"token": creator})).await;
+    assert_error(s, &v, StatusCode::CONFLICT, &["over"]);
+    // The held search now runs, finds the game over and plays nothing.
+    drop(hold);
+    let mut view = Value::Null;
+    for _ in 0..100 {
+        view = get(&app, &format!("/api/games/{id}")).await;
+        if view["ai_thinking"] == false {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(view["ai_thinking"], false);
+    assert_eq!(
+        view["turns"], before["turns"],
+        "the AI played after the stop"
+    );
+    let record = get(&app, &format!("/api/games/{id}/record")).await;
+    assert_eq!(record["result"], "1/2-1/2");
+    assert_eq!(app.store.count_ai_games().await.unwrap(), 0);
+    app.store.close().await;
+
+    // After a restart the game is still over and the AI does not take it up again.
+    let reopened = App::open_with(&url, config(5000, 4)).await.unwrap();
+    let again = get(&reopened, &format!("/api/games/{id}")).await;
+    assert_eq!(again["result"]["reason"], "agreement");
+    assert_eq!(again["ai_thinking"], false);
+    assert_eq!(again["turns"], before["turns"]);
+    assert_eq!(
+        (reopened.scheduler.running(), reopened.scheduler.waiting()),
+        (0, 0)
+    );
+    reopened.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ai_against_ai_games_are_limited() {
+    let (dir, url) = temp_db("limit");
+    let app = App::open_with(&url, config(5000, 2)).await.unwrap();
+    let hold = app
+        .scheduler
+        .request("test", Class::Human)
+        .try_granted()
+        .ok()
+        .unwrap();
+    let mut creators = vec![];
+    // The engine at 2 s a turn: after the restart below (where no worker is held) neither
+    // game can end while the test looks.
+    let slow = json!({"variant": "mini-chieftain", "white": "ai", "black": "ai",
+                      "ai": {"agent": "engine", "time_ms": 2000}});
+    for _ in 0..2 {
+        let (s, v) = post(&app, "/api/games", slow.clone()).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        creators.push((
+            v["id"].as_str().unwrap().to_string(),
+            v["creator_token"].as_str().unwrap().to_string(),
+        ));
+    }
+    let (s, v) = post(&app, "/api/games", ai_game(50)).await;
+    assert_error(
+        s,
+        &v,
+        StatusCode::TOO_MANY_REQUESTS,
+        &["at most 2", "AI-against-AI"],
+    );
+    assert_eq!(get(&app, "/api/games").await.as_array().unwrap().len(), 2);
+    // Games with a person are not counted.
+    let (s, v) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "mini-chieftain", "white": "human", "black": "ai"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // Still refused after a restart (the count is the stored games').
+    app.store.close().await;
+    let app = App::open_with(&url, config(5000, 2)).await.unwrap();
+    let (s, v) = post(&app, "/api/games", ai_game(50)).await;
+    assert_error(s, &v, StatusCode::TOO_MANY_REQUESTS, &["at most 2"]);
+    // One ends: the next is accepted.
+    let (id, token) = &creators[0];
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/stop"),
+        json!({"token": token}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = post(&app, "/api/games", ai_game(50)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    drop(hold);
+    app.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
