@@ -638,8 +638,7 @@ fn analyze_reports_one_search_whose_line_begins_with_its_turn() {
         // depth's score and depth, its line the start of the pv.
         let last = text
             .lines()
-            .filter(|l| l.starts_with("depth "))
-            .last()
+            .rfind(|l| l.starts_with("depth "))
             .unwrap_or_else(|| panic!("{id}: no depth line:\n{text}"));
         let words: Vec<&str> = last.split_whitespace().collect();
         let (depth, score) = (words[1], words[3]);

@@ -24,9 +24,7 @@ fn dense_leapers(rows_of_units: usize) -> String {
 #[test]
 fn a_variant_that_could_overflow_the_step_list_is_refused_at_load() {
     // Before the fix this loaded, and `perft --divide` then panicked on the 2048-step list.
-    let err = parse_variants("dense.ini", &dense_leapers(6), &[])
-        .err()
-        .expect("refused");
+    let err = parse_variants("dense.ini", &dense_leapers(6), &[]).expect_err("refused");
     assert_eq!(err.field, "setup", "{err}");
     assert!(err.message.contains("legal steps"), "{err}");
     // A sparser one loads, and every position of it generates without panicking.
@@ -51,9 +49,7 @@ fn a_dense_position_string_is_refused_not_played() {
         *row = "16".into();
     }
     rows[0] = "k15".into();
-    let e = Position::parse(&v, &format!("{} w", rows.join("/")))
-        .err()
-        .expect("refused");
+    let e = Position::parse(&v, &format!("{} w", rows.join("/"))).expect_err("refused");
     assert!(e.0.contains("legal steps"), "{e}");
 }
 
