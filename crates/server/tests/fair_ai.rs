@@ -6,49 +6,13 @@
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use cohort_server::sched::Class;
-use cohort_server::{router, App, Config};
-use http_body_util::BodyExt;
+use cohort_server::{App, Config};
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
-async fn call(
-    app: &std::sync::Arc<App>,
-    method: &str,
-    uri: &str,
-    body: Body,
-) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body)
-        .unwrap();
-    let resp = router(app.clone()).oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let v = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    (status, v)
-}
-
-async fn post(app: &std::sync::Arc<App>, uri: &str, v: Value) -> (StatusCode, Value) {
-    call(app, "POST", uri, Body::from(v.to_string())).await
-}
-
-async fn get(app: &std::sync::Arc<App>, uri: &str) -> Value {
-    let (s, v) = call(app, "GET", uri, Body::empty()).await;
-    assert_eq!(s, StatusCode::OK, "GET {uri}: {v}");
-    v
-}
-
-fn temp_db(tag: &str) -> (std::path::PathBuf, String) {
-    let dir = std::env::temp_dir().join(format!("cohort-fair-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let url = format!("sqlite://{}", dir.join("games.db").display());
-    (dir, url)
-}
+mod common;
+use common::*;
 
 fn config(max_time: u64, max_games: usize) -> Config {
     Config {
