@@ -48,6 +48,7 @@ impl Position {
     }
 
     /// Take a step back: revert the journal to the mark, restore what `Undo` saved.
+    #[inline(always)]
     pub fn unmake(&mut self, _step: Step, undo: Undo) {
         while self.journal.len() > undo.mark as usize {
             let change = self.journal.pop().expect("above the mark");

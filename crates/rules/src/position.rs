@@ -61,7 +61,7 @@ pub struct Unit {
 /// reads or writes its part). Aligned to 32 bytes (64 in all) so that saving and restoring it
 /// are two whole, aligned vector moves.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-#[repr(C, align(32))]
+#[repr(C)]
 pub struct TurnState {
     /// Unit moves made so far this turn.
     pub moves: u8,
