@@ -219,13 +219,7 @@ fn check_variant(path: &str) -> Res<()> {
     let variants = parse_variants(path, &text, &known).map_err(|e| Fail(e.to_string()))?;
     for v in &variants {
         let start = v.start();
-        let model = match v.command {
-            cohort_rules::CommandModel::Single => "single",
-            cohort_rules::CommandModel::Chain { .. } => "chain",
-            cohort_rules::CommandModel::Range { .. } => "range",
-            cohort_rules::CommandModel::Lead { .. } => "lead",
-            cohort_rules::CommandModel::Body => "body",
-        };
+        let model = v.command.name();
         println!(
             "[{}] {}: {}x{} board, {} piece kinds, command = {model}, {} units, {} legal first steps",
             v.id,

@@ -152,6 +152,19 @@ impl LeadMode {
     }
 }
 
+impl CommandModel {
+    /// The model's name as a variant file writes it (`command = ...`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            CommandModel::Single => "single",
+            CommandModel::Chain { .. } => "chain",
+            CommandModel::Range { .. } => "range",
+            CommandModel::Lead { .. } => "lead",
+            CommandModel::Body => "body",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Victory {
     /// Capture every enemy royal unit; the game ends the moment the last one falls.
@@ -321,13 +334,7 @@ pub fn variant_warnings(file: &str, text: &str, known: &[Arc<Variant>]) -> Vec<V
             field: e.key.clone(),
             message,
         };
-        let model = match v.command {
-            CommandModel::Single => "single",
-            CommandModel::Chain { .. } => "chain",
-            CommandModel::Range { .. } => "range",
-            CommandModel::Lead { .. } => "lead",
-            CommandModel::Body => "body",
-        };
+        let model = v.command.name();
         for e in &sec.entries {
             let readers: &[&str] = match e.key.as_str() {
                 "links" => &["chain", "lead"],

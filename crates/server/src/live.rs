@@ -307,13 +307,7 @@ pub fn board_view(pos: &Position) -> Value {
         }
     }
     let movable: Vec<String> = pos.movable_units().iter().map(name).collect();
-    let command = match v.command {
-        CommandModel::Chain { .. } => "chain",
-        CommandModel::Range { .. } => "range",
-        CommandModel::Single => "single",
-        CommandModel::Body => "body",
-        CommandModel::Lead { .. } => "lead",
-    };
+    let command = v.command.name();
     let pieces: serde_json::Map<String, Value> = v
         .pieces
         .iter()
