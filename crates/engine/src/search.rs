@@ -66,6 +66,7 @@ fn pack_step(s: Option<Step>) -> u64 {
         StepKind::Drop(k) => (4, k as u64),
         StepKind::Promote(k) => (5, k as u64),
         StepKind::Lead(m) => (6, m as u64),
+        StepKind::Push(sh) => (7, sh as u64),
     };
     tag | arg << 3 | (s.from.index() as u64) << 11 | (s.to.index() as u64) << 19
 }
@@ -83,6 +84,7 @@ fn unpack_step(v: u64) -> Option<Step> {
         4 => StepKind::Drop(arg),
         5 => StepKind::Promote(arg),
         6 => StepKind::Lead(arg),
+        7 => StepKind::Push(arg),
         _ => return None,
     };
     Some(Step { from, to, kind })

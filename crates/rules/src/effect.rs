@@ -32,6 +32,8 @@ pub(crate) enum Change {
     /// rights, en passant, the halfmove clock) is the last on the core's record stack. Kept
     /// there so that a change stays four bytes, copied in a register.
     Chess { step: Step },
+    /// Chessma 84: the core made a move; its saved state waits on the core's own stack.
+    Chessma,
 }
 
 impl Position {
@@ -279,6 +281,7 @@ impl Position {
                 let undo = self.chess_records().pop().expect("a record per chess move");
                 self.chess_unmake_core(step, undo)
             }
+            Change::Chessma => self.chessma_unmake_core(),
         }
     }
 }

@@ -16,6 +16,8 @@ pub enum EndReason {
     /// Chess: the side to move is checkmated / stalemated.
     Checkmate,
     Stalemate,
+    /// Chessma 84: stalemated with the King on a corner, which loses.
+    CornerStalemate,
     /// Chess: 100 half-moves without a pawn move or capture.
     FiftyMoves,
     InsufficientMaterial,
@@ -32,6 +34,7 @@ impl EndReason {
             EndReason::QuietTurns => "turns without a capture",
             EndReason::Checkmate => "checkmate",
             EndReason::Stalemate => "stalemate",
+            EndReason::CornerStalemate => "stalemate on a corner",
             EndReason::FiftyMoves => "fifty-move rule",
             EndReason::InsufficientMaterial => "insufficient material",
             EndReason::Agreement => "agreement",
@@ -182,6 +185,20 @@ impl Game {
 
     fn judge_turn_start(&mut self) {
         let pos = &self.position;
+        if pos.variant().chessma.is_some() {
+            let mover = pos.side_to_move();
+            // Checkmate wins; stalemate loses with the King on a corner, draws elsewhere.
+            self.result = (pos.count_steps() == 0).then(|| {
+                if pos.in_check() {
+                    (Outcome::Win(mover.other()), EndReason::Checkmate)
+                } else if pos.chessma_king_on_corner() {
+                    (Outcome::Win(mover.other()), EndReason::CornerStalemate)
+                } else {
+                    (Outcome::Draw, EndReason::Stalemate)
+                }
+            });
+            return;
+        }
         if pos.variant().fide {
             let mover = pos.side_to_move();
             self.result = if pos.count_steps() == 0 {

@@ -1,8 +1,10 @@
 //! Board geometry: which cells of the 16x16 frame exist, and the tables that every piece
 //! and command rule reads (neighbours, rays, activation ranges), computed once per variant.
 //!
-//! A board is one rectangular sheet today. Chessma 84's two overlapping boards will be two
-//! sheets over the same frame: a move lies in one sheet, so tables become per-sheet then.
+//! A board is one rectangular sheet, or several overlapping sheets (Chessma 84's two boards
+//! that share their middle ranks): each sheet is an ordinary grid of some of the frame's
+//! ranks, lines (slides, leaps, pushes, counts) run within one sheet, and adjacency is the
+//! union over the sheets. Ranks and files may carry labels (`1'`, `z`).
 
 use crate::bitboard::{Bitboard, Square, FRAME};
 
@@ -35,11 +37,25 @@ impl Ray {
     }
 }
 
+/// One sheet of a board made of overlapping sheets: its rows (frame ranks, bottom to top)
+/// and its squares. Within a sheet, row i+1 is the next rank up from row i.
+#[derive(Clone, Debug)]
+pub struct Sheet {
+    pub name: String,
+    pub rows: Vec<u8>,
+    pub squares: Bitboard,
+}
+
 pub struct Geometry {
     pub files: u8,
     pub ranks: u8,
     /// The cells of the frame that are squares of this board.
     pub squares: Bitboard,
+    /// The sheets of a board of overlapping sheets (empty for one rectangle).
+    pub sheets: Vec<Sheet>,
+    /// Labels of the files and ranks (empty: letters a.. and numbers 1..).
+    pub file_labels: Vec<String>,
+    pub rank_labels: Vec<String>,
     king: Box<[Bitboard; 256]>,
     rays: Box<[[Ray; 8]; 256]>,
 }
@@ -71,9 +87,64 @@ impl Geometry {
             files,
             ranks,
             squares,
+            sheets: Vec::new(),
+            file_labels: Vec::new(),
+            rank_labels: Vec::new(),
             king,
             rays,
         }
+    }
+
+    /// A board of overlapping sheets with labelled files and ranks. Adjacency is the union
+    /// of each sheet's; the generic rays are the first sheet's (sheet-aware rules read the
+    /// sheets through `sheet_offset`).
+    pub fn with_sheets(file_labels: Vec<String>, rank_labels: Vec<String>, sheets: Vec<Sheet>) -> Geometry {
+        let (files, ranks) = (file_labels.len() as u8, rank_labels.len() as u8);
+        let mut g = Geometry::rectangle(files, ranks);
+        g.file_labels = file_labels;
+        g.rank_labels = rank_labels;
+        g.squares = sheets.iter().fold(Bitboard::EMPTY, |a, s| a | s.squares);
+        g.sheets = sheets;
+        let mut king = Box::new([Bitboard::EMPTY; 256]);
+        let mut rays = Box::new([[Ray::default(); 8]; 256]);
+        for s in 0..g.sheets.len() {
+            for sq in g.sheets[s].squares.iter() {
+                for (d, &(df, dr)) in DIRECTIONS.iter().enumerate() {
+                    let mut cur = sq;
+                    let mut n = 0;
+                    while let Some(next) = g.sheet_offset(s, cur, df, dr) {
+                        if s == 0 {
+                            let ray = &mut rays[sq.index()][d];
+                            ray.squares[n] = next;
+                            ray.len = n as u8 + 1;
+                        }
+                        if n == 0 {
+                            king[sq.index()].set(next);
+                        }
+                        n += 1;
+                        cur = next;
+                    }
+                }
+            }
+        }
+        g.king = king;
+        g.rays = rays;
+        g
+    }
+
+    /// The square (df, dr) away from `sq` in the grid of sheet `s`, if both are on it.
+    pub fn sheet_offset(&self, s: usize, sq: Square, df: i8, dr: i8) -> Option<Square> {
+        let sheet = &self.sheets[s];
+        if !sheet.squares.has(sq) {
+            return None;
+        }
+        let row = sheet.rows.iter().position(|&r| r == sq.rank())? as i8 + dr;
+        let file = sq.file() as i8 + df;
+        if row < 0 || row as usize >= sheet.rows.len() || !(0..self.files as i8).contains(&file) {
+            return None;
+        }
+        let t = Square::new(file as u8, sheet.rows[row as usize]);
+        sheet.squares.has(t).then_some(t)
     }
 
     #[inline(always)]
@@ -111,6 +182,13 @@ impl Geometry {
         b
     }
     pub fn parse_square(&self, text: &str) -> Option<Square> {
+        if !self.rank_labels.is_empty() {
+            let f = self.file_labels.iter().position(|l| text.starts_with(l.as_str()))?;
+            let rest = &text[self.file_labels[f].len()..];
+            let r = self.rank_labels.iter().position(|l| l == rest)?;
+            let sq = Square::new(f as u8, r as u8);
+            return self.squares.has(sq).then_some(sq);
+        }
         let mut chars = text.chars();
         let file = chars.next()?;
         if !file.is_ascii_lowercase() {
@@ -131,6 +209,13 @@ impl Geometry {
         Some(Square::new(f, rank - 1))
     }
     pub fn square_name(&self, sq: Square) -> String {
+        if !self.rank_labels.is_empty() {
+            return format!(
+                "{}{}",
+                self.file_labels[sq.file() as usize],
+                self.rank_labels[sq.rank() as usize]
+            );
+        }
         format!("{}{}", (b'a' + sq.file()) as char, sq.rank() + 1)
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod bitboard;
 mod chess;
+mod chessma;
 pub mod command;
 pub mod describe;
 mod effect;

@@ -17,6 +17,12 @@ impl Position {
             pos.parse_fen(text)?;
             return Ok(pos);
         }
+        if variant.chessma.is_some() {
+            let mut pos = Position::empty(variant, Side::White);
+            pos.model = crate::command::Model::Chessma;
+            pos.parse_chessma(text)?;
+            return Ok(pos);
+        }
         let mut fields = text.split_whitespace();
         let Some(board) = fields.next() else {
             return err("empty position string".into());
@@ -282,6 +288,9 @@ impl Position {
     pub fn to_text(&self) -> String {
         if self.chess.is_some() {
             return self.chess_fen();
+        }
+        if self.chessma.is_some() {
+            return self.chessma_text();
         }
         let geo = &self.variant.geometry;
         let mut out = String::new();

@@ -118,6 +118,8 @@ pub struct Position {
     pub(crate) journal: Vec<Change>,
     /// FIDE chess: the dedicated 8x8 core (the generic fields above mirror it).
     pub(crate) chess: Option<Box<crate::chess::ChessState>>,
+    /// Chessma 84: the dedicated core over the two sheets (the generic fields mirror it).
+    pub(crate) chessma: Option<Box<crate::chessma::ChessmaState>>,
     /// Units of each kind each side has in hand (placement variants).
     pub(crate) pocket: [[u8; MAX_KINDS]; 2],
 }
@@ -201,6 +203,7 @@ impl Position {
             journal: Vec::with_capacity(256),
             pocket: [[0; MAX_KINDS]; 2],
             chess: None,
+            chessma: None,
         }
     }
 
@@ -271,6 +274,9 @@ impl Position {
     pub fn compute_hash(&self) -> u64 {
         if let Some(c) = &self.chess {
             return c.board_hash();
+        }
+        if let Some(c) = &self.chessma {
+            return c.board.compute_hash();
         }
         let mut h = self.units().map(Self::unit_key).fold(0, |a, b| a ^ b);
         if self.side == Side::Black {

@@ -28,6 +28,9 @@ pub enum StepKind {
     /// Placement: a unit of this kind (index into the variant's pieces) enters on `to`
     /// (`K@e1`); `from` equals `to`.
     Drop(u8),
+    /// Chessma 84: a Pusher's push along the named sheet (`f3-e4/A`), where the push would
+    /// end differently on the other sheet.
+    Push(u8),
 }
 
 impl Step {

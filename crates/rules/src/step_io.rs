@@ -62,6 +62,9 @@ impl From<StepError> for String {
 impl Position {
     /// Write a step as NOTATION.md does: `e2-e4`, `e2xe4` for a capture, or `end`.
     pub fn step_text(&self, step: Step) -> String {
+        if self.chessma.is_some() && step.kind != StepKind::End {
+            return self.chessma_step_text(step);
+        }
         let geo = &self.variant.geometry;
         match step.kind {
             StepKind::End => "end".into(),
@@ -81,6 +84,12 @@ impl Position {
                 },
                 geo.square_name(step.to),
                 self.variant.pieces[kind as usize].letter
+            ),
+            StepKind::Push(sheet) => format!(
+                "{}-{}/{}",
+                geo.square_name(step.from),
+                geo.square_name(step.to),
+                geo.sheets.get(sheet as usize).map_or("?", |s| s.name.as_str())
             ),
             StepKind::Pin => format!(
                 "{}~{}",
@@ -128,6 +137,15 @@ impl Position {
         if self.chess.is_some() {
             return self
                 .parse_chess_step(text)
+                .map_err(StepError::syntax_or_rule);
+        }
+        if self.chessma.is_some() {
+            if self.outcome.is_some() {
+                let message = "the game is over; no step is legal".to_string();
+                return Err(StepError::new(Illegal::GameOver, message));
+            }
+            return self
+                .parse_chessma_step(text)
                 .map_err(StepError::syntax_or_rule);
         }
         if text.starts_with("lead") {

@@ -17,8 +17,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::bitboard::Bitboard;
-use crate::geometry::Geometry;
+use crate::bitboard::{Bitboard, Square};
+use crate::geometry::{Geometry, Sheet};
 use crate::movement::MoveSet;
 
 pub const MAX_KINDS: usize = 16;
@@ -220,6 +220,8 @@ pub struct Variant {
     pub placement: Option<Placement>,
     /// `rules = fide`: FIDE chess on its dedicated 8x8 core (positions are FEN).
     pub fide: bool,
+    /// `rules = chessma`: Chessma 84 on its dedicated core over the board's sheets.
+    pub(crate) chessma: Option<Arc<crate::chessma::Tables>>,
     /// For each leader kind, the kinds it may activate (bit k = piece kind k). All by default.
     pub activates: [u16; MAX_KINDS],
     /// Some leader may not activate every kind (`activates X = ...` lines).
@@ -315,6 +317,10 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     (
         "variants/chess.ini",
         include_str!("../../../variants/chess.ini"),
+    ),
+    (
+        "variants/chessma.ini",
+        include_str!("../../../variants/chessma.ini"),
     ),
 ];
 
@@ -560,6 +566,8 @@ const FIELDS: &[&str] = &[
     "summary",
     "reconstructed",
     "board",
+    "files",
+    "ranks",
     "command",
     "links",
     "cap",
@@ -576,7 +584,7 @@ const FIELDS: &[&str] = &[
     "setup",
     "rules",
 ];
-const PREFIXED: &[&str] = &["piece ", "group ", "activates ", "lead "];
+const PREFIXED: &[&str] = &["piece ", "group ", "activates ", "lead ", "sheet "];
 
 /// The known field nearest to an unknown one (a typo), if any is close.
 fn nearest_field(key: &str) -> Option<&'static str> {
@@ -641,18 +649,12 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
     };
 
     let board = require("board")?;
-    let (files, ranks) = board
-        .value
-        .split_once('x')
-        .and_then(|(f, r)| Some((f.trim().parse::<u8>().ok()?, r.trim().parse::<u8>().ok()?)))
-        .filter(|(f, r)| (1..=16).contains(f) && (1..=16).contains(r))
-        .ok_or_else(|| {
-            err(
-                board,
-                format!("expected FILESxRANKS, each 1..16, found '{}'", board.value),
-            )
-        })?;
-    let geometry = Geometry::rectangle(files, ranks);
+    let geometry = if board.value == "sheets" {
+        parse_sheets(entries, board, &err)?
+    } else {
+        parse_rectangle(board, &err)?
+    };
+    let (files, ranks) = (geometry.files, geometry.ranks);
 
     let mut pieces = Vec::new();
     for e in entries.iter().filter(|e| e.key.starts_with("piece")) {
@@ -842,8 +844,27 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
             ))
         }
     };
+    let mut chessma = None;
     let fide = match get("rules") {
         None => false,
+        Some(e) if e.value == "chessma" => {
+            if command != CommandModel::Single || geometry.sheets.len() != 2 {
+                return Err(err(
+                    e,
+                    "rules = chessma needs command = single on a board of two sheets".into(),
+                ));
+            }
+            for letter in crate::chessma::REQUIRED_LETTERS.chars() {
+                if !pieces.iter().any(|p: &PieceKind| p.letter == letter) {
+                    return Err(err(
+                        e,
+                        format!("rules = chessma needs a piece with letter {letter} (K Q R B N P and the Ultima pieces I U L W C E S X)"),
+                    ));
+                }
+            }
+            chessma = Some(Arc::new(crate::chessma::Tables::new(&geometry)));
+            false
+        }
         Some(e) if e.value == "fide" => {
             if command != CommandModel::Single || (files, ranks) != (8, 8) {
                 return Err(err(
@@ -856,7 +877,7 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         Some(e) => {
             return Err(err(
                 e,
-                format!("unknown special rules '{}' (known: fide)", e.value),
+                format!("unknown special rules '{}' (known: fide, chessma)", e.value),
             ))
         }
     };
@@ -864,7 +885,7 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         None => Victory::CaptureRoyals,
         Some(e) if e.value == "royals" => Victory::CaptureRoyals,
         Some(e) if e.value == "body" && command == CommandModel::Body => Victory::Body,
-        Some(e) if e.value == "checkmate" && fide => Victory::Checkmate,
+        Some(e) if e.value == "checkmate" && (fide || chessma.is_some()) => Victory::Checkmate,
         Some(e) => {
             return Err(err(
                 e,
@@ -999,6 +1020,7 @@ fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Variant, VariantE
         setup: setup.value.clone(),
         placement,
         fide,
+        chessma,
         activates,
         restricted_activation,
         lead_modes,
@@ -1128,4 +1150,104 @@ fn parse_lead_modes(
         return Err(err(&entries[0], "at most 64 lead modes".into()));
     }
     Ok(modes)
+}
+
+type ErrFn<'a> = dyn Fn(&Entry, String) -> VariantError + 'a;
+
+/// `board = FILESxRANKS`: one rectangle.
+fn parse_rectangle(board: &Entry, err: &ErrFn) -> Result<Geometry, VariantError> {
+    let (files, ranks) = board
+        .value
+        .split_once('x')
+        .and_then(|(f, r)| Some((f.trim().parse::<u8>().ok()?, r.trim().parse::<u8>().ok()?)))
+        .filter(|(f, r)| (1..=16).contains(f) && (1..=16).contains(r))
+        .ok_or_else(|| {
+            err(
+                board,
+                format!("expected FILESxRANKS, each 1..16, found '{}'", board.value),
+            )
+        })?;
+    Ok(Geometry::rectangle(files, ranks))
+}
+
+/// `board = sheets`: labelled `files` and `ranks` (bottom to top), and `sheet NAME = rows |
+/// squares` lines. A sheet's rows are rank labels bottom to top; its squares are names and
+/// rectangles `a1:h8` (files and frame ranks between the corners, inclusive).
+fn parse_sheets(entries: &[Entry], board: &Entry, err: &ErrFn) -> Result<Geometry, VariantError> {
+    let labels = |key: &str| -> Result<(Vec<String>, &Entry), VariantError> {
+        let e = entries
+            .iter()
+            .rev()
+            .find(|e| e.key == key)
+            .ok_or_else(|| err(board, format!("board = sheets needs a '{key}' line")))?;
+        let v: Vec<String> = e.value.split_whitespace().map(String::from).collect();
+        if v.is_empty() || v.len() > 16 {
+            return Err(err(e, "expected 1 to 16 labels separated by spaces".into()));
+        }
+        for (i, l) in v.iter().enumerate() {
+            if v[..i].contains(l) {
+                return Err(err(e, format!("label '{l}' is repeated")));
+            }
+        }
+        Ok((v, e))
+    };
+    let (file_labels, fe) = labels("files")?;
+    let (rank_labels, _) = labels("ranks")?;
+    if file_labels.iter().any(|l| l.len() != 1 || !l.as_bytes()[0].is_ascii_lowercase()) {
+        return Err(err(fe, "file labels are single lower-case letters".into()));
+    }
+    let frame = Geometry::with_sheets(
+        file_labels.clone(),
+        rank_labels.clone(),
+        vec![Sheet {
+            name: String::new(),
+            rows: (0..rank_labels.len() as u8).collect(),
+            squares: Geometry::rectangle(file_labels.len() as u8, rank_labels.len() as u8).squares,
+        }],
+    );
+    let mut sheets = Vec::new();
+    for e in entries.iter().filter(|e| e.key.starts_with("sheet ")) {
+        let name = e.key["sheet ".len()..].trim().to_string();
+        let (rows_text, squares_text) = e
+            .value
+            .split_once('|')
+            .ok_or_else(|| err(e, "expected 'rows | squares'".into()))?;
+        let mut rows = Vec::new();
+        for l in rows_text.split_whitespace() {
+            let r = rank_labels
+                .iter()
+                .position(|x| x == l)
+                .ok_or_else(|| err(e, format!("'{l}' is not a rank label")))?;
+            if rows.last().is_some_and(|&p| p >= r as u8) {
+                return Err(err(e, format!("rows go bottom to top: '{l}' is out of order")));
+            }
+            rows.push(r as u8);
+        }
+        let mut squares = Bitboard::EMPTY;
+        for part in squares_text.split_whitespace() {
+            let sq = |t: &str| {
+                frame
+                    .parse_square(t)
+                    .ok_or_else(|| err(e, format!("'{t}' is not a square of the files and ranks")))
+            };
+            let (a, b) = match part.split_once(':') {
+                Some((a, b)) => (sq(a)?, sq(b)?),
+                None => (sq(part)?, sq(part)?),
+            };
+            for r in a.rank().min(b.rank())..=a.rank().max(b.rank()) {
+                for f in a.file().min(b.file())..=a.file().max(b.file()) {
+                    let s = Square::new(f, r);
+                    if !rows.contains(&r) {
+                        return Err(err(e, format!("{part}: rank '{}' is not a row of sheet {name}", rank_labels[r as usize])));
+                    }
+                    squares.set(s);
+                }
+            }
+        }
+        sheets.push(Sheet { name, rows, squares });
+    }
+    if sheets.is_empty() || sheets.len() > 2 {
+        return Err(err(board, "board = sheets needs one or two 'sheet NAME = rows | squares' lines".into()));
+    }
+    Ok(Geometry::with_sheets(file_labels, rank_labels, sheets))
 }

@@ -192,7 +192,8 @@ impl Position {
 
     /// Chess: is the side to move in check? (Always false in other games.)
     pub fn in_check(&self) -> bool {
-        self.chess.is_some() && self.chess_in_check()
+        (self.chess.is_some() && self.chess_in_check())
+            || (self.chessma.is_some() && self.chessma_in_check())
     }
 
     pub(crate) fn chess_halfmove(&self) -> u16 {

@@ -38,12 +38,14 @@ pub(crate) enum Model {
     Lead,
     Body,
     Fide,
+    Chessma,
 }
 
 impl Model {
     pub(crate) fn of(variant: &crate::variant::Variant) -> Model {
         match variant.command {
             _ if variant.fide => Model::Fide,
+            _ if variant.chessma.is_some() => Model::Chessma,
             CommandModel::Single => Model::Single,
             CommandModel::Chain { .. } => Model::Chain,
             CommandModel::Range { .. } => Model::Range,
@@ -244,13 +246,13 @@ impl Position {
         if self.outcome.is_some() {
             return Bitboard::EMPTY;
         }
-        if self.chess.is_some() {
+        if self.chess.is_some() || self.chessma.is_some() {
             let mut list = StepList::new();
-            self.chess_legal_steps(&mut list);
-            return list.iter().map(|s| s.from).collect();
+            self.legal_steps(&mut list);
+            return list.iter().filter(|s| !matches!(s.kind, StepKind::Drop(_))).map(|s| s.from).collect();
         }
         match self.model {
-            Model::Single | Model::Fide => self.occupied[self.side.index()],
+            Model::Single | Model::Fide | Model::Chessma => self.occupied[self.side.index()],
             Model::Body => self.body_movers(),
             Model::Chain => Chain::of(self).movers(self),
             Model::Range => range::movers(self),
@@ -261,12 +263,12 @@ impl Position {
     /// Where the unit on `from` could go, ignoring whether it may move now.
     #[inline(always)]
     pub fn destinations(&self, from: Square) -> Bitboard {
-        if self.chess.is_some() {
+        if self.chess.is_some() || self.chessma.is_some() {
             let mut list = StepList::new();
-            self.chess_legal_steps(&mut list);
+            self.legal_steps(&mut list);
             return list
                 .iter()
-                .filter(|s| s.from == from)
+                .filter(|s| s.from == from && !matches!(s.kind, StepKind::Drop(_)))
                 .map(|s| s.to)
                 .collect();
         }
@@ -323,6 +325,7 @@ impl Position {
         match self.model {
             Model::Body => return self.for_each_body_step(|s| list.push(s)),
             Model::Fide => return self.chess_legal_steps(list),
+            Model::Chessma => return self.chessma_legal_steps(list),
             _ => {}
         }
         if self.awaits_lead() {
@@ -348,6 +351,7 @@ impl Position {
                 return n;
             }
             Model::Fide => return self.chess_count(),
+            Model::Chessma => return self.chessma_count(),
             _ => {}
         }
         if self.awaits_lead() {
@@ -361,7 +365,7 @@ impl Position {
     }
 
     pub fn is_legal(&self, step: Step) -> bool {
-        if self.variant.command == CommandModel::Body || self.chess.is_some() {
+        if self.variant.command == CommandModel::Body || self.chess.is_some() || self.chessma.is_some() {
             let mut list = StepList::new();
             self.legal_steps(&mut list);
             return list.contains(step);
@@ -372,7 +376,7 @@ impl Position {
                 self.for_each_lead_step(|s| found |= s == step);
                 found
             }
-            StepKind::Pin | StepKind::Drop(_) | StepKind::Promote(_) => false,
+            StepKind::Pin | StepKind::Drop(_) | StepKind::Promote(_) | StepKind::Push(_) => false,
             StepKind::End => self.end_is_legal(),
             StepKind::Move => {
                 self.occupied[self.side.index()].has(step.from)
@@ -389,6 +393,7 @@ impl Position {
         match self.model {
             Model::Body => self.make_body(step),
             Model::Fide => self.make_fide(step),
+            Model::Chessma => self.make_chessma(step),
             Model::Chain | Model::Range | Model::Lead | Model::Single => match step.kind {
                 StepKind::Move => {
                     self.move_unit(step.from, step.to);
@@ -398,8 +403,8 @@ impl Position {
                 }
                 StepKind::End => self.end_turn(),
                 StepKind::Lead(mode) => self.make_lead(step.from, mode),
-                StepKind::Pin | StepKind::Drop(_) | StepKind::Promote(_) => {
-                    unreachable!("pins, drops and promotions exist only in Lifeform and chess")
+                StepKind::Pin | StepKind::Drop(_) | StepKind::Promote(_) | StepKind::Push(_) => {
+                    unreachable!("pins, drops, promotions and pushes exist only in Lifeform, chess and Chessma")
                 }
             },
         }
@@ -409,6 +414,11 @@ impl Position {
     #[inline(never)]
     fn make_body(&mut self, step: Step) {
         body::make(self, step)
+    }
+
+    #[inline(never)]
+    fn make_chessma(&mut self, step: Step) {
+        self.chessma_make(step)
     }
 
     #[inline(never)]

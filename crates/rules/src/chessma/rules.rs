@@ -1,0 +1,966 @@
+//! Chessma 84's moves (RULES.md 7, RULES-DETAILS.md 7.7): generation, the capture effects of
+//! each piece, make and unmake, freezing and check by every capture method.
+//!
+//! A move lies on one sheet; a move valid on both sheets has the union of its effects there,
+//! so a move carries the mask of sheets it is valid on. Legality (the own King not capturable
+//! afterwards on either sheet) is tested by making the move.
+
+use crate::bitboard::{Bitboard, Square};
+
+use super::board::*;
+use super::tables::{opposite, Tables, NONE};
+
+/// How a move is made. `Plain` covers every piece's own move with its own effects.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum How {
+    Plain,
+    Castle,
+    EnPassant,
+    /// A piece of this kind from the pocket.
+    Drop(u8),
+    Swap,
+    /// A push along the sheet given; `labelled` when the other sheet's push ends otherwise.
+    Push { sheet: u8, labelled: bool },
+    /// An Encloser or Chameleon arriving off any line to complete an enclosure.
+    Teleport,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) struct Mv {
+    pub from: u8,
+    pub to: u8,
+    pub how: How,
+    /// Promotion kind (0: none).
+    pub promo: u8,
+    /// Sheets the move is valid on (bit s).
+    pub sheets: u8,
+}
+
+impl Mv {
+    fn plain(from: u8, to: u8, sheets: u8) -> Mv {
+        Mv { from, to, how: How::Plain, promo: 0, sheets }
+    }
+}
+
+/// Up to this many pseudo-legal moves in a position (drops included).
+pub(crate) const MAX_MOVES: usize = 2048;
+
+pub(crate) struct MoveBuf {
+    pub len: usize,
+    pub mv: [Mv; MAX_MOVES],
+}
+
+impl MoveBuf {
+    pub fn new() -> MoveBuf {
+        MoveBuf { len: 0, mv: [Mv::plain(0, 0, 0); MAX_MOVES] }
+    }
+    #[inline(always)]
+    fn push(&mut self, m: Mv) {
+        if self.len < MAX_MOVES {
+            self.mv[self.len] = m;
+            self.len += 1;
+        }
+    }
+    pub fn as_slice(&self) -> &[Mv] {
+        &self.mv[..self.len]
+    }
+}
+
+#[inline(always)]
+fn bit(s: u8) -> Bitboard {
+    Bitboard::from_square(Square::from_index(s))
+}
+#[inline(always)]
+fn file(s: u8) -> u8 {
+    s & 15
+}
+#[inline(always)]
+fn rank(s: u8) -> u8 {
+    s >> 4
+}
+
+/// A small set of squares a move removes.
+struct Caps {
+    n: usize,
+    sq: [u8; 48],
+    /// Whether each goes to the mover's pocket (enclosure) or off the board.
+    pocket: [bool; 48],
+}
+
+impl Caps {
+    fn new() -> Caps {
+        Caps { n: 0, sq: [NONE; 48], pocket: [false; 48] }
+    }
+    fn add(&mut self, s: u8, pocket: bool) {
+        if !self.sq[..self.n].contains(&s) && self.n < 48 {
+            self.sq[self.n] = s;
+            self.pocket[self.n] = pocket;
+            self.n += 1;
+        }
+    }
+}
+
+
+/// Pieces strictly between two squares of one rank.
+fn between_on_rank(cells: &[u8; 256], a: u8, b: u8) -> u32 {
+    let (lo, hi) = (file(a).min(file(b)), file(a).max(file(b)));
+    ((lo + 1)..hi).filter(|&f| cells[(rank(a) * 16 + f) as usize] != EMPTY).count() as u32
+}
+
+/// Pieces strictly between two squares of one file, by rank level: twin rows are never
+/// between each other (X2).
+fn between_on_file(cells: &[u8; 256], t: &Tables, a: u8, b: u8) -> u32 {
+    let (la, lb) = (t.level[rank(a) as usize], t.level[rank(b) as usize]);
+    let (lo, hi) = (la.min(lb), la.max(lb));
+    (0..16u8)
+        .filter(|&r| {
+            let l = t.level[r as usize];
+            l > lo && l < hi && cells[(r * 16 + file(a)) as usize] != EMPTY
+        })
+        .count() as u32
+}
+
+/// The Coordinator's captures from `at` with side `s`'s King on `king` (only pieces of the
+/// kind `only` allows: the Chameleon takes Coordinators only).
+fn coordinate(cells: &[u8; 256], king: u8, t: &Tables, s: usize, at: u8, only: Option<u8>, caps: &mut Caps) {
+    if king == NONE {
+        return;
+    }
+    for target in [rank(king) * 16 + file(at), rank(at) * 16 + file(king)] {
+        if !t.exists[target as usize] || target == at || target == king {
+            continue;
+        }
+        let c = cells[target as usize];
+        if c == EMPTY || side(c) == s || only.is_some_and(|o| kind(c) != o) {
+            continue;
+        }
+        let (to_king, to_coord) = if rank(target) == rank(king) {
+            (between_on_rank(cells, target, king), between_on_file(cells, t, target, at))
+        } else {
+            (between_on_file(cells, t, target, king), between_on_rank(cells, target, at))
+        };
+        if to_king == to_coord {
+            caps.add(target, false);
+        }
+    }
+}
+
+/// The group (orthogonally connected, one side's) through `start`, and whether it has an
+/// empty orthogonal neighbour.
+fn group(cells: &[u8; 256], t: &Tables, start: u8) -> (Bitboard, bool) {
+    let owner = side(cells[start as usize]);
+    let mut members = bit(start);
+    let mut stack = [0u8; 96];
+    let (mut top, mut liberty) = (1, false);
+    stack[0] = start;
+    while top > 0 {
+        top -= 1;
+        let q = stack[top];
+        for &n in t.orth[q as usize].as_slice() {
+            let c = cells[n as usize];
+            if c == EMPTY {
+                liberty = true;
+            } else if side(c) == owner && !members.has(Square::from_index(n)) {
+                members |= bit(n);
+                stack[top] = n;
+                top += 1;
+            }
+        }
+    }
+    (members, liberty)
+}
+
+/// Enclosure by a piece of side `s` now standing on `at`: the enemy groups touching it left
+/// without an empty orthogonal neighbour (only the Enclosers of them for a Chameleon).
+fn enclose(cells: &[u8; 256], t: &Tables, s: usize, at: u8, only_enclosers: bool, caps: &mut Caps) {
+    let mut seen = Bitboard::EMPTY;
+    for &n in t.orth[at as usize].as_slice() {
+        let c = cells[n as usize];
+        if c == EMPTY || side(c) == s || seen.has(Square::from_index(n)) {
+            continue;
+        }
+        let (members, liberty) = group(cells, t, n);
+        seen |= members;
+        if liberty {
+            continue;
+        }
+        for q in members.iter() {
+            let k = kind(cells[q.index()]);
+            if !only_enclosers || k == E || k == ES {
+                caps.add(q.index() as u8, true);
+            }
+        }
+    }
+}
+
+pub(crate) struct Game<'a> {
+    pub t: &'a Tables,
+    pub b: &'a mut Board,
+}
+
+impl Board {
+    /// Squares of side `s`'s pieces that are frozen: next to an enemy Immobilizer, or an
+    /// Immobilizer next to an enemy Chameleon (the two freeze each other).
+    pub(crate) fn frozen(&self, t: &Tables, s: usize) -> Bitboard {
+        let e = s ^ 1;
+        let mut f = Bitboard::EMPTY;
+        let enemy_i = self.bb[(I | (e as u8) << 4) as usize];
+        for q in enemy_i.iter() {
+            for &n in t.king[q.index()].as_slice() {
+                f |= bit(n);
+            }
+        }
+        let own_i = self.bb[(I | (s as u8) << 4) as usize];
+        if own_i.any() {
+            let enemy_x = self.bb[(X | (e as u8) << 4) as usize];
+            for q in own_i.iter() {
+                if t.king[q.index()].as_slice().iter().any(|&n| enemy_x.has(Square::from_index(n))) {
+                    f |= bit(q.index() as u8);
+                }
+            }
+        }
+        f & self.occ[s]
+    }
+
+    #[inline(always)]
+    fn cell(&self, s: u8) -> u8 {
+        self.cells[s as usize]
+    }
+
+    fn coordinate(&self, t: &Tables, s: usize, at: u8, only: Option<u8>, caps: &mut Caps) {
+        coordinate(&self.cells, self.kings[s], t, s, at, only, caps)
+    }
+    fn group(&self, t: &Tables, start: u8) -> (Bitboard, bool) {
+        group(&self.cells, t, start)
+    }
+    fn enclose(&self, t: &Tables, s: usize, at: u8, only_enclosers: bool, caps: &mut Caps) {
+        enclose(&self.cells, t, s, at, only_enclosers, caps)
+    }
+
+    /// Is side `s`'s King capturable now by an unfrozen enemy piece, by any method (X1)?
+    pub(crate) fn in_check(&self, t: &Tables, s: usize) -> bool {
+        let k = self.kings[s];
+        if k == NONE {
+            return false;
+        }
+        let a = s ^ 1;
+        let ab = (a as u8) << 4;
+        let free = !self.frozen(t, a);
+        let is = |q: u8, kd: u8| self.cells[q as usize] == kd | ab && free.has(Square::from_index(q));
+        // King steps and the Chameleon's King imitation; knights; pawns.
+        for &q in t.king[k as usize].as_slice() {
+            if is(q, K) || is(q, X) {
+                return true;
+            }
+        }
+        for &q in t.knight[k as usize].as_slice() {
+            if is(q, N) {
+                return true;
+            }
+        }
+        for &q in t.pawn_from[a][k as usize].as_slice() {
+            if is(q, P) {
+                return true;
+            }
+        }
+        for sh in 0..t.sheets {
+            if !t.in_sheet[sh][k as usize] {
+                continue;
+            }
+            for d in 0..8 {
+                let ray = t.rays[sh][k as usize][d].as_slice();
+                // Sliders.
+                if let Some(&q) = ray.iter().find(|&&q| self.cell(q) != EMPTY) {
+                    let c = self.cell(q);
+                    if side(c) == a && free.has(Square::from_index(q)) {
+                        let kd = kind(c);
+                        if kd == Q || (kd == R && d < 4) || (kd == B && d >= 4) {
+                            return true;
+                        }
+                    }
+                }
+                // Withdrawer next to the King, moving away along the line.
+                if let Some(&q) = ray.first() {
+                    if is(q, W) {
+                        let away = t.rays[sh][q as usize][d].first();
+                        if away != NONE && self.cell(away) == EMPTY {
+                            return true;
+                        }
+                    }
+                }
+                // Long Leaper coming along `ray` (towards the King), landing beyond it.
+                let landing = t.rays[sh][k as usize][opposite(d)].first();
+                if landing != NONE && self.cell(landing) == EMPTY {
+                    for (i, &q) in ray.iter().enumerate() {
+                        let c = self.cell(q);
+                        if c == EMPTY {
+                            continue;
+                        }
+                        if side(c) == a {
+                            if kind(c) == L && free.has(Square::from_index(q)) {
+                                return true;
+                            }
+                            break;
+                        }
+                        if i == 0 || self.cell(ray[i - 1]) != EMPTY {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        // Coordinator: it reaches a square of the King's file or rank where the counts agree.
+        let ak = self.kings[a];
+        let coords = self.bb[(C | ab) as usize] & free;
+        if ak != NONE && coords.any() && (rank(ak) == rank(k) || file(ak) == file(k)) {
+            for c in coords.iter() {
+                let c = c.index() as u8;
+                for d in self.line_dests(t, c).iter() {
+                    let d = d.index() as u8;
+                    let hit = (rank(ak) == rank(k) && file(d) == file(k) && d != k)
+                        || (file(ak) == file(k) && rank(d) == rank(k) && d != k);
+                    if !hit {
+                        continue;
+                    }
+                    // Count with the Coordinator moved (its square empty, it on d).
+                    let mut caps = Caps::new();
+                    let mut probe = self.cells;
+                    probe[c as usize] = EMPTY;
+                    probe[d as usize] = C | ab;
+                    coordinate(&probe, ak, t, a, d, None, &mut caps);
+                    if caps.sq[..caps.n].contains(&k) {
+                        return true;
+                    }
+                }
+            }
+        }
+        // Encloser (unspent): the King's group has one liberty, and the Encloser can fill it
+        // (by teleport, from anywhere) without opening one where it stood.
+        let enclosers = self.bb[(E | ab) as usize] & free;
+        if enclosers.any() && !t.corner[k as usize] {
+            let (group, _) = self.group(t, k);
+            let mut libs = Bitboard::EMPTY;
+            for q in group.iter() {
+                for &n in t.orth[q.index()].as_slice() {
+                    if self.cell(n) == EMPTY {
+                        libs |= bit(n);
+                    }
+                }
+            }
+            if libs.count() == 1 {
+                for e in enclosers.iter() {
+                    let touches = t.orth[e.index()].as_slice().iter().any(|&n| group.has(Square::from_index(n)));
+                    if !touches {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Empty squares a queen move of the piece on `from` reaches, on any sheet.
+    pub(crate) fn line_dests(&self, t: &Tables, from: u8) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for sh in 0..t.sheets {
+            if !t.in_sheet[sh][from as usize] {
+                continue;
+            }
+            for d in 0..8 {
+                for &q in t.rays[sh][from as usize][d].as_slice() {
+                    if self.cell(q) != EMPTY {
+                        break;
+                    }
+                    out |= bit(q);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Destinations gathered for one piece, merged over the sheets.
+struct Dests {
+    n: usize,
+    to: [u8; 64],
+    sheets: [u8; 64],
+    cap: [bool; 64],
+}
+
+impl Dests {
+    fn new() -> Dests {
+        Dests { n: 0, to: [0; 64], sheets: [0; 64], cap: [false; 64] }
+    }
+    fn add(&mut self, to: u8, sheet: usize, cap: bool) {
+        for i in 0..self.n {
+            if self.to[i] == to {
+                self.sheets[i] |= 1 << sheet;
+                self.cap[i] |= cap;
+                return;
+            }
+        }
+        if self.n < 64 {
+            self.to[self.n] = to;
+            self.sheets[self.n] = 1 << sheet;
+            self.cap[self.n] = cap;
+            self.n += 1;
+        }
+    }
+}
+
+impl Game<'_> {
+    /// Pseudo-legal moves of the side to move (legality is tested by making them).
+    pub(crate) fn pseudo(&self, out: &mut MoveBuf) {
+        let (t, b) = (self.t, &*self.b);
+        let s = b.side;
+        let me = (s as u8) << 4;
+        let movers = b.occ[s] & !b.frozen(t, s);
+        for q in movers.iter() {
+            let from = q.index() as u8;
+            let kd = kind(b.cells[from as usize]);
+            match kd {
+                K => {
+                    for &n in t.king[from as usize].as_slice() {
+                        let c = b.cell(n);
+                        if c == EMPTY || side(c) != s {
+                            out.push(Mv::plain(from, n, 3));
+                        }
+                    }
+                    self.castles(from, out);
+                }
+                Q | R | B => {
+                    let mut d = Dests::new();
+                    for sh in 0..t.sheets {
+                        if !t.in_sheet[sh][from as usize] {
+                            continue;
+                        }
+                        for dir in 0..8 {
+                            if (kd == R && dir >= 4) || (kd == B && dir < 4) {
+                                continue;
+                            }
+                            for &n in t.rays[sh][from as usize][dir].as_slice() {
+                                let c = b.cell(n);
+                                if c == EMPTY {
+                                    d.add(n, sh, false);
+                                    continue;
+                                }
+                                if side(c) != s {
+                                    d.add(n, sh, true);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                    for i in 0..d.n {
+                        out.push(Mv::plain(from, d.to[i], d.sheets[i]));
+                    }
+                }
+                N => {
+                    for &n in t.knight[from as usize].as_slice() {
+                        let c = b.cell(n);
+                        if c == EMPTY || side(c) != s {
+                            out.push(Mv::plain(from, n, 3));
+                        }
+                    }
+                }
+                P => self.pawn(from, out),
+                _ => self.ultima(from, kd, me, out),
+            }
+        }
+        // Drops.
+        for k in 1..16u8 {
+            if b.pocket[s][k as usize] == 0 {
+                continue;
+            }
+            for q in (t.all & !(b.occ[0] | b.occ[1])).iter() {
+                let to = q.index() as u8;
+                if k == P && t.promo[s][to as usize] {
+                    continue;
+                }
+                out.push(Mv { from: to, to, how: How::Drop(k), promo: 0, sheets: 0 });
+            }
+        }
+    }
+
+    fn castles(&self, from: u8, out: &mut MoveBuf) {
+        let (t, b) = (self.t, &*self.b);
+        let s = b.side;
+        let row = if s == 0 { 2 } else { 9 };
+        if from != sq(5, row) || b.castling & (3 << (2 * s)) == 0 {
+            return;
+        }
+        let frozen = b.frozen(t, s);
+        if frozen.has(Square::from_index(from)) {
+            return;
+        }
+        let rook = R | (s as u8) << 4;
+        for (right, rook_file, empty, pass) in [(1u8, 8u8, &[6u8, 7][..], 6u8), (2, 1, &[2, 3, 4][..], 4)] {
+            let right = right << (2 * s);
+            let rsq = sq(rook_file, row);
+            if b.castling & right == 0
+                || b.cell(rsq) != rook
+                || frozen.has(Square::from_index(rsq))
+                || empty.iter().any(|&f| b.cell(sq(f, row)) != EMPTY)
+            {
+                continue;
+            }
+            // The King may not start in or pass through check (the arrival is the legality test).
+            if b.in_check(t, s) || self.attacked_after_king_step(from, sq(pass, row)) {
+                continue;
+            }
+            let to = if rook_file == 8 { sq(7, row) } else { sq(3, row) };
+            out.push(Mv { from, to, how: How::Castle, promo: 0, sheets: 1 });
+        }
+    }
+
+    /// Would the King of the side to move be in check on `to` (a step from `from`)?
+    fn attacked_after_king_step(&self, from: u8, to: u8) -> bool {
+        let mut b = self.b.clone();
+        let s = b.side;
+        let king = b.cells[from as usize];
+        b.set(from, EMPTY);
+        b.set(to, king);
+        b.in_check(self.t, s)
+    }
+
+    fn pawn(&self, from: u8, out: &mut MoveBuf) {
+        let (t, b) = (self.t, &*self.b);
+        let s = b.side;
+        let fwd = if s == 0 { 0 } else { 2 };
+        let run = t.run[s][rank(from) as usize] as usize;
+        let push = |to: u8, sheets: u8, how: How, out: &mut MoveBuf| {
+            if t.promo[s][to as usize] {
+                for p in PROMOTIONS {
+                    out.push(Mv { from, to, how, promo: p, sheets });
+                }
+            } else {
+                out.push(Mv { from, to, how, promo: 0, sheets });
+            }
+        };
+        let mut d = Dests::new();
+        for sh in 0..t.sheets {
+            if !t.in_sheet[sh][from as usize] {
+                continue;
+            }
+            for &n in t.rays[sh][from as usize][fwd].as_slice().iter().take(run) {
+                if b.cell(n) != EMPTY {
+                    break;
+                }
+                d.add(n, sh, false);
+            }
+        }
+        for i in 0..d.n {
+            push(d.to[i], d.sheets[i], How::Plain, out);
+        }
+        for &n in t.pawn_cap[s][from as usize].as_slice() {
+            let c = b.cell(n);
+            if c != EMPTY && side(c) != s {
+                push(n, 3, How::Plain, out);
+            } else if c == EMPTY && b.ep.contains(&n) && b.ep_victim != NONE {
+                out.push(Mv { from, to: n, how: How::EnPassant, promo: 0, sheets: 3 });
+            }
+        }
+    }
+
+    /// The Ultima pieces: neutral queen moves with their own effects, and the special moves.
+    fn ultima(&self, from: u8, kd: u8, me: u8, out: &mut MoveBuf) {
+        let (t, b) = (self.t, &*self.b);
+        let s = b.side;
+        let enemy = |c: u8| c != EMPTY && side(c) != s;
+        let mut d = Dests::new();
+        // Pushes and swaps found along the lines: (target, sheet).
+        let mut specials: [(u8, u8, How); 32] = [(0, 0, How::Plain); 32];
+        let mut ns = 0;
+        for sh in 0..t.sheets {
+            if !t.in_sheet[sh][from as usize] {
+                continue;
+            }
+            for dir in 0..8 {
+                let ray = t.rays[sh][from as usize][dir].as_slice();
+                let mut captured = false;
+                let mut i = 0;
+                while i < ray.len() {
+                    let n = ray[i];
+                    let c = b.cell(n);
+                    if c == EMPTY {
+                        d.add(n, sh, captured);
+                        i += 1;
+                        continue;
+                    }
+                    let next_empty = i + 1 < ray.len() && b.cell(ray[i + 1]) == EMPTY;
+                    let ck = kind(c);
+                    // Long leaps: the Long Leaper over any enemy, the Chameleon over Leapers.
+                    if enemy(c) && next_empty && (kd == L || (kd == X && ck == L)) {
+                        captured = true;
+                        i += 1;
+                        continue;
+                    }
+                    if captured {
+                        break;
+                    }
+                    match kd {
+                        S if ns < 32 => {
+                            specials[ns] = (n, sh as u8, How::Swap);
+                            ns += 1;
+                        }
+                        U if enemy(c) && ns < 32 => {
+                            specials[ns] = (n, sh as u8, How::Push { sheet: sh as u8, labelled: false });
+                            ns += 1;
+                        }
+                        X if enemy(c) => {
+                            let replace = match ck {
+                                Q => true,
+                                R => dir < 4,
+                                B => dir >= 4,
+                                K => i == 0,
+                                P => i == 0 && t.pawn_cap[s][from as usize].as_slice().contains(&n),
+                                _ => false,
+                            };
+                            if replace {
+                                d.add(n, sh, true);
+                            } else if ck == S && ns < 32 {
+                                specials[ns] = (n, sh as u8, How::Swap);
+                                ns += 1;
+                            } else if ck == U && next_empty && ns < 32 {
+                                specials[ns] = (n, sh as u8, How::Push { sheet: sh as u8, labelled: false });
+                                ns += 1;
+                            }
+                        }
+                        _ => {}
+                    }
+                    break;
+                }
+            }
+        }
+        // The Chameleon takes Knights by a Knight's leap.
+        if kd == X {
+            for &n in t.knight[from as usize].as_slice() {
+                let c = b.cell(n);
+                if enemy(c) && kind(c) == N {
+                    d.add(n, 0, true);
+                }
+            }
+        }
+        for i in 0..d.n {
+            let m = Mv::plain(from, d.to[i], d.sheets[i]);
+            out.push(m);
+        }
+        // Swaps (one step per target, with the swapped Pawn's promotion chosen by the mover).
+        let mut done = Bitboard::EMPTY;
+        for &(target, sh, how) in &specials[..ns] {
+            match how {
+                How::Swap => {
+                    if done.has(Square::from_index(target)) {
+                        continue;
+                    }
+                    done |= bit(target);
+                    let c = b.cell(target);
+                    let sheets = (0..t.sheets)
+                        .filter(|&x| specials[..ns].iter().any(|&(tg, s2, h)| tg == target && s2 as usize == x && h == How::Swap))
+                        .fold(0u8, |m, x| m | 1 << x);
+                    if kind(c) == P && t.promo[side(c)][from as usize] {
+                        for p in PROMOTIONS {
+                            out.push(Mv { from, to: target, how, promo: p, sheets });
+                        }
+                    } else {
+                        out.push(Mv { from, to: target, how, promo: 0, sheets });
+                    }
+                }
+                How::Push { .. } => {
+                    let Some(result) = self.push_result(from, target, sh as usize) else {
+                        continue;
+                    };
+                    // The same push on the other sheet: one step if it ends the same.
+                    let other = specials[..ns].iter().find(|&&(tg, s2, h)| {
+                        tg == target && s2 != sh && matches!(h, How::Push { .. })
+                    });
+                    match other.and_then(|&(_, s2, _)| self.push_result(from, target, s2 as usize)) {
+                        Some(r2) if r2 != result => out.push(Mv {
+                            from,
+                            to: target,
+                            how: How::Push { sheet: sh, labelled: true },
+                            promo: 0,
+                            sheets: 1 << sh,
+                        }),
+                        Some(_) if sh > 0 => {}
+                        _ => out.push(Mv {
+                            from,
+                            to: target,
+                            how: How::Push { sheet: sh, labelled: false },
+                            promo: 0,
+                            sheets: 1 << sh,
+                        }),
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Teleports: an unspent Encloser to any square completing an enclosure; a Chameleon
+        // to one its lines do not reach, to enclose an Encloser.
+        if kd == E || kd == X {
+            let reach = if kd == X { b.line_dests(t, from) } else { Bitboard::EMPTY };
+            let mut tried = Bitboard::EMPTY;
+            for q in (b.occ[s ^ 1]).iter() {
+                for &n in t.orth[q.index()].as_slice() {
+                    if b.cell(n) != EMPTY || tried.has(Square::from_index(n)) || n == from {
+                        continue;
+                    }
+                    tried |= bit(n);
+                    if kd == E && (0..d.n).any(|i| d.to[i] == n) {
+                        continue; // an ordinary move there already encloses, if it can
+                    }
+                    if kd == X && reach.has(Square::from_index(n)) {
+                        continue;
+                    }
+                    let mut caps = Caps::new();
+                    let mut probe = b.cells;
+                    probe[from as usize] = EMPTY;
+                    probe[n as usize] = kd | me;
+                    enclose(&probe, t, s, n, kd == X, &mut caps);
+                    if caps.n > 0 {
+                        out.push(Mv { from, to: n, how: How::Teleport, promo: 0, sheets: 0 });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where a push along sheet `sh` from `from` onto `target` leaves the pushed pieces:
+    /// (square, piece) pairs, or None when the pushed piece cannot move.
+    fn push_result(&self, from: u8, target: u8, sh: usize) -> Option<[(u8, u8); 12]> {
+        let (t, b) = (self.t, &*self.b);
+        let dir = t.line[sh][from as usize][target as usize] as usize;
+        if dir == 0 {
+            return None;
+        }
+        let line = t.rays[sh][target as usize][dir - 1].as_slice();
+        let mut chain = [(0u8, 0u8); 12];
+        let mut pieces = [b.cell(target); 12];
+        let mut n = 1;
+        for &q in line {
+            if b.cell(q) != EMPTY {
+                pieces[n] = b.cell(q);
+                n += 1;
+            }
+        }
+        let m = line.len() + 1; // squares from the target to the end
+        if m - n < 1 {
+            return None;
+        }
+        for j in 0..n {
+            let idx = m - n + j; // index along [target, line...]
+            chain[j] = (line[idx - 1], pieces[j]);
+        }
+        Some(chain)
+    }
+
+    /// Make `m` (pseudo-legal); returns the saved state and how many pieces it captured.
+    pub(crate) fn make(&mut self, m: Mv) -> (Saved, u32) {
+        let t = self.t;
+        let b = &mut *self.b;
+        let saved = b.save();
+        let s = b.side;
+        let me = (s as u8) << 4;
+        let mut captured = 0u32;
+        let mut new_ep = ([NONE; 3], NONE);
+        match m.how {
+            How::Drop(k) => {
+                b.set(m.to, k | me);
+                b.add_pocket(s, k, -1);
+            }
+            How::Castle => {
+                let king = b.cell(m.from);
+                let row = rank(m.from);
+                let (rf, rt) = if file(m.to) == 7 { (8, 6) } else { (1, 4) };
+                let rook = b.cell(sq(rf, row));
+                b.set(m.from, EMPTY);
+                b.set(sq(rf, row), EMPTY);
+                b.set(m.to, king);
+                b.set(sq(rt, row), rook);
+            }
+            How::EnPassant => {
+                let pawn = b.cell(m.from);
+                b.set(m.from, EMPTY);
+                b.set(m.to, pawn);
+                b.set(b.ep_victim, EMPTY);
+                captured = 1;
+            }
+            How::Swap => {
+                let (a, c) = (b.cell(m.from), b.cell(m.to));
+                b.set(m.from, if m.promo != 0 { m.promo | (c & BLACK) } else { c });
+                b.set(m.to, a);
+            }
+            How::Push { sheet, .. } => {
+                let game = Game { t, b };
+                let chain = game.push_result(m.from, m.to, sheet as usize).expect("a legal push");
+                let b = game.b;
+                let dir = t.line[sheet as usize][m.from as usize][m.to as usize] as usize - 1;
+                let pusher = b.cell(m.from);
+                b.set(m.from, EMPTY);
+                b.set(m.to, EMPTY);
+                for &q in t.rays[sheet as usize][m.to as usize][dir].as_slice() {
+                    if b.cell(q) != EMPTY {
+                        b.set(q, EMPTY);
+                    }
+                }
+                for &(q, c) in chain.iter() {
+                    if c == EMPTY {
+                        break;
+                    }
+                    b.set(q, c);
+                }
+                b.set(m.to, pusher);
+            }
+            How::Plain | How::Teleport => {
+                let mover = b.cell(m.from);
+                let kd = kind(mover);
+                let target = b.cell(m.to);
+                b.set(m.from, EMPTY);
+                if target != EMPTY {
+                    captured += 1;
+                }
+                b.set(m.to, if m.promo != 0 { m.promo | me } else { mover });
+                if kd == P {
+                    let dist = t.level[rank(m.to) as usize].abs_diff(t.level[rank(m.from) as usize]);
+                    if dist >= 2 && file(m.from) == file(m.to) {
+                        let mut ep = [NONE; 3];
+                        let sh = (0..t.sheets).find(|&x| m.sheets >> x & 1 != 0).unwrap_or(0);
+                        let dir = if s == 0 { 0 } else { 2 };
+                        for (i, &q) in t.rays[sh][m.from as usize][dir].as_slice().iter().enumerate() {
+                            if q == m.to || i >= 3 {
+                                break;
+                            }
+                            ep[i] = q;
+                        }
+                        new_ep = (ep, m.to);
+                    }
+                } else if kd >= I {
+                    captured += self.effects(m, kd);
+                }
+            }
+        }
+        let b = &mut *self.b;
+        if b.ep != new_ep.0 || b.ep_victim != new_ep.1 {
+            b.set_ep(new_ep.0, new_ep.1);
+        }
+        b.flip_side();
+        (saved, captured)
+    }
+
+    /// The Ultima captures of a piece of kind `kd` just arrived by `m` (mover on `m.to`).
+    fn effects(&mut self, m: Mv, kd: u8) -> u32 {
+        let t = self.t;
+        let b = &mut *self.b;
+        let s = b.side;
+        let mut caps = Caps::new();
+        let chameleon = kd == X;
+        let line_move = m.how == How::Plain;
+        for sh in 0..t.sheets {
+            if m.sheets >> sh & 1 == 0 || !line_move {
+                continue;
+            }
+            let dir = t.line[sh][m.from as usize][m.to as usize];
+            if dir == 0 {
+                continue;
+            }
+            let dir = dir as usize - 1;
+            if kd == W || chameleon {
+                let behind = t.rays[sh][m.from as usize][opposite(dir)].first();
+                if behind != NONE {
+                    let c = b.cell(behind);
+                    if c != EMPTY && side(c) != s && (!chameleon || kind(c) == W) {
+                        caps.add(behind, false);
+                    }
+                }
+            }
+            if kd == L || chameleon {
+                for &q in t.rays[sh][m.from as usize][dir].as_slice() {
+                    if q == m.to {
+                        break;
+                    }
+                    let c = b.cell(q);
+                    if c != EMPTY && side(c) != s {
+                        caps.add(q, false);
+                    }
+                }
+            }
+        }
+        if kd == C || chameleon {
+            b.coordinate(t, s, m.to, chameleon.then_some(C), &mut caps);
+        }
+        if kd == E || chameleon {
+            b.enclose(t, s, m.to, chameleon, &mut caps);
+        }
+        let n = caps.n as u32;
+        for i in 0..caps.n {
+            let q = caps.sq[i];
+            let c = b.cell(q);
+            if caps.pocket[i] {
+                b.add_pocket(s, kind(c), 1);
+            }
+            b.set(q, EMPTY);
+        }
+        if kd == E && caps.pocket[..caps.n].contains(&true) {
+            b.set(m.to, ES | (s as u8) << 4);
+        }
+        n
+    }
+
+    pub(crate) fn unmake(&mut self, saved: Saved) {
+        self.b.restore(saved);
+        self.b.side ^= 1;
+    }
+
+    /// Legal moves, with the capture count of each (the Long Leaper's rule applied: it moves
+    /// without capturing only when it has no legal capture).
+    pub(crate) fn legal(&mut self, out: &mut MoveBuf, caps: &mut [u32]) {
+        let mut pseudo = MoveBuf::new();
+        self.pseudo(&mut pseudo);
+        out.len = 0;
+        let s = self.b.side;
+        // Long Leapers with a legal capture (bit per square).
+        let mut leaper_caps = Bitboard::EMPTY;
+        let mut leaper_quiet = Bitboard::EMPTY;
+        for &m in pseudo.as_slice() {
+            let (saved, n) = self.make(m);
+            let mut ok = !self.b.in_check(self.t, s);
+            if ok {
+                if let How::Drop(_) = m.how {
+                    ok = !self.b.in_check(self.t, s ^ 1);
+                }
+                if m.how == How::Teleport && n == 0 {
+                    ok = false;
+                }
+            }
+            self.unmake(saved);
+            if !ok {
+                continue;
+            }
+            if m.how == How::Plain && kind(self.b.cell(m.from)) == L {
+                if n > 0 {
+                    leaper_caps |= bit(m.from);
+                } else {
+                    leaper_quiet |= bit(m.from);
+                }
+            }
+            caps[out.len] = n;
+            out.push(m);
+        }
+        if (leaper_caps & leaper_quiet).any() {
+            let mut j = 0;
+            for i in 0..out.len {
+                let m = out.mv[i];
+                let quiet_leaper = m.how == How::Plain
+                    && caps[i] == 0
+                    && leaper_caps.has(Square::from_index(m.from))
+                    && kind(self.b.cell(m.from)) == L;
+                if !quiet_leaper {
+                    out.mv[j] = m;
+                    caps[j] = caps[i];
+                    j += 1;
+                }
+            }
+            out.len = j;
+        }
+    }
+}
