@@ -10,6 +10,8 @@ use crate::bitboard::{Bitboard, Square};
 use super::board::*;
 use super::tables::{opposite, Tables, NONE};
 
+pub(crate) static T: std::sync::LazyLock<u32> = std::sync::LazyLock::new(|| std::env::var("CMT").ok().and_then(|v| v.parse().ok()).unwrap_or(0));
+
 /// How a move is made. `Plain` covers every piece's own move with its own effects.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) enum How {
@@ -469,7 +471,7 @@ impl Game<'_> {
         }
         // Drops.
         for k in 1..16u8 {
-            if b.pocket[s][k as usize] == 0 {
+            if *T & 2048 != 0 || b.pocket[s][k as usize] == 0 {
                 continue;
             }
             for q in (t.all & !(b.occ[0] | b.occ[1])).iter() {
@@ -486,7 +488,7 @@ impl Game<'_> {
         let (t, b) = (self.t, &*self.b);
         let s = b.side;
         let row = if s == 0 { 2 } else { 9 };
-        if from != sq(5, row) || b.castling & (3 << (2 * s)) == 0 {
+        if *T & 32 != 0 || from != sq(5, row) || b.castling & (3 << (2 * s)) == 0 {
             return;
         }
         let frozen = b.frozen(t, s);
@@ -556,7 +558,7 @@ impl Game<'_> {
             let c = b.cell(n);
             if c != EMPTY && side(c) != s {
                 push(n, 3, How::Plain, out);
-            } else if c == EMPTY && b.ep.contains(&n) && b.ep_victim != NONE {
+            } else if *T & 16 == 0 && c == EMPTY && b.ep.contains(&n) && b.ep_victim != NONE {
                 out.push(Mv { from, to: n, how: How::EnPassant, promo: 0, sheets: 3 });
             }
         }
@@ -649,7 +651,7 @@ impl Game<'_> {
         let mut done = Bitboard::EMPTY;
         for &(target, sh, how) in &specials[..ns] {
             match how {
-                How::Swap => {
+                How::Swap if *T & 256 == 0 => {
                     if done.has(Square::from_index(target)) {
                         continue;
                     }
@@ -666,7 +668,7 @@ impl Game<'_> {
                         out.push(Mv { from, to: target, how, promo: 0, sheets });
                     }
                 }
-                How::Push { .. } => {
+                How::Push { .. } if *T & 128 == 0 => {
                     let Some(result) = self.push_result(from, target, sh as usize) else {
                         continue;
                     };
@@ -697,7 +699,7 @@ impl Game<'_> {
         }
         // Teleports: an unspent Encloser to any square completing an enclosure; a Chameleon
         // to one its lines do not reach, to enclose an Encloser.
-        if kd == E || kd == X {
+        if *T & 64 == 0 && (kd == E || kd == X) {
             let reach = if kd == X { b.line_dests(t, from) } else { Bitboard::EMPTY };
             let mut tried = Bitboard::EMPTY;
             for q in (b.occ[s ^ 1]).iter() {
@@ -834,7 +836,7 @@ impl Game<'_> {
                         }
                         new_ep = (ep, m.to);
                     }
-                } else if kd >= I {
+                } else if kd >= I && !(*T & 1 != 0 && kd == X && target != EMPTY) {
                     captured += self.effects(m, kd);
                 }
             }
@@ -906,6 +908,28 @@ impl Game<'_> {
         n
     }
 
+    /// Debug: can side `s`'s King be removed by any pseudo-legal enemy move?
+    pub(crate) fn brute_in_check(&mut self, s: usize) -> bool {
+        let flipped = self.b.side != s ^ 1;
+        if flipped {
+            self.b.side ^= 1;
+        }
+        let mut buf = MoveBuf::new();
+        self.pseudo(&mut buf);
+        let mut hit = false;
+        for &m in buf.as_slice() {
+            if matches!(m.how, How::Drop(_)) { continue; }
+            let (saved, _) = self.make(m);
+            if self.b.kings[s] == NONE { hit = true; }
+            self.unmake(saved);
+            if hit { break; }
+        }
+        if flipped {
+            self.b.side ^= 1;
+        }
+        hit
+    }
+
     pub(crate) fn unmake(&mut self, saved: Saved) {
         self.b.restore(saved);
         self.b.side ^= 1;
@@ -924,6 +948,13 @@ impl Game<'_> {
         for &m in pseudo.as_slice() {
             let (saved, n) = self.make(m);
             let mut ok = !self.b.in_check(self.t, s);
+            if *T & 8 != 0 {
+                let brute = !self.brute_in_check(s);
+                if brute != ok {
+                    eprintln!("CHECK MISMATCH after {:?}: fast ok={ok} brute ok={brute}", m);
+                    ok = brute;
+                }
+            }
             if ok {
                 if let How::Drop(_) = m.how {
                     ok = !self.b.in_check(self.t, s ^ 1);
@@ -946,7 +977,10 @@ impl Game<'_> {
             caps[out.len] = n;
             out.push(m);
         }
-        if (leaper_caps & leaper_quiet).any() {
+        if *T & 2 != 0 && leaper_caps.any() {
+            leaper_caps |= leaper_quiet;
+        }
+        if *T & 1024 == 0 && (leaper_caps & leaper_quiet).any() {
             let mut j = 0;
             for i in 0..out.len {
                 let m = out.mv[i];
