@@ -43,7 +43,26 @@ impl Weights {
                     m => m,
                 };
                 let base = 40 + 14 * mobility;
-                if variant.fide {
+                if variant.is_chessma() {
+                    // Classical values for the orthodox pieces; the Ultima pieces as their
+                    // reach and captures make them (Immobilizer and Chameleon strongest).
+                    match p.letter {
+                        'P' => 100,
+                        'N' => 300,
+                        'B' => 330,
+                        'R' => 500,
+                        'Q' => 900,
+                        'I' => 700,
+                        'U' => 300,
+                        'L' => 550,
+                        'W' => 450,
+                        'C' => 450,
+                        'E' => 450,
+                        'S' => 350,
+                        'X' => 600,
+                        _ => 0,
+                    }
+                } else if variant.fide {
                     // Chess is a validation variant; classical values play it sensibly.
                     match p.letter {
                         'P' => 100,
@@ -135,6 +154,9 @@ pub fn score_for(pos: &Position, mover: Side, w: &Weights) -> i32 {
 
 /// Evaluate `pos` for the side to move.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
+    if pos.variant().is_chessma() {
+        return evaluate_chessma(pos, w);
+    }
     let mut score = [0i32; 2];
     let commanded = [
         pos.commanded_units(Side::White),
@@ -212,5 +234,51 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
         }
     }
     let me = pos.side_to_move().index();
+    score[me] - score[1 - me]
+}
+
+/// Chessma 84: material, frozen pieces at a fraction of their worth (an Immobilizer's
+/// victims cannot move and are easy prey), pawns' progress, pieces near the enemy King, and
+/// being in check (every capture method counts).
+fn evaluate_chessma(pos: &Position, w: &Weights) -> i32 {
+    let mut score = [0i32; 2];
+    let frozen = [pos.frozen_units(Side::White), pos.frozen_units(Side::Black)];
+    let mut kings = [None; 2];
+    for u in pos.units() {
+        if w.royal[u.kind as usize] {
+            kings[u.side.index()] = Some(u.square);
+        }
+    }
+    let pawn = pos.variant().kind_of_letter('P');
+    for u in pos.units() {
+        let s = u.side.index();
+        let v = w.value[u.kind as usize];
+        if w.royal[u.kind as usize] {
+            continue;
+        }
+        score[s] += if frozen[s].has(u.square) { v * 3 / 5 } else { v };
+        if Some(u.kind as usize) == pawn {
+            // Rows from the own back rank (frame ranks 2..9 for White's 1..8).
+            let r = u.square.rank() as i32;
+            score[s] += 4 * if s == 0 { r - 3 } else { 8 - r }.max(0);
+        }
+        if let Some(k) = kings[1 - s] {
+            score[s] += 2 * (6 - k.distance(u.square) as i32).max(0);
+        }
+    }
+    for s in [Side::White, Side::Black] {
+        // The pocket: pieces to drop later, worth most of their value.
+        for (kind, &n) in pos.pocket(s).iter().enumerate() {
+            score[s.index()] += n as i32 * w.value.get(kind).copied().unwrap_or(0) * 4 / 5;
+        }
+        // A frozen King cannot step away from threats.
+        if kings[s.index()].is_some_and(|k| frozen[s.index()].has(k)) {
+            score[s.index()] -= 60;
+        }
+    }
+    let me = pos.side_to_move().index();
+    if pos.in_check() {
+        score[me] -= 50;
+    }
     score[me] - score[1 - me]
 }

@@ -209,7 +209,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn check_stop(&mut self) -> bool {
-        if !self.stopped && self.nodes & 255 == 0 {
+        if !self.stopped && self.nodes & 31 == 0 {
             let late = self.deadline.is_some_and(|(t, d)| t.elapsed() >= d);
             let told = self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
             self.stopped = late || told;
@@ -237,7 +237,14 @@ impl<'a> Searcher<'a> {
             return None;
         }
         let v = pos.variant();
-        Some(if v.fide {
+        Some(if v.is_chessma() {
+            // Checkmate, and stalemate with the King on a corner, lose; other stalemates draw.
+            if pos.in_check() || pos.chessma_king_on_corner() {
+                -WIN + ply
+            } else {
+                0
+            }
+        } else if v.fide {
             if pos.in_check() {
                 -WIN + ply
             } else {

@@ -240,6 +240,10 @@ impl PieceKind {
 }
 
 impl Variant {
+    /// Whether the variant runs on the Chessma 84 rules (`rules = chessma`).
+    pub fn is_chessma(&self) -> bool {
+        self.chessma.is_some()
+    }
     pub fn kind_of_letter(&self, letter: char) -> Option<usize> {
         self.pieces
             .iter()

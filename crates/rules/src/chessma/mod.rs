@@ -139,6 +139,15 @@ impl Position {
         c.board.in_check(&c.tables, c.board.side)
     }
 
+    /// Chessma 84: the pieces of `side` that an enemy Immobilizer (or, for an Immobilizer,
+    /// an enemy Chameleon) freezes now. Empty in other games.
+    pub fn frozen_units(&self, side: Side) -> crate::Bitboard {
+        match &self.chessma {
+            Some(c) => c.board.frozen(&c.tables, side.index()),
+            None => crate::Bitboard::EMPTY,
+        }
+    }
+
     /// Whether a stalemated side to move stands with its King on a corner (it loses).
     pub fn chessma_king_on_corner(&self) -> bool {
         let c = self.chessma();
@@ -152,13 +161,28 @@ impl Position {
         self.chessma_moves().into_iter().find(|l| c.step_of(l.mv) == step)
     }
 
+    /// The move a step (known to be legal) stands for, from the moving piece's moves alone.
+    fn chessma_decode(&self, step: Step) -> Mv {
+        let c = self.chessma();
+        SCRATCH.with(|cell| {
+            let mut scratch = cell.borrow_mut();
+            scratch.copy_from(&c.board);
+            let game = Game { t: &c.tables, b: &mut scratch };
+            let mut out = MoveBuf::new();
+            let drop = matches!(step.kind, StepKind::Drop(_));
+            let only = if drop { crate::Bitboard::EMPTY } else { crate::Bitboard::from_square(step.from) };
+            game.pseudo_of(only, drop, &mut out);
+            *out.as_slice().iter().find(|&&m| c.step_of(m) == step).expect("a legal chessma step")
+        })
+    }
+
     /// Play a legal step on the core, save what unmake needs, and rebuild the generic view.
     pub(crate) fn chessma_make(&mut self, step: Step) {
-        let listed = self.chessma_move_of(step).expect("a legal chessma step");
+        let mv = self.chessma_decode(step);
         let c = self.chessma.as_deref_mut().expect("a chessma variant");
         let tables = c.tables.clone();
         let mut game = Game { t: &tables, b: &mut c.board };
-        let (saved, _) = game.make(listed.mv);
+        let (saved, _) = game.make(mv);
         c.saved.push(saved);
         self.journal.push(crate::effect::Change::Chessma);
         self.side = self.side.other();

@@ -413,10 +413,15 @@ impl Dests {
 impl Game<'_> {
     /// Pseudo-legal moves of the side to move (legality is tested by making them).
     pub(crate) fn pseudo(&self, out: &mut MoveBuf) {
+        self.pseudo_of(Bitboard::FULL, true, out)
+    }
+
+    /// Pseudo-legal moves of the side to move's pieces on `only`, and drops if asked.
+    pub(crate) fn pseudo_of(&self, only: Bitboard, drops: bool, out: &mut MoveBuf) {
         let (t, b) = (self.t, &*self.b);
         let s = b.side;
         let me = (s as u8) << 4;
-        let movers = b.occ[s] & !b.frozen(t, s);
+        let movers = b.occ[s] & !b.frozen(t, s) & only;
         for q in movers.iter() {
             let from = q.index() as u8;
             let kd = kind(b.cells[from as usize]);
@@ -471,7 +476,7 @@ impl Game<'_> {
         }
         // Drops.
         for k in 1..16u8 {
-            if *T & 2048 != 0 || b.pocket[s][k as usize] == 0 {
+            if !drops || *T & 2048 != 0 || b.pocket[s][k as usize] == 0 {
                 continue;
             }
             for q in (t.all & !(b.occ[0] | b.occ[1])).iter() {
