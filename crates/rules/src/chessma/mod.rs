@@ -70,10 +70,9 @@ impl ChessmaState {
             let mut scratch = cell.borrow_mut();
             scratch.copy_from(&self.board);
             let mut out = MoveBuf::new();
-            let mut caps = [0u32; rules::MAX_MOVES];
             let mut game = Game { t: &self.tables, b: &mut scratch };
-            game.legal(&mut out, &mut caps);
-            f(out.as_slice(), &caps[..out.len], &mut scratch, &self.tables)
+            game.legal(&mut out);
+            f(out.as_slice(), out.caps(), &mut scratch, &self.tables)
         })
     }
 

@@ -47,24 +47,41 @@ impl Mv {
 /// Up to this many pseudo-legal moves in a position (drops included).
 pub(crate) const MAX_MOVES: usize = 2048;
 
+/// A move list on the stack, left uninitialised beyond `len` (a new list costs nothing),
+/// with the capture count of each move beside it.
 pub(crate) struct MoveBuf {
     pub len: usize,
-    pub mv: [Mv; MAX_MOVES],
+    mv: [std::mem::MaybeUninit<Mv>; MAX_MOVES],
+    caps: [std::mem::MaybeUninit<u32>; MAX_MOVES],
 }
 
 impl MoveBuf {
     pub fn new() -> MoveBuf {
-        MoveBuf { len: 0, mv: [Mv::plain(0, 0, 0); MAX_MOVES] }
+        MoveBuf {
+            len: 0,
+            mv: [std::mem::MaybeUninit::uninit(); MAX_MOVES],
+            caps: [std::mem::MaybeUninit::uninit(); MAX_MOVES],
+        }
     }
     #[inline(always)]
     fn push(&mut self, m: Mv) {
+        self.push_counted(m, 0)
+    }
+    #[inline(always)]
+    fn push_counted(&mut self, m: Mv, caps: u32) {
         if self.len < MAX_MOVES {
-            self.mv[self.len] = m;
+            self.mv[self.len] = std::mem::MaybeUninit::new(m);
+            self.caps[self.len] = std::mem::MaybeUninit::new(caps);
             self.len += 1;
         }
     }
     pub fn as_slice(&self) -> &[Mv] {
-        &self.mv[..self.len]
+        // SAFETY: the first `len` entries were written by `push_counted`; Mv is Copy.
+        unsafe { std::slice::from_raw_parts(self.mv.as_ptr() as *const Mv, self.len) }
+    }
+    pub fn caps(&self) -> &[u32] {
+        // SAFETY: as above.
+        unsafe { std::slice::from_raw_parts(self.caps.as_ptr() as *const u32, self.len) }
     }
 }
 
@@ -170,6 +187,76 @@ fn group(cells: &[u8; 256], t: &Tables, start: u8) -> (Bitboard, bool) {
         }
     }
     (members, liberty)
+}
+
+/// The group through `start` (one side's, orthogonally connected) and its liberties, counted
+/// up to `limit` (the flood stops there: the group is then incomplete). The board is read
+/// as if `vacated` were empty and `filled` held `piece` (a move not yet made; NONE: none).
+pub(crate) fn flood_libs(cells: &[u8; 256], t: &Tables, start: u8, vacated: u8, filled: u8, piece: u8, limit: u32) -> (Bitboard, u32) {
+    let at = |q: u8| {
+        if q == vacated {
+            EMPTY
+        } else if q == filled {
+            piece
+        } else {
+            cells[q as usize]
+        }
+    };
+    let owner = side(at(start));
+    let mut members = bit(start);
+    let mut libs = Bitboard::EMPTY;
+    let mut n_libs = 0;
+    let mut stack = [0u8; 96];
+    let mut top = 1;
+    stack[0] = start;
+    while top > 0 {
+        top -= 1;
+        let q = stack[top];
+        for &n in t.orth[q as usize].as_slice() {
+            let c = at(n);
+            let nb = bit(n);
+            if c == EMPTY {
+                if !libs.has(Square::from_index(n)) {
+                    libs |= nb;
+                    n_libs += 1;
+                    if n_libs >= limit {
+                        return (members, n_libs);
+                    }
+                }
+            } else if side(c) == owner && !members.has(Square::from_index(n)) {
+                members |= nb;
+                stack[top] = n;
+                top += 1;
+            }
+        }
+    }
+    (members, n_libs)
+}
+
+/// Squares that are the one liberty of a group of side `owner`'s pieces: where an enclosure
+/// of that group can be completed.
+fn last_liberties(cells: &[u8; 256], t: &Tables, pieces: Bitboard) -> Bitboard {
+    let mut seen = Bitboard::EMPTY;
+    let mut out = Bitboard::EMPTY;
+    for q in pieces.iter() {
+        if seen.has(q) {
+            continue;
+        }
+        let (members, _) = group(cells, t, q.index() as u8);
+        seen |= members;
+        let mut libs = Bitboard::EMPTY;
+        for m in members.iter() {
+            for &n in t.orth[m.index()].as_slice() {
+                if cells[n as usize] == EMPTY {
+                    libs |= bit(n);
+                }
+            }
+        }
+        if libs.count() == 1 {
+            out |= libs;
+        }
+    }
+    out
 }
 
 /// Enclosure by a piece of side `s` now standing on `at`: the enemy groups touching it left
@@ -340,16 +427,8 @@ impl Board {
         // (by teleport, from anywhere) without opening one where it stood.
         let enclosers = self.bb[(E | ab) as usize] & free;
         if enclosers.any() && !t.corner[k as usize] {
-            let (group, _) = self.group(t, k);
-            let mut libs = Bitboard::EMPTY;
-            for q in group.iter() {
-                for &n in t.orth[q.index()].as_slice() {
-                    if self.cell(n) == EMPTY {
-                        libs |= bit(n);
-                    }
-                }
-            }
-            if libs.count() == 1 {
+            let (group, libs) = flood_libs(&self.cells, t, k, NONE, NONE, 0, 2);
+            if libs == 1 {
                 for e in enclosers.iter() {
                     let touches = t.orth[e.index()].as_slice().iter().any(|&n| group.has(Square::from_index(n)));
                     if !touches {
@@ -706,13 +785,12 @@ impl Game<'_> {
         // to one its lines do not reach, to enclose an Encloser.
         if *T & 64 == 0 && (kd == E || kd == X) {
             let reach = if kd == X { b.line_dests(t, from) } else { Bitboard::EMPTY };
-            let mut tried = Bitboard::EMPTY;
-            for q in (b.occ[s ^ 1]).iter() {
-                for &n in t.orth[q.index()].as_slice() {
-                    if b.cell(n) != EMPTY || tried.has(Square::from_index(n)) || n == from {
-                        continue;
-                    }
-                    tried |= bit(n);
+            // A teleport fills the last liberty of an enemy group (before the move: leaving
+            // a square only adds liberties).
+            let candidates = last_liberties(&b.cells, t, b.occ[s ^ 1]);
+            for q in candidates.iter() {
+                let n = q.index() as u8;
+                {
                     if kd == E && (0..d.n).any(|i| d.to[i] == n) {
                         continue; // an ordinary move there already encloses, if it can
                     }
@@ -940,17 +1018,187 @@ impl Game<'_> {
         self.b.side ^= 1;
     }
 
+    /// Squares a move of the side to move must neither leave nor reach (nor capture on) to
+    /// be legal without testing: the King's lines and knight squares; with an enemy
+    /// Coordinator that could coordinate against it, the King's rank and file and the
+    /// Coordinator's lines; with an unspent enemy Encloser, the King's group and its
+    /// neighbours. Everything else a move does cannot expose the King.
+    fn risky(&self, s: usize) -> (Bitboard, Bitboard) {
+        let (t, b) = (self.t, &*self.b);
+        let k = b.kings[s];
+        if k == NONE {
+            return (Bitboard::EMPTY, Bitboard::EMPTY);
+        }
+        let a = s ^ 1;
+        let ab = (a as u8) << 4;
+        // The King's lines that hold an enemy able to strike along them once the line
+        // changes: a Queen, a Rook or Bishop of the line's kind, a Long Leaper, or a
+        // Withdrawer next to the King. Knights, pawns, Kings and Chameleons strike from fixed
+        // squares that a move of another piece does not change.
+        let mut r = bit(k);
+        for sh in 0..t.sheets {
+            if !t.in_sheet[sh][k as usize] {
+                continue;
+            }
+            for d in 0..8 {
+                let ray = t.rays[sh][k as usize][d].as_slice();
+                let slider = if d < 4 { R } else { B };
+                let danger = ray.iter().enumerate().any(|(i, &q)| {
+                    let c = b.cell(q);
+                    c != EMPTY
+                        && side(c) == a
+                        && (kind(c) == Q || kind(c) == slider || kind(c) == L || (i == 0 && kind(c) == W))
+                });
+                if danger {
+                    for &q in ray {
+                        r |= bit(q);
+                    }
+                    // A Long Leaper lands just beyond the King.
+                    let beyond = t.rays[sh][k as usize][opposite(d)].first();
+                    if beyond != NONE {
+                        r |= bit(beyond);
+                    }
+                }
+            }
+        }
+        // A Coordinator strikes only when the Kings share a rank or file, from a square it
+        // reaches on the King's rank (or file). A move may open its lines by leaving the
+        // first square that blocks one; when it already reaches such a square, any change
+        // on the King's rank and file may make the counts agree.
+        let ak = b.kings[a];
+        let coords = b.bb[(C | ab) as usize];
+        let mut from_only = Bitboard::EMPTY;
+        if coords.any() && ak != NONE && (rank(ak) == rank(k) || file(ak) == file(k)) {
+            let cross = t.cross[k as usize];
+            let target = if file(ak) == file(k) { rank(k) } else { 0xFF };
+            for c in coords.iter() {
+                let mut strikes = false;
+                for sh in 0..t.sheets {
+                    if !t.in_sheet[sh][c.index()] {
+                        continue;
+                    }
+                    for d in 0..8 {
+                        for &q in t.rays[sh][c.index()][d].as_slice() {
+                            if b.cell(q) != EMPTY {
+                                from_only |= bit(q);
+                                break;
+                            }
+                            let on_line = if target != 0xFF { rank(q) == target } else { file(q) == file(k) };
+                            strikes |= on_line;
+                        }
+                    }
+                }
+                if strikes {
+                    r |= cross;
+                }
+            }
+        }
+        (r | from_only, r)
+    }
+
+    /// With an unspent, unfrozen enemy Encloser about: the King's group and its neighbours
+    /// (a move there may leave the group one liberty, to be tested), or None.
+    fn enclosure_zone(&self, s: usize) -> Option<Bitboard> {
+        let (t, b) = (self.t, &*self.b);
+        let k = b.kings[s];
+        let ab = ((s ^ 1) as u8) << 4;
+        if k == NONE || t.corner[k as usize] || (b.bb[(E | ab) as usize] & !b.frozen(t, s ^ 1)).is_empty() {
+            return None;
+        }
+        let (g, _) = group(&b.cells, t, k);
+        let mut zone = g;
+        for q in g.iter() {
+            for &n in t.orth[q.index()].as_slice() {
+                zone |= bit(n);
+            }
+        }
+        Some(zone)
+    }
+
+    /// Whether `m` is legal without making it: an ordinary move (no King, Immobilizer,
+    /// Chameleon, Long Leaper, Coordinator or unspent Encloser, no side capture) off the
+    /// risky squares. Returns the capture count then.
+    #[inline(always)]
+    fn quick(&self, m: Mv, (risky_from, risky): (Bitboard, Bitboard), zone: Option<Bitboard>, checked: bool) -> Option<u32> {
+        let b = &*self.b;
+        if m.how == How::Swap {
+            // A swap with an own piece changes no square's occupancy or colour, so no
+            // attack on the King changes, unless the King or an Immobilizer moves.
+            let other = b.cell(m.to);
+            let ok = !checked && side(other) == b.side && !matches!(kind(other), K | I);
+            return ok.then_some(0);
+        }
+        if m.how != How::Plain || risky_from.has(Square::from_index(m.from)) || risky.has(Square::from_index(m.to)) {
+            return None;
+        }
+        let kd = kind(b.cell(m.from));
+        if kd == I {
+            // An Immobilizer that freezes nobody now unfreezes nobody by leaving.
+            let s = b.side;
+            let frees = self.t.king[m.from as usize].as_slice().iter().any(|&n| {
+                let c = b.cell(n);
+                c != EMPTY && side(c) != s
+            });
+            if frees {
+                return None;
+            }
+        }
+        if let Some(z) = zone {
+            if z.has(Square::from_index(m.from)) || z.has(Square::from_index(m.to)) {
+                // The King's group keeps two liberties after the move: no enclosure threat.
+                let k = b.kings[b.side];
+                let (_, libs) = flood_libs(&b.cells, self.t, k, m.from, m.to, b.cell(m.from), 2);
+                if libs < 2 {
+                    return None;
+                }
+            }
+        }
+        let replaced = (b.cell(m.to) != EMPTY) as u32;
+        match kd {
+            Q | R | B | N | P | U | S | ES | I => Some(replaced),
+            W => {
+                // A withdrawal capture goes the slow way.
+                let s = b.side;
+                for sh in 0..self.t.sheets {
+                    if m.sheets >> sh & 1 == 0 {
+                        continue;
+                    }
+                    let dir = self.t.line[sh][m.from as usize][m.to as usize];
+                    if dir == 0 {
+                        continue;
+                    }
+                    let behind = self.t.rays[sh][m.from as usize][opposite(dir as usize - 1)].first();
+                    if behind != NONE && b.cell(behind) != EMPTY && side(b.cell(behind)) != s {
+                        return None;
+                    }
+                }
+                Some(0)
+            }
+            _ => None,
+        }
+    }
+
     /// Legal moves, with the capture count of each (the Long Leaper's rule applied: it moves
     /// without capturing only when it has no legal capture).
-    pub(crate) fn legal(&mut self, out: &mut MoveBuf, caps: &mut [u32]) {
+    pub(crate) fn legal(&mut self, out: &mut MoveBuf) {
         let mut pseudo = MoveBuf::new();
         self.pseudo(&mut pseudo);
         out.len = 0;
         let s = self.b.side;
+        let checked = self.b.in_check(self.t, s);
+        let risky = if checked || *T & 4096 != 0 { (Bitboard::FULL, Bitboard::FULL) } else { self.risky(s) };
+        let zone = if checked { None } else { self.enclosure_zone(s) };
         // Long Leapers with a legal capture (bit per square).
         let mut leaper_caps = Bitboard::EMPTY;
         let mut leaper_quiet = Bitboard::EMPTY;
         for &m in pseudo.as_slice() {
+            if let Some(n) = self.quick(m, risky, zone, checked) {
+                out.push_counted(m, n);
+                continue;
+            }
+            if *T & 16384 != 0 {
+                eprintln!("slow {:?} kind {} risky_from {} risky_to {} zone {:?}", m, kind(self.b.cell(m.from)), risky.0.has(Square::from_index(m.from)), risky.1.has(Square::from_index(m.to)), zone.map(|z| (z.has(Square::from_index(m.from)), z.has(Square::from_index(m.to)))));
+            }
             let (saved, n) = self.make(m);
             let mut ok = !self.b.in_check(self.t, s);
             if *T & 8 != 0 {
@@ -979,27 +1227,22 @@ impl Game<'_> {
                     leaper_quiet |= bit(m.from);
                 }
             }
-            caps[out.len] = n;
-            out.push(m);
+            out.push_counted(m, n);
         }
         if *T & 2 != 0 && leaper_caps.any() {
             leaper_caps |= leaper_quiet;
         }
         if *T & 1024 == 0 && (leaper_caps & leaper_quiet).any() {
-            let mut j = 0;
-            for i in 0..out.len {
-                let m = out.mv[i];
+            let all = std::mem::replace(out, MoveBuf::new());
+            for (&m, &n) in all.as_slice().iter().zip(all.caps()) {
                 let quiet_leaper = m.how == How::Plain
-                    && caps[i] == 0
+                    && n == 0
                     && leaper_caps.has(Square::from_index(m.from))
                     && kind(self.b.cell(m.from)) == L;
                 if !quiet_leaper {
-                    out.mv[j] = m;
-                    caps[j] = caps[i];
-                    j += 1;
+                    out.push_counted(m, n);
                 }
             }
-            out.len = j;
         }
     }
 }

@@ -67,6 +67,11 @@ pub(crate) struct Tables {
     pub run: [[u8; 16]; 2],
     pub promo: [[bool; 256]; 2],
     pub corner: [bool; 256],
+    /// Every square on a line (any sheet) through a square, plus its knight squares: what a
+    /// move must avoid to leave a King there safe from sliders, leapers and withdrawals.
+    pub lines: Box<[Bitboard; 256]>,
+    /// The whole rank and file of a square (the Coordinator's counts).
+    pub cross: Box<[Bitboard; 256]>,
 }
 
 impl Tables {
@@ -88,6 +93,8 @@ impl Tables {
             run: [[1; 16]; 2],
             promo: [[false; 256]; 2],
             corner: [false; 256],
+            lines: Box::new([Bitboard::EMPTY; 256]),
+            cross: Box::new([Bitboard::EMPTY; 256]),
         };
         let off = |s: usize, sq: Square, df: i8, dr: i8| {
             if g.sheets.is_empty() {
@@ -141,6 +148,22 @@ impl Tables {
                 }
             }
             t.corner[i] = t.orth[i].len == 0;
+        }
+        for sq in g.squares.iter() {
+            let i = sq.index();
+            let mut b = Bitboard::from_square(sq);
+            for s in 0..sheets {
+                for d in 0..8 {
+                    for &q in t.rays[s][i][d].as_slice() {
+                        b.set(Square::from_index(q));
+                    }
+                }
+            }
+            for &q in t.knight[i].as_slice() {
+                b.set(Square::from_index(q));
+            }
+            t.lines[i] = b;
+            t.cross[i] = g.squares.iter().filter(|q| q.rank() == sq.rank() || q.file() == sq.file()).collect();
         }
         // Levels: a rank shares its level with a twin rank (one in a different sheet only).
         let twin = |a: u8, b: u8| {
