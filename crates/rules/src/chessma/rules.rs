@@ -206,12 +206,13 @@ pub(crate) fn flood_libs(cells: &[u8; 256], t: &Tables, start: u8, vacated: u8, 
     let mut members = bit(start);
     let mut libs = Bitboard::EMPTY;
     let mut n_libs = 0;
-    let mut stack = [0u8; 96];
-    let mut top = 1;
-    stack[0] = start;
-    while top > 0 {
-        top -= 1;
-        let q = stack[top];
+    // Breadth first: the liberties nearest the start are found first.
+    let mut queue = [0u8; 96];
+    let (mut head, mut top) = (0, 1);
+    queue[0] = start;
+    while head < top {
+        let q = queue[head];
+        head += 1;
         for &n in t.orth[q as usize].as_slice() {
             let c = at(n);
             let nb = bit(n);
@@ -225,7 +226,7 @@ pub(crate) fn flood_libs(cells: &[u8; 256], t: &Tables, start: u8, vacated: u8, 
                 }
             } else if side(c) == owner && !members.has(Square::from_index(n)) {
                 members |= nb;
-                stack[top] = n;
+                queue[top] = n;
                 top += 1;
             }
         }
@@ -501,6 +502,14 @@ impl Game<'_> {
         let s = b.side;
         let me = (s as u8) << 4;
         let movers = b.occ[s] & !b.frozen(t, s) & only;
+        // Where a teleport may complete an enclosure: the last liberties of enemy groups
+        // (computed once, and only for a side with an unspent Encloser or a Chameleon).
+        let teleporters = (b.bb[(E | me) as usize] | b.bb[(X | me) as usize]) & movers;
+        let last = if teleporters.any() && *T & 64 == 0 {
+            last_liberties(&b.cells, t, b.occ[s ^ 1])
+        } else {
+            Bitboard::EMPTY
+        };
         for q in movers.iter() {
             let from = q.index() as u8;
             let kd = kind(b.cells[from as usize]);
@@ -550,7 +559,7 @@ impl Game<'_> {
                     }
                 }
                 P => self.pawn(from, out),
-                _ => self.ultima(from, kd, me, out),
+                _ => self.ultima(from, kd, me, last, out),
             }
         }
         // Drops.
@@ -649,7 +658,7 @@ impl Game<'_> {
     }
 
     /// The Ultima pieces: neutral queen moves with their own effects, and the special moves.
-    fn ultima(&self, from: u8, kd: u8, me: u8, out: &mut MoveBuf) {
+    fn ultima(&self, from: u8, kd: u8, me: u8, last: Bitboard, out: &mut MoveBuf) {
         let (t, b) = (self.t, &*self.b);
         let s = b.side;
         let enemy = |c: u8| c != EMPTY && side(c) != s;
@@ -787,8 +796,7 @@ impl Game<'_> {
             let reach = if kd == X { b.line_dests(t, from) } else { Bitboard::EMPTY };
             // A teleport fills the last liberty of an enemy group (before the move: leaving
             // a square only adds liberties).
-            let candidates = last_liberties(&b.cells, t, b.occ[s ^ 1]);
-            for q in candidates.iter() {
+            for q in last.iter() {
                 let n = q.index() as u8;
                 {
                     if kd == E && (0..d.n).any(|i| d.to[i] == n) {
@@ -1098,28 +1106,33 @@ impl Game<'_> {
 
     /// With an unspent, unfrozen enemy Encloser about: the King's group and its neighbours
     /// (a move there may leave the group one liberty, to be tested), or None.
-    fn enclosure_zone(&self, s: usize) -> Option<Bitboard> {
+    fn enclosure_zone(&self, s: usize) -> Option<(Bitboard, Bitboard)> {
         let (t, b) = (self.t, &*self.b);
         let k = b.kings[s];
         let ab = ((s ^ 1) as u8) << 4;
         if k == NONE || t.corner[k as usize] || (b.bb[(E | ab) as usize] & !b.frozen(t, s ^ 1)).is_empty() {
             return None;
         }
-        let (g, _) = group(&b.cells, t, k);
-        let mut zone = g;
-        for q in g.iter() {
+        // Part of the group with three liberties: a move that leaves none of it keeps
+        // those (less the one it may fill), so only moves from that part need a test.
+        let (part, libs) = flood_libs(&b.cells, t, k, NONE, NONE, 0, 3);
+        if libs >= 3 {
+            return Some((part, Bitboard::EMPTY));
+        }
+        let mut near = Bitboard::EMPTY;
+        for q in part.iter() {
             for &n in t.orth[q.index()].as_slice() {
-                zone |= bit(n);
+                near |= bit(n);
             }
         }
-        Some(zone)
+        Some((part, near))
     }
 
     /// Whether `m` is legal without making it: an ordinary move (no King, Immobilizer,
     /// Chameleon, Long Leaper, Coordinator or unspent Encloser, no side capture) off the
     /// risky squares. Returns the capture count then.
     #[inline(always)]
-    fn quick(&self, m: Mv, (risky_from, risky): (Bitboard, Bitboard), zone: Option<Bitboard>, checked: bool) -> Option<u32> {
+    fn quick(&self, m: Mv, (risky_from, risky): (Bitboard, Bitboard), zone: Option<(Bitboard, Bitboard)>, checked: bool) -> Option<u32> {
         let b = &*self.b;
         if m.how == How::Swap {
             // A swap with an own piece changes no square's occupancy or colour, so no
@@ -1143,8 +1156,8 @@ impl Game<'_> {
                 return None;
             }
         }
-        if let Some(z) = zone {
-            if z.has(Square::from_index(m.from)) || z.has(Square::from_index(m.to)) {
+        if let Some((part, near)) = zone {
+            if part.has(Square::from_index(m.from)) || near.has(Square::from_index(m.to)) {
                 // The King's group keeps two liberties after the move: no enclosure threat.
                 let k = b.kings[b.side];
                 let (_, libs) = flood_libs(&b.cells, self.t, k, m.from, m.to, b.cell(m.from), 2);
@@ -1197,7 +1210,7 @@ impl Game<'_> {
                 continue;
             }
             if *T & 16384 != 0 {
-                eprintln!("slow {:?} kind {} risky_from {} risky_to {} zone {:?}", m, kind(self.b.cell(m.from)), risky.0.has(Square::from_index(m.from)), risky.1.has(Square::from_index(m.to)), zone.map(|z| (z.has(Square::from_index(m.from)), z.has(Square::from_index(m.to)))));
+                eprintln!("slow {:?} kind {} risky_from {} risky_to {} ", m, kind(self.b.cell(m.from)), risky.0.has(Square::from_index(m.from)), risky.1.has(Square::from_index(m.to)));
             }
             let (saved, n) = self.make(m);
             let mut ok = !self.b.in_check(self.t, s);
