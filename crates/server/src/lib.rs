@@ -2,6 +2,7 @@
 //! games kept in memory with every change committed to storage before it is acknowledged.
 
 mod api;
+pub mod events;
 pub mod live;
 mod pages;
 pub mod sched;
