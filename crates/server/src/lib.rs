@@ -5,6 +5,7 @@ mod api;
 pub mod events;
 pub mod live;
 mod pages;
+pub mod rules_info;
 pub mod sched;
 pub mod store;
 

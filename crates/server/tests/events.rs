@@ -194,3 +194,84 @@ async fn a_lifeform_capture_mid_turn_is_reported_on_its_step() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn rules_of_a_variant_from_its_data() {
+    let (dir, url) = temp_db("events-rules");
+    let app = App::open(&url).await.unwrap();
+    let v = get(&app, "/api/variants/mini-chieftain").await;
+    assert_eq!(v["name"], "mini-Chieftain");
+    assert!(v["reconstructed"]
+        .as_str()
+        .unwrap()
+        .contains("reconstructed"));
+    let pieces = v["pieces"].as_array().unwrap();
+    let chieftain = pieces.iter().find(|p| p["letter"] == "C").unwrap();
+    assert_eq!(chieftain["name"], "Chieftain");
+    assert_eq!(chieftain["moves"], "K^");
+    assert_eq!(chieftain["leader"], true);
+    assert!(chieftain["words"]
+        .as_str()
+        .unwrap()
+        .contains("bent two-step"));
+    assert!(
+        v["command_rules"][0]
+            .as_str()
+            .unwrap()
+            .contains("within 3 squares"),
+        "{}",
+        v["command_rules"]
+    );
+    assert_eq!(v["start"]["units"].as_array().unwrap().len(), 32);
+    let life = get(&app, "/api/variants/lifeform").await;
+    let hand = life["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["letter"] == "B")
+        .unwrap()
+        .clone();
+    assert_eq!(hand["role"], "hand");
+    assert!(hand["words"].as_str().unwrap().contains(
+        "knight's leap (two squares one way, one the other); or up to 4 squares orthogonally"
+    ));
+    assert_eq!(life["reconstructed"], "");
+    let (s, e) = call(&app, "GET", "/api/variants/nope", axum::body::Body::empty()).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(e["error"]
+        .as_str()
+        .unwrap()
+        .contains("unknown variant 'nope'"));
+    let (s, _) = call(&app, "GET", "/rules/nope", axum::body::Body::empty()).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_creator_token_marks_the_creator_view() {
+    let (dir, url) = temp_db("events-creator");
+    let app = App::open(&url).await.unwrap();
+    let (s, created) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "mini-chieftain", "white": "ai", "black": "ai", "ai": {"agent": "random", "time_ms": 50}}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let id = created["id"].as_str().unwrap();
+    let tok = created["creator_token"].as_str().unwrap();
+    let v = get(&app, &format!("/api/games/{id}?token={tok}")).await;
+    assert_eq!(v["creator"], true);
+    assert_eq!(v["seat"], Value::Null);
+    let v = get(&app, &format!("/api/games/{id}?token={}", "0".repeat(32))).await;
+    assert_eq!(v.get("creator"), None);
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/stop"),
+        json!({"token": tok}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["result"]["reason"], "agreement");
+    let _ = std::fs::remove_dir_all(dir);
+}
