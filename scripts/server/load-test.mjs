@@ -8,7 +8,7 @@
 //   [--max-p99 MS]  fail (exit 1) if the p99 step latency is above MS
 // COHORT_SERVER_CPUS=0 runs the server under `taskset -c 0` (scripts/bench-load).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, api, check, freePort, randomStep, rng, startServer, stopServer } from './common.mjs';
@@ -71,6 +71,15 @@ async function slotLoop(slot) {
   }
 }
 
+// The server's own CPU time (user + system, from /proc), to tell its cost per step apart
+// from waiting for a core the machine's other work holds.
+const cpuSeconds = () => {
+  try {
+    const f = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, in USER_HZ (100)
+  } catch { return NaN; }
+};
+const cpu0 = cpuSeconds();
 const started = performance.now();
 let last = 0;
 const progress = setInterval(() => {
@@ -82,6 +91,7 @@ const progress = setInterval(() => {
 await Promise.all(Array.from({ length: GAMES }, (_, i) => slotLoop(i)));
 clearInterval(progress);
 const elapsed = (performance.now() - started) / 1000;
+const serverCpu = cpuSeconds() - cpu0;
 process.stderr.write('\n');
 
 // Every acknowledged step is stored, in order.
@@ -103,6 +113,7 @@ console.log(`load test: ${GAMES} concurrent games for ${elapsed.toFixed(1)} s on
   `${THINK_MS ? `, each thinking ${THINK_MS} ms on average before a step` : ', no think time (each game steps as soon as answered)'}` +
   `${process.env.COHORT_SERVER_CPUS ? `, server pinned to CPU ${process.env.COHORT_SERVER_CPUS}` : ''}`);
 console.log(`steps served: ${latencies.length}  steps/s: ${(latencies.length / elapsed).toFixed(0)}  p50: ${pct(0.5).toFixed(2)} ms  p99: ${pct(0.99).toFixed(2)} ms`);
+console.log(`server CPU: ${serverCpu.toFixed(1)} s in ${elapsed.toFixed(1)} s (${(100 * serverCpu / elapsed).toFixed(0)}% of a core), ${(1000 * serverCpu / Math.max(1, latencies.length)).toFixed(2)} ms a step`);
 console.log(`games: ${acked.size} (finished ${finished})  websocket watchers: ${sockets} (messages ${socketMessages})  errors: ${errors}  games with lost steps: ${lost}`);
 console.log(checkOut);
 const p99ok = MAX_P99 === null || pct(0.99) <= Number(MAX_P99);
