@@ -184,6 +184,30 @@ async function regulations(sc) {
   check(frames[0].arrow === 'c1-b1', `the first frame has the arrow c1-b1 (${frames[0].arrow})`);
   check(frames[1].removed.split(' ').sort().join(' ') === 'd2 e3' && frames[1].ghosts === 'd2 e3', `the end frame shows the removals (${JSON.stringify(frames[1])})`);
   check(frames[1].t - frames[0].t > 300, 'one step at a time, with a delay');
+  // Full-turn numbering: Black's reply shares line 1, White's next turn opens line 2.
+  for (const [side, step] of [['black', 'd8-d7'], ['black', 'end'], ['white', 'b1-a1'], ['white', 'end']]) {
+    const r = await post(`/api/games/${g.id}/step`, { token: g.tokens[side], step });
+    check(r.status === 200, `${side} ${step}: ${JSON.stringify(r.body)}`);
+  }
+  await a.waitForFunction(() => document.querySelectorAll('[data-testid=move-list] li').length === 2);
+  const lines = await a.locator('[data-testid=move-list] li').evaluateAll((els) => els.map((li) => ({
+    num: li.querySelector('.num').textContent, sides: [...li.querySelectorAll('.turn-cell')].map((c) => c.dataset.side).join(' '),
+    text: li.textContent.replace(/\s+/g, ' ').trim(),
+  })));
+  check(lines[0].num === '1.' && lines[0].sides === 'white black' && lines[0].text.includes('d8-d7'), `line 1: White's and Black's turns (${JSON.stringify(lines[0])})`);
+  check(lines[1].num === '2.' && lines[1].sides === 'white' && lines[1].text.includes('b1-a1'), `line 2: White's next turn (${JSON.stringify(lines[1])})`);
+  // A game that starts with Black: "1. ... <Black's turn>".
+  const bl = await create({ variant: 'lifeform', white: 'human', black: 'human', position: '3qk3/8/8/8/8/4N3/1K1P4/2Q5 b' });
+  for (const step of ['d8-d7', 'end']) {
+    const r = await post(`/api/games/${bl.id}/step`, { token: bl.tokens.black, step });
+    check(r.status === 200, `black ${step}: ${JSON.stringify(r.body)}`);
+  }
+  await a.goto(`${base}/game/${bl.id}`);
+  await a.waitForSelector('[data-testid=move-list] li');
+  const first = await a.locator('[data-testid=move-list] li').first().evaluate((li) => ({
+    num: li.querySelector('.num').textContent, cells: [...li.querySelectorAll('.turn-cell')].map((c) => `${c.dataset.side || ''}${c.classList.contains('empty') ? ':empty' : ''}:${c.textContent.trim()}`),
+  }));
+  check(first.num === '1.' && first.cells[0] === ':empty:\u2026' && first.cells[1].startsWith('black:d8-d7'), `Black starts: "1. \u2026 d8-d7" (${JSON.stringify(first)})`);
   return `preview ${squares}, listed "${cell.trim()}", faded to ${opacity.toFixed(2)}, Black saw ${frames.length} frames`;
 }
 
