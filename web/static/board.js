@@ -345,7 +345,10 @@ const CohortBoard = (() => {
       const g = el('g', { class: 'removed' }, svg);
       for (const r of removed) {
         const p = pos(r.square);
-        const ghost = el('g', { class: `removed-ghost ${r.side}`, 'data-removed': r.square, 'data-letter': r.letter }, g);
+        // Taken where a unit now stands (a capture on the destination): fades out completely;
+        // elsewhere (removals, captures off the destination) a faint trace stays.
+        const taken = occupied.has(r.square) ? ' taken' : '';
+        const ghost = el('g', { class: `removed-ghost ${r.side}${taken}`, 'data-removed': r.square, 'data-letter': r.letter }, g);
         el('title', {}, ghost).textContent = `${r.side === 'white' ? 'White' : 'Black'} ${names[r.letter.toUpperCase()] || r.letter} removed from ${r.square}`;
         drawPiece(ghost, { letter: r.letter, side: r.side, colour: null }, p.x, p.y, S, letters);
       }
