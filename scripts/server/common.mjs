@@ -15,7 +15,12 @@ export async function freePort() {
 /** Start the server; resolves once it prints its address. */
 export function startServer(port, database) {
   return new Promise((resolve, reject) => {
-    const child = spawn(BIN, ['serve', '--port', String(port), '--database', database], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // COHORT_SERVER_CPUS=0 pins the server to core 0 (taskset), away from the load generator.
+    const args = ['serve', '--port', String(port), '--database', database];
+    const pin = process.env.COHORT_SERVER_CPUS;
+    const child = pin
+      ? spawn('taskset', ['-c', pin, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20000);
     const onData = (d) => {

@@ -97,7 +97,8 @@ function variantCard(v) {
       { size: v.files > 8 ? 16 : 24, small: true }));
   const id = v.id;
   const opponent = h('select', { 'data-testid': `opponent-${id}`, name: 'opponent' },
-    h('option', { value: 'ai' }, 'the AI'), h('option', { value: 'human' }, 'another person'));
+    h('option', { value: 'ai' }, 'the AI'), h('option', { value: 'human' }, 'another person'),
+    h('option', { value: 'watch' }, 'nobody: watch AI against AI'));
   const strength = h('select', { 'data-testid': `strength-${id}`, name: 'strength' },
     h('option', { value: 'engine' }, 'engine (strong)'), h('option', { value: 'greedy' }, 'greedy (weak)'),
     h('option', { value: 'random' }, 'random (weakest)'));
@@ -108,7 +109,7 @@ function variantCard(v) {
     h('option', { value: 'white' }, 'White'), h('option', { value: 'black' }, 'Black'));
   const aiOnly = h('span', { class: 'ai-only' },
     h('label', {}, 'Strength ', strength), h('label', {}, 'Time per turn ', time));
-  opponent.onchange = () => { aiOnly.hidden = opponent.value !== 'ai'; };
+  opponent.onchange = () => { aiOnly.hidden = opponent.value === 'human'; };
   const err = h('p', { class: 'error', 'data-testid': `error-${id}` });
   const start = h('button', { type: 'submit', class: 'primary', 'data-testid': `start-${id}` }, 'New game');
   const form = h('form', { class: 'new-game', 'data-testid': `new-game-${id}` },
@@ -117,11 +118,19 @@ function variantCard(v) {
     ev.preventDefault();
     const me = side.value;
     const human = opponent.value === 'human';
-    const body = { variant: id, [me]: 'human', [other(me)]: human ? 'human' : 'ai' };
+    const watch = opponent.value === 'watch';
+    const body = watch ? { variant: id, white: 'ai', black: 'ai' }
+      : { variant: id, [me]: 'human', [other(me)]: human ? 'human' : 'ai' };
     if (!human) body.ai = { agent: strength.value, time_ms: Number(time.value) };
     start.disabled = true;
     try {
       const created = await api('POST', '/api/games', body);
+      if (watch) {
+        // The creator token is the key that may stop the game: kept in the page address.
+        try { localStorage.setItem(`cohort-game-${created.id}`, JSON.stringify({ ...created, creator: null })); } catch { /* private mode */ }
+        location.href = `/game/${created.id}?token=${created.creator_token}`;
+        return;
+      }
       try { localStorage.setItem(`cohort-game-${created.id}`, JSON.stringify({ ...created, creator: me })); } catch { /* private mode */ }
       location.href = created.links[me];
     } catch (e) {
@@ -135,7 +144,9 @@ function variantCard(v) {
     h('p', { class: 'summary' }, v.summary),
     legend(namesOf({ ...v.start, variant: id }), (v.start.units || []).map((u) => u.letter).concat(v.start.pocket ? v.start.pocket.white : [])),
     v.reconstructed ? h('p', { class: 'reconstructed', 'data-testid': `reconstructed-${id}` },
-      'Setup reconstructed: ', v.reconstructed.replace(/^setup:\s*/i, '')) : null,
+      'Setup reconstructed: ', v.reconstructed.replace(/^setup:\s*/i, '').replace(/\s*\(RULES\.md[^)]*\)/, ''), '. ',
+      h('a', { href: `/rules/${id}`, 'data-testid': `reconstructed-link-${id}` }, 'Rules and setup')) : null,
+    h('p', { class: 'hint' }, h('a', { href: `/rules/${id}`, 'data-testid': `rules-${id}` }, `Rules of ${v.name}`)),
     form);
 }
 
@@ -170,11 +181,60 @@ const state = {
   busy: false,
   confirmResign: false,
   connected: false,
+  creator: false, // holds the creator token of an AI-against-AI game (may stop it)
+  variantInfo: null, // GET /api/variants/<id>: the reconstructed note
+  shown: null, // steps shown on the board so far (the replay of others' steps catches up)
+  frames: new Map(), // step count -> a view after that many steps (from the WebSocket)
+  frame: null, // the frame on the board while others' steps are replayed
+  replaying: false,
 };
+
+// Milliseconds each replayed step of the opponent stays on the board.
+const REPLAY_MS = 550;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function myTurn() {
   const v = state.view;
-  return Boolean(v && state.seat && !v.result && v.to_move === state.seat && !v.ai_thinking);
+  return Boolean(v && state.seat && !v.result && v.to_move === state.seat && !v.ai_thinking && !state.replaying);
+}
+
+// The side that played each step of the game, in order.
+function stepSides(v) {
+  return allTurns(v).flatMap((t) => t.steps.map(() => t.side));
+}
+
+// Others' steps (the opponent's, the AI's; every step for a spectator) are replayed one at a
+// time with their arrows and removals; the player's own steps show at once.
+function scheduleReplay() {
+  const v = state.view;
+  const n = stepCount(v);
+  if (state.shown === null || n < state.shown) { state.shown = n; return; }
+  if (n > state.shown && !state.replaying) runReplay();
+}
+
+async function runReplay() {
+  state.replaying = true;
+  try {
+    while (state.shown < stepCount(state.view)) {
+      const k = state.shown + 1;
+      const side = stepSides(state.view)[k - 1];
+      if (state.seat && side === state.seat) { state.shown = k; continue; }
+      let frame = k === stepCount(state.view) ? state.view : state.frames.get(k);
+      if (!frame) {
+        try { frame = await api('GET', `/api/games/${gameId}?at=${k}`); } catch { break; }
+      }
+      state.frame = { view: frame, k };
+      draw();
+      await sleep(REPLAY_MS);
+      state.shown = k;
+    }
+  } finally {
+    state.shown = stepCount(state.view);
+    state.frame = null;
+    state.replaying = false;
+    for (const k of [...state.frames.keys()]) if (k < state.shown) state.frames.delete(k);
+    draw();
+  }
 }
 
 // Lead model (chesimal-fusion-1): a turn starts with a lead step naming its leader and mode,
@@ -291,6 +351,7 @@ function onSquare(sq) {
 }
 
 function accept(v) {
+  if (!v.replay) state.frames.set(stepCount(v), v);
   if (state.view && v.version < state.view.version) return; // an older message
   const before = state.view;
   if (v.seat) state.seat = v.seat;
@@ -301,6 +362,7 @@ function accept(v) {
     state.choice = null;
     if (state.leadChoice && !(myTurn() && leadSteps().some((s) => s.from === state.leadChoice))) state.leadChoice = null;
   }
+  scheduleReplay();
   if (myTurn() && !state.selected && !state.dropLetter && state.seat) {
     // Placement: nothing on the board may move, only drops: pick the first pocket letter.
     const pocket = v.pocket[state.seat];
@@ -340,19 +402,88 @@ function connect() {
   };
 }
 
+// Steps over the whole game: completed turns and the turn in progress.
+const stepCount = (v) => v.turns.reduce((n, t) => n + t.steps.length, 0) + (v.turn_steps || []).length;
+
+// The game's turns with their removals, the turn in progress last (if it has a step).
+function allTurns(v) {
+  return v.turns.concat(v.turn_steps && v.turn_steps.length
+    ? [{ side: v.to_move, steps: v.turn_steps, removed: v.turn_removed || [] }] : []);
+}
+
+// The last step of a view: its text, the side that played it, the units it removed, and the
+// steps of its turn so far.
+function lastStepOf(v) {
+  const turns = allTurns(v);
+  const t = turns[turns.length - 1];
+  if (!t || !t.steps.length) return null;
+  const i = t.steps.length - 1;
+  return { text: t.steps[i], side: t.side, removed: (t.removed && t.removed[i]) || [], turn: t.steps };
+}
+
+// Arrows for steps written in notation (lead steps, drops and `end` have none).
+function arrowsOf(steps) {
+  const out = [];
+  steps.forEach((text, i) => {
+    const sq = CohortBoard.stepSquares(text);
+    if (sq && sq.from) out.push({ from: sq.from, to: sq.to, current: i === steps.length - 1 });
+  });
+  return out;
+}
+
+// What a step removed that its text does not show (a capture on its destination square is
+// shown by its `x`): captures elsewhere (en passant, Ultima captures) and the removals at a
+// turn's end (Lifeform's regulations).
+function extraRemovals(text, removed) {
+  if (!removed || !removed.length) return [];
+  const sq = CohortBoard.stepSquares(text);
+  if (sq && /x/.test(text) && removed.length === 1 && removed[0].square === sq.to) return [];
+  return removed;
+}
+
+function describeUnit(names, r) {
+  return `${cap(r.side)} ${names[r.letter.toUpperCase()] || r.letter} (${r.letter}) on ${r.square}`;
+}
+
+function turnCell(t, names) {
+  const parts = [];
+  t.steps.forEach((text, i) => {
+    const extra = extraRemovals(text, t.removed && t.removed[i]);
+    if (text !== 'end' || extra.length) parts.push(h('span', { class: 'step' }, text), ' ');
+    if (extra.length) {
+      const why = text === 'end' ? 'removed at the end of the turn' : `removed by ${text}`;
+      parts.push(h('span', {
+        class: 'removal', 'data-testid': 'removal', 'data-squares': extra.map((r) => r.square).join(' '),
+        title: `${why}: ${extra.map((r) => describeUnit(names, r)).join(', ')}`,
+      }, `{${extra.map((r) => `\u2212${r.letter}${r.square}`).join(' ')}}`), ' ');
+    }
+  });
+  return parts.length ? parts : ['(no move)'];
+}
+
+// The move list, one line per full turn: `1. <White's turn> <Black's turn>`.
 function moveList(turns, opts = {}) {
   const list = h('ol', { class: 'moves', 'data-testid': 'move-list' });
+  const names = opts.names || {};
   let at = 0;
+  let row = null;
+  let num = 0;
   turns.forEach((t, i) => {
     at += t.steps.length;
     const end = at;
-    const shown = t.steps.filter((s) => s !== 'end');
-    const li = h('li', { class: `${t.side}${opts.current === i ? ' current' : ''}`, 'data-turn': i + 1 },
-      h('span', { class: 'num' }, `${i + 1}.`),
-      h('span', { class: 'who' }, h('span', { class: `side-dot ${t.side}` }), cap(t.side)),
-      h('span', { class: 'steps' }, shown.join(' ') || '(no move)'));
-    if (opts.onTurn) { li.classList.add('clickable'); li.onclick = () => opts.onTurn(end); }
-    list.append(li);
+    if (!row || t.side === 'white') {
+      num += 1;
+      row = h('li', { 'data-move': num }, h('span', { class: 'num' }, `${num}.`));
+      if (t.side === 'black') row.append(h('span', { class: 'turn-cell white empty' }, '\u2026'));
+      list.append(row);
+    }
+    const cell = h('span', {
+      class: `turn-cell ${t.side}${opts.current === i ? ' current' : ''}`, 'data-turn': i + 1, 'data-side': t.side,
+      title: `${cap(t.side)}'s turn ${num}`,
+    }, turnCell(t, names));
+    if (opts.onTurn) { cell.classList.add('clickable'); cell.onclick = () => opts.onTurn(end); }
+    row.append(cell);
+    if (t.side === 'black') row = null;
   });
   return list;
 }
@@ -484,6 +615,18 @@ function lastTurnSteps(v) {
   return t ? t.steps : [];
 }
 
+// Before the turn ends: what ending it now would remove (Lifeform's regulations), and the
+// result it would bring.
+function endPreview(v, mine) {
+  const p = v.end_preview;
+  if (!mine || !p || (!p.removed.length && !p.result)) return null;
+  const names = namesOf(v);
+  return h('div', { class: 'preview', 'data-testid': 'end-preview', 'data-squares': p.removed.map((r) => r.square).join(' ') },
+    p.removed.length ? h('p', {}, h('b', {}, 'If you end the turn now, the rules remove: '),
+      p.removed.map((r) => describeUnit(names, r)).join(', '), ' (crossed on the board).') : null,
+    p.result ? h('p', {}, h('b', {}, 'Ending now: '), p.result, '.') : null);
+}
+
 function draw() {
   const v = state.view;
   if (!v) return;
@@ -494,14 +637,34 @@ function draw() {
   if (mine && state.selected) targets = stepsFrom(state.selected);
   if (mine && state.dropLetter) targets = dropTargets(state.dropLetter);
   const size = v.files > 12 ? 44 : v.files > 8 ? 52 : 64;
-  const svg = CohortBoard.render(v, {
-    size, flip, selected: state.selected || (mine ? state.leadChoice : null), targets, onSquare, showCommand: state.showCommand,
-    interactive: mine, last: lastTurnSteps(v), leads: mine ? leadSteps().map((s) => s.from) : [],
-  });
+  let svg;
+  let boardAttrs = {};
+  if (state.frame) {
+    // Replaying others' steps: the board after step k, its arrow and what it removed.
+    const f = state.frame.view;
+    const last = lastStepOf(f);
+    svg = CohortBoard.render(f, {
+      size, flip, showCommand: state.showCommand, arrows: last ? arrowsOf(last.turn) : [],
+      removed: last ? last.removed : [], last: last ? [last.text] : [],
+    });
+    boardAttrs = {
+      'data-frame': state.frame.k, 'data-step': last ? last.text : '', 'data-frame-position': f.position,
+      'data-frame-removed': last ? last.removed.map((r) => r.square).join(' ') : '',
+    };
+  } else {
+    const last = lastStepOf(v);
+    const preview = mine && v.end_preview ? v.end_preview.removed.map((r) => r.square) : [];
+    svg = CohortBoard.render(v, {
+      size, flip, selected: state.selected || (mine ? state.leadChoice : null), targets, onSquare, showCommand: state.showCommand,
+      interactive: mine, last: lastTurnSteps(v), leads: mine ? leadSteps().map((s) => s.from) : [],
+      arrows: last ? arrowsOf(last.turn) : [], removed: last ? last.removed : [], doomed: preview,
+    });
+  }
   const board = h('div', {
     class: `board${mine ? ' mine' : ''}`, 'data-testid': 'board', 'data-version': v.version, 'data-to-move': v.to_move,
     'data-position': v.position, 'data-selected': state.selected || '', 'data-seat': state.seat || '',
     'data-result': v.result ? v.result.text : '', 'data-lead-choice': state.leadChoice || '',
+    'data-replaying': state.replaying ? 'yes' : 'no', ...boardAttrs,
   }, svg);
 
   const panel = h('div', { class: 'panel' });
@@ -510,6 +673,12 @@ function draw() {
     class: `status${v.result ? ' over' : ''}${mine ? ' mine' : ''}`, 'data-testid': 'status', role: 'status',
   }, statusText(v)));
   if (v.ai_thinking) panel.append(h('p', { class: 'thinking', 'data-testid': 'ai-thinking' }, h('span', { class: 'spinner' }), 'AI is thinking'));
+  if (state.frame) {
+    const last = lastStepOf(state.frame.view);
+    panel.append(h('p', { class: 'replaying', 'data-testid': 'replaying' },
+      `${cap(last ? last.side : '')}'s step ${last ? last.turn.length : ''}: ${last ? last.text : ''}`,
+      last && last.removed.length ? ` (removes ${last.removed.map((r) => `${r.letter} ${r.square}`).join(', ')})` : ''));
+  }
   if (!state.connected) panel.append(h('p', { class: 'connection', 'data-testid': 'connection' }, 'Live updates interrupted: reconnecting...'));
   panel.append(h('p', { class: 'players', 'data-testid': 'players' },
     h('span', { class: 'side-dot white' }), `White: ${v.players.white}`,
@@ -525,6 +694,7 @@ function draw() {
     h('p', { class: 'turn-steps', 'data-testid': 'turn-steps' },
       v.turn_steps.length ? v.turn_steps.join(' ') : h('span', { class: 'hint' }, 'no step yet')),
     leadPanel(v),
+    endPreview(v, mine),
     h('p', { class: 'hint', 'data-testid': 'hint' }, hint(v, mine)));
   if (mine && state.leadChoice) turn.append(leadChoiceBox(v));
   if (state.seat && !v.result) {
@@ -565,9 +735,26 @@ function draw() {
       onclick: () => { state.showCommand = !state.showCommand; draw(); },
     }, state.showCommand ? 'Hide command' : 'Show command') : null,
     h('button', { 'data-testid': 'flip', onclick: () => { state.flip = !flip; draw(); } }, 'Flip board'),
+    h('button', {
+      'data-testid': 'letters-toggle', 'aria-pressed': String(CohortBoard.lettersOn()),
+      title: 'Show the pieces as pictures or as letters (kept for next time)',
+      onclick: () => { CohortBoard.setLetters(!CohortBoard.lettersOn()); draw(); },
+    }, CohortBoard.lettersOn() ? 'Pictures' : 'Letters'),
+    h('a', { href: `/rules/${v.variant}`, class: 'button', 'data-testid': 'rules-link' }, 'Rules'),
     h('a', { href: `/game/${gameId}?replay`, class: 'button', 'data-testid': 'replay-link' }, 'Replay'),
     h('a', { href: `/api/games/${gameId}/record`, class: 'button', download: '', 'data-testid': 'download-record' }, 'Download record'));
   panel.append(tools);
+  if (state.creator && !v.result) {
+    panel.append(h('div', { class: 'buttons' },
+      h('button', { 'data-testid': 'stop-game', class: 'danger', disabled: state.busy, onclick: () => act('stop', {}) }, 'Stop this game'),
+      h('span', { class: 'hint' }, 'You started this AI-against-AI game: stopping it ends it as a draw.')));
+  }
+  const info = state.variantInfo;
+  if (info && info.reconstructed) {
+    panel.append(h('p', { class: 'reconstructed', 'data-testid': 'reconstructed' }, 'Setup reconstructed: ',
+      info.reconstructed.replace(/^setup:\s*/i, '').replace(/\s*\(RULES\.md[^)]*\)/, ''), '. ',
+      h('a', { href: `/rules/${v.variant}`, 'data-testid': 'reconstructed-link' }, 'Rules and setup')));
+  }
   if (state.showCommand) {
     panel.append(h('p', { class: 'hint' }, v.command === 'range'
       ? `Boxes: the squares within ${v.command_info.range} of each Chieftain of the side to move (dashed rings).`
@@ -600,7 +787,7 @@ function draw() {
   panel.append(capturedBox(v));
   panel.append(legend(namesOf(v), v.units.map((u) => u.letter).concat(v.pocket.white)));
   panel.append(h('h2', {}, 'Moves'));
-  const moves = moveList(v.turns);
+  const moves = moveList(allTurns(v), { names: namesOf(v) });
   panel.append(moves);
 
   const keepScroll = app.querySelector('.moves');
@@ -613,8 +800,10 @@ async function gamePage() {
   app.append(h('p', { class: 'hint' }, 'Loading the game...'));
   try {
     const v = await api('GET', `/api/games/${gameId}${token ? `?token=${encodeURIComponent(token)}` : ''}`);
-    if (token && !v.seat) state.error = 'This link holds no seat in this game: you are watching.';
+    state.creator = Boolean(v.creator);
+    if (token && !v.seat && !v.creator) state.error = 'This link holds no seat in this game: you are watching.';
     accept(v);
+    api('GET', `/api/variants/${encodeURIComponent(v.variant)}`).then((info) => { state.variantInfo = info; draw(); }).catch(() => {});
     draw();
     connect();
   } catch (e) {
@@ -639,7 +828,7 @@ async function replayPage() {
   document.title = `Replay: ${live.name}: Cohort`;
   const total = record.steps.length;
   // Turns with their sides, the turn in progress last; each ends at a step index.
-  const turns = live.turns.concat(live.turn_steps.length ? [{ side: live.to_move, steps: live.turn_steps }] : []);
+  const turns = allTurns(live);
   const ends = [];
   turns.reduce((n, t) => { ends.push(n + t.steps.length); return n + t.steps.length; }, 0);
   const cache = new Map();
@@ -661,7 +850,13 @@ async function replayPage() {
     const current = ends.findIndex((e) => e >= want && want > 0);
     const go = (n) => () => { at = Math.max(0, Math.min(total, n)); show(); };
     const board = h('div', { class: 'board', 'data-testid': 'board', 'data-version': want, 'data-position': v.position, 'data-to-move': v.to_move },
-      CohortBoard.render(v, { size: v.files > 12 ? 44 : v.files > 8 ? 52 : 64, showCommand, last: v.replay.step ? [v.replay.step] : [] }));
+      CohortBoard.render(v, (() => {
+        const last = lastStepOf(v);
+        return {
+          size: v.files > 12 ? 44 : v.files > 8 ? 52 : 64, showCommand, last: v.replay.step ? [v.replay.step] : [],
+          arrows: last ? arrowsOf(last.turn) : [], removed: last ? last.removed : [],
+        };
+      })()));
     const slider = h('input', { type: 'range', min: 0, max: total, value: String(want), 'data-testid': 'replay-slider',
       'aria-label': 'Step', oninput: (e) => { at = Number(e.target.value); show(); } });
     const result = record.result === '*' ? 'not finished' : `${record.result} (${record.reason})`;
@@ -686,7 +881,7 @@ async function replayPage() {
         h('a', { href: `/api/games/${gameId}/record`, download: '', class: 'button', 'data-testid': 'download-record' }, 'Download record')),
       capturedBox(v),
       h('h2', {}, 'Moves (click a turn)'),
-      moveList(turns, { current: current, onTurn: (end) => { at = end; show(); } }));
+      moveList(turns, { current: current, names: namesOf(v), onTurn: (end) => { at = end; show(); } }));
     app.replaceChildren(h('div', { class: 'game' }, board, panel));
     const cur = app.querySelector('.moves li.current');
     if (cur) cur.scrollIntoView({ block: 'nearest' });
@@ -699,6 +894,67 @@ async function replayPage() {
   });
 }
 
+// ---------------------------------------------------------------- rules page
+
+async function rulesPage() {
+  const id = decodeURIComponent(location.pathname.replace(/^\/rules\//, ''));
+  let r;
+  try {
+    r = await api('GET', `/api/variants/${encodeURIComponent(id)}`);
+  } catch (e) {
+    app.replaceChildren(h('p', { class: 'error', 'data-testid': 'error' }, e.message), h('p', {}, h('a', { href: '/' }, 'All games')));
+    return;
+  }
+  document.title = `Rules of ${r.name}: Cohort`;
+  const art = (p, side) => {
+    const markup = CohortPieces.markup(p.name, side);
+    if (!markup || CohortBoard.lettersOn()) return h('b', {}, side === 'white' ? p.letter : p.letter.toLowerCase());
+    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    svg.setAttribute('viewBox', '0 0 45 45');
+    svg.setAttribute('class', 'piece-art');
+    svg.setAttribute('data-piece', p.name.toLowerCase());
+    svg.innerHTML = markup;
+    return svg;
+  };
+  const draw = () => {
+    const rows = r.pieces.map((p) => h('tr', { 'data-testid': `piece-${p.letter}` },
+      h('td', { class: 'art' }, art(p, 'white')), h('td', { class: 'art' }, art(p, 'black')),
+      h('td', {}, h('b', {}, p.letter)), h('td', {}, p.name,
+        p.flags.length ? h('span', { class: 'hint' }, ` (${p.flags.join(', ')})`) : null,
+        p.role ? h('span', { class: 'hint' }, ` (${p.role})`) : null),
+      h('td', {}, h('code', {}, p.moves)), h('td', { 'data-testid': `words-${p.letter}` }, p.words,
+        p.activates ? ` Activates: ${p.activates.join(', ')}.` : '')));
+    const start = { ...r.start, variant: r.id };
+    app.replaceChildren(h('article', { class: 'rules-page', 'data-testid': 'rules' },
+      h('h1', {}, `Rules of ${r.name}`, h('span', { class: 'vid' }, r.id)),
+      h('p', { class: 'summary', 'data-testid': 'rules-summary' }, r.summary),
+      r.reconstructed ? h('p', { class: 'reconstructed', 'data-testid': 'rules-reconstructed' },
+        'Setup reconstructed: ', r.reconstructed.replace(/^setup:\s*/i, '')) : h('p', { class: 'hint', 'data-testid': 'rules-sourced' }, 'The setup is the inventor\'s, not a reconstruction.'),
+      h('h2', {}, 'Pieces'),
+      h('table', { 'data-testid': 'rules-pieces' },
+        h('thead', {}, h('tr', {}, h('th', {}, 'White'), h('th', {}, 'Black'), h('th', {}, 'Letter'), h('th', {}, 'Piece'), h('th', {}, 'Moves (Betza)'), h('th', {}, 'In words'))),
+        h('tbody', {}, rows)),
+      h('p', { class: 'hint' }, 'Capture is by moving onto an enemy unit, unless said otherwise. Betza notation: docs/variants.md of the project.'),
+      h('h2', {}, 'A turn'),
+      h('ul', { 'data-testid': 'rules-command' }, r.command_rules.map((t) => h('li', {}, t))),
+      h('h2', {}, 'Winning'),
+      h('p', { 'data-testid': 'rules-victory' }, r.victory),
+      r.draws.length ? h('ul', {}, r.draws.map((t) => h('li', {}, t))) : null,
+      r.groups.length ? h('h2', {}, 'Groups') : null,
+      r.groups.length ? h('ul', {}, r.groups.map((g) => h('li', {}, `${g.number}: ${g.name} (White ${g.colours.white}, Black ${g.colours.black})`))) : null,
+      h('h2', {}, 'Setup'),
+      r.placement ? h('p', {}, `Free set-up: each side places ${r.placement.units.map((u) => `${u.count} ${u.name}`).join(', ')} on its first ${r.placement.ranks} ranks.`) : null,
+      h('div', { class: 'setup', 'data-testid': 'rules-setup' }, CohortBoard.render(start, { size: r.files > 8 ? 40 : 52 })),
+      h('p', {}, h('code', { 'data-testid': 'rules-position' }, r.setup)),
+      h('div', { class: 'buttons' },
+        h('button', { 'data-testid': 'letters-toggle', onclick: () => { CohortBoard.setLetters(!CohortBoard.lettersOn()); draw(); } },
+          CohortBoard.lettersOn() ? 'Pictures' : 'Letters'),
+        h('a', { href: `/#variant-${r.id}`, class: 'button' }, 'Play it'))));
+  };
+  draw();
+}
+
 if (page === 'home') home();
+else if (page === 'rules') rulesPage();
 else if (page === 'game' && params.has('replay')) replayPage();
 else if (page === 'game') gamePage();

@@ -28,6 +28,25 @@ const CohortBoard = (() => {
     return {};
   }
 
+  let arrowIds = 0;
+
+  // Letters instead of piece drawings: the reader's choice, kept in localStorage.
+  function lettersOn() {
+    try { return localStorage.getItem('cohort-letters') === '1'; } catch { return false; }
+  }
+  function setLetters(on) {
+    try { localStorage.setItem('cohort-letters', on ? '1' : '0'); } catch { /* private mode */ }
+  }
+
+  function starPath(cx, cy, R, r) {
+    let d = '';
+    for (let i = 0; i < 10; i++) {
+      const a = -Math.PI / 2 + (i * Math.PI) / 5, rad = i % 2 ? r : R;
+      d += `${i ? 'L' : 'M'}${(cx + rad * Math.cos(a)).toFixed(2)} ${(cy + rad * Math.sin(a)).toFixed(2)}`;
+    }
+    return `${d}z`;
+  }
+
   function el(name, attrs, parent) {
     const e = document.createElementNS(NS, name);
     for (const [k, v] of Object.entries(attrs || {})) {
@@ -218,8 +237,46 @@ const CohortBoard = (() => {
       });
     }
 
-    // Units.
+    // Units: the piece drawings of pieces.js, or letters in discs (the option `letters`).
+    const letters = opts.letters === undefined ? lettersOn() : opts.letters;
+    const grouped = view.command === 'chain' || view.command === 'lead';
+    const leaderLetters = new Set(view.leaders || []);
+    const royalLetters = new Set(view.royals || []);
     const units = el('g', { class: 'units' }, svg);
+    const drawPiece = (g, u, x, y, size, asLetter) => {
+      const up = u.letter.toUpperCase();
+      const art = !asLetter && typeof CohortPieces !== 'undefined' ? CohortPieces.markup(names[up], u.side) : null;
+      if (art) {
+        const inner = el('svg', {
+          x: x + size * 0.06, y: y + size * 0.05, width: size * 0.88, height: size * 0.88, viewBox: '0 0 45 45',
+          class: 'piece-art', 'data-piece': (names[up] || up).toLowerCase(),
+        }, g);
+        inner.innerHTML = art;
+        return;
+      }
+      const cx = x + size / 2, cy = y + size / 2;
+      if (view.command === 'single' && GLYPHS[up]) {
+        el('text', {
+          x: cx, y: cy + size * 0.04, 'text-anchor': 'middle', 'dominant-baseline': 'central',
+          class: `glyph ${u.side}`, 'font-size': size * 0.8,
+        }, g).textContent = GLYPHS[up];
+        return;
+      }
+      const r = size * 0.37;
+      const colour = u.colour || (u.side === 'black' ? '#3a3a3a' : '#f7f5ee');
+      if (u.side === 'black') {
+        // Black: a dark ring round the group colour.
+        el('circle', { cx, cy, r, fill: '#1b1b1b', class: 'disc-ring black' }, g);
+        el('circle', { cx, cy, r: r * 0.76, fill: colour, class: 'disc black' }, g);
+      } else {
+        el('circle', { cx, cy, r, fill: colour, class: 'disc white', 'stroke-width': Math.max(1.2, size * 0.035) }, g);
+      }
+      el('text', {
+        x: cx, y: cy + size * 0.015, 'text-anchor': 'middle', 'dominant-baseline': 'central',
+        'font-size': size * (u.side === 'black' ? 0.34 : 0.4), class: 'letter',
+        fill: isLight(colour) ? '#1d1d1d' : '#fafafa',
+      }, g).textContent = u.letter;
+    };
     for (const u of view.units || []) {
       const p = pos(u.square);
       const up = u.letter.toUpperCase();
@@ -231,37 +288,90 @@ const CohortBoard = (() => {
       }, units);
       el('title', {}, g).textContent =
         `${u.side === 'white' ? 'White' : 'Black'} ${names[up] || up} on ${u.square}` +
-        (view.command === 'chain' ? `, chesimal ${u.group}` : '') +
+        (view.command === 'chain' ? `, chesimal ${u.group + 1}` : '') +
+        (leaderLetters.has(up) ? (royalLetters.has(up) ? ' (royal leader)' : ' (leader)') : '') +
         (u.pinned ? `, pinning ${u.pinned.side}'s ${names[u.pinned.letter.toUpperCase()] || u.pinned.letter}` : '');
-      if (view.command === 'single' && GLYPHS[up]) {
+      if (!letters && grouped) {
+        // The chesimal's colour as a plate under the piece.
+        el('circle', { cx: p.cx, cy: p.cy, r: S * 0.47, fill: u.colour, class: 'group-plate' }, g);
+      }
+      drawPiece(g, u, p.x, p.y, S, letters);
+      if (!letters && grouped && !opts.small) {
+        // The group number, bottom left.
+        const bx = p.x + S * 0.14, by = p.y + S * 0.86;
+        el('circle', { cx: bx, cy: by, r: S * 0.13, fill: u.colour, class: 'group-badge' }, g);
         el('text', {
-          x: p.cx, y: p.cy + S * 0.04, 'text-anchor': 'middle', 'dominant-baseline': 'central',
-          class: `glyph ${u.side}`, 'font-size': S * 0.8,
-        }, g).textContent = GLYPHS[up];
-      } else {
-        const r = S * 0.37;
-        if (u.side === 'black') {
-          // Black: a dark ring round the group colour.
-          el('circle', { cx: p.cx, cy: p.cy, r, fill: '#1b1b1b', class: 'disc-ring black' }, g);
-          el('circle', { cx: p.cx, cy: p.cy, r: r * 0.76, fill: u.colour, class: 'disc black' }, g);
-        } else {
-          el('circle', { cx: p.cx, cy: p.cy, r, fill: u.colour, class: 'disc white', 'stroke-width': Math.max(1.2, S * 0.035) }, g);
-        }
-        el('text', {
-          x: p.cx, y: p.cy + S * 0.015, 'text-anchor': 'middle', 'dominant-baseline': 'central',
-          'font-size': S * (u.side === 'black' ? 0.34 : 0.4), class: 'letter',
-          fill: isLight(u.colour) ? '#1d1d1d' : '#fafafa',
-        }, g).textContent = u.letter;
+          x: bx, y: by + S * 0.005, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': S * 0.18,
+          class: 'group-number', fill: isLight(u.colour) ? '#1d1d1d' : '#fafafa',
+        }, g).textContent = String(u.group + 1);
+      }
+      if (leaderLetters.has(up) && (!letters || view.command !== 'single')) {
+        // Leaders (Chieftains, chiefs, Kings that lead): a gold crown if royal, else a star.
+        const bx = p.x + S * 0.84, by = p.y + S * 0.16, k = S / 45;
+        const mark = el('g', { class: 'leader-badge', 'data-leader-badge': royalLetters.has(up) ? 'royal' : 'leader' }, g);
+        el('circle', { cx: bx, cy: by, r: S * 0.15, class: 'leader-badge-disc' }, mark);
+        el('path', {
+          d: royalLetters.has(up)
+            ? `M${bx - 4 * k} ${by + 2.5 * k}l${-0.6 * k} ${-5 * k} ${2.3 * k} ${2 * k} ${2.3 * k} ${-3.5 * k} ${2.3 * k} ${3.5 * k} ${2.3 * k} ${-2 * k} ${-0.6 * k} ${5 * k}z`
+            : starPath(bx, by, 4.2 * k, 1.8 * k),
+          class: 'leader-badge-mark',
+        }, mark);
       }
       if (u.pinned) {
-        // The pinned unit lies under the Hand: a small disc in the square's corner.
+        // The pinned unit lies under the Hand: a small piece in the square's corner.
         const px = p.x + S * 0.8, py = p.y + S * 0.8;
-        el('circle', { cx: px, cy: py, r: S * 0.17, class: `pinned ${u.pinned.side}` }, g);
-        el('text', {
-          x: px, y: py, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': S * 0.2,
-          class: `pinned-letter ${u.pinned.side}`,
-        }, g).textContent = u.pinned.letter;
+        el('circle', { cx: px, cy: py, r: S * 0.19, class: `pinned ${u.pinned.side}` }, g);
+        const mini = el('g', { class: `pinned-unit ${u.pinned.side}` }, g);
+        drawPiece(mini, { letter: u.pinned.letter, side: u.pinned.side }, px - S * 0.19, py - S * 0.19, S * 0.38, letters);
       }
+    }
+
+    // Units the rules are about to remove (if the turn ended now): a red cross over each.
+    const doomed = opts.doomed || [];
+    if (doomed.length) {
+      const g = el('g', { class: 'doomed' }, svg);
+      for (const sq of doomed) {
+        const p = pos(sq);
+        const d = S * 0.3;
+        const m = el('g', { class: 'doomed-mark', 'data-doomed': sq }, g);
+        el('circle', { cx: p.cx, cy: p.cy, r: S * 0.45, class: 'doomed-ring', 'stroke-width': Math.max(2, S * 0.06) }, m);
+        el('path', { d: `M${p.cx - d} ${p.cy - d}L${p.cx + d} ${p.cy + d}M${p.cx + d} ${p.cy - d}L${p.cx - d} ${p.cy + d}`, class: 'doomed-cross', 'stroke-width': Math.max(2, S * 0.07) }, m);
+      }
+    }
+
+    // Units the last step took off the board: drawn where they stood, fading out.
+    const removed = opts.removed || [];
+    if (removed.length) {
+      const g = el('g', { class: 'removed' }, svg);
+      for (const r of removed) {
+        const p = pos(r.square);
+        // Taken where a unit now stands (a capture on the destination): fades out completely;
+        // elsewhere (removals, captures off the destination) a faint trace stays.
+        const taken = occupied.has(r.square) ? ' taken' : '';
+        const ghost = el('g', { class: `removed-ghost ${r.side}${taken}`, 'data-removed': r.square, 'data-letter': r.letter }, g);
+        el('title', {}, ghost).textContent = `${r.side === 'white' ? 'White' : 'Black'} ${names[r.letter.toUpperCase()] || r.letter} removed from ${r.square}`;
+        drawPiece(ghost, { letter: r.letter, side: r.side, colour: null }, p.x, p.y, S, letters);
+      }
+    }
+
+    // Arrows of the steps shown (the opponent's turn, step by step).
+    const arrows = (opts.arrows || []).filter((a) => a.from && a.to && a.from !== a.to);
+    if (arrows.length) {
+      const id = `arrowhead-${++arrowIds}`;
+      const defs = el('defs', {}, svg);
+      const marker = el('marker', { id, viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto-start-reverse' }, defs);
+      el('path', { d: 'M0 0L10 5L0 10z', class: 'arrow-head' }, marker);
+      const g = el('g', { class: 'arrows' }, svg);
+      arrows.forEach((a, i) => {
+        const p = pos(a.from), q = pos(a.to);
+        const dx = q.cx - p.cx, dy = q.cy - p.cy, len = Math.hypot(dx, dy) || 1;
+        const back = S * 0.28;
+        el('line', {
+          x1: p.cx, y1: p.cy, x2: q.cx - (dx / len) * back, y2: q.cy - (dy / len) * back,
+          class: `arrow${a.current ? ' current' : ''}`, 'stroke-width': S * (a.current ? 0.13 : 0.09),
+          'marker-end': `url(#${id})`, 'data-arrow': `${a.from}-${a.to}`, 'data-arrow-index': i,
+        }, g);
+      });
     }
 
     // Lead model: the leader leading the turn, a gold ring and a star with its mode's initial.
@@ -298,5 +408,5 @@ const CohortBoard = (() => {
     return svg;
   }
 
-  return { render, parseSquare, squareName, stepSquares, pieceNames, isLight };
+  return { render, parseSquare, squareName, stepSquares, pieceNames, isLight, lettersOn, setLetters };
 })();

@@ -128,6 +128,14 @@ async function waitVersionAbove(page, v, what) {
   }
 }
 
+// The page replays others' steps one at a time before it takes clicks again.
+async function replayDone(page) {
+  await page.waitForFunction(() => {
+    const b = document.querySelector('[data-testid=board]');
+    return b && b.dataset.replaying !== 'yes';
+  });
+}
+
 async function unitAt(page, sq) {
   return page.evaluate((s) => {
     const g = document.querySelector(`[data-testid=board] g.unit[data-unit="${s}"]`);
@@ -137,6 +145,7 @@ async function unitAt(page, sq) {
 
 /** Click one legal step (its unit, then its destination) and check the board shows it. */
 async function clickStep(page, step) {
+  await replayDone(page);
   const v0 = await version(page);
   const unit = await unitAt(page, step.from);
   check(unit, `a unit is drawn on ${step.from}`);
@@ -153,6 +162,7 @@ async function clickStep(page, step) {
 }
 
 async function endTurn(page) {
+  await replayDone(page);
   const v0 = await version(page);
   check(await page.isEnabled('[data-testid=end-turn]'), 'End turn is enabled');
   await page.click('[data-testid=end-turn]');
@@ -187,7 +197,7 @@ async function waitAiReply(page, id, token, turnsBefore) {
   try {
     await page.waitForFunction((n) => {
       const b = document.querySelector('[data-testid=board]');
-      return b.dataset.toMove === 'white' && document.querySelectorAll('[data-testid=move-list] li').length >= n
+      return b.dataset.toMove === 'white' && b.dataset.replaying !== 'yes' && document.querySelectorAll('[data-testid=move-list] .turn-cell:not(.empty)').length >= n
         && !document.querySelector('[data-testid=ai-thinking]');
     }, turnsBefore + 2, { timeout: WAIT_MS });
   } catch {
@@ -195,8 +205,8 @@ async function waitAiReply(page, id, token, turnsBefore) {
   }
   const view = await getView(id, token);
   check(view.turns.length === turnsBefore + 2 && view.turns.at(-1).side === 'black', 'the AI played a turn');
-  const lines = await page.locator('[data-testid=move-list] li').allTextContents();
-  check(lines.at(-1).includes('Black') && lines.at(-1).includes(view.turns.at(-1).steps.filter((s) => s !== 'end')[0]),
+  const lines = await page.locator('[data-testid=move-list] .turn-cell:not(.empty)').allTextContents();
+  check(await page.locator('[data-testid=move-list] .turn-cell:not(.empty)').last().getAttribute('data-side') === 'black' && lines.at(-1).includes(view.turns.at(-1).steps.filter((s) => s !== 'end')[0]),
     `the AI's turn is in the move list (${lines.at(-1)})`);
   check((await page.textContent('[data-testid=status]')).includes('Your turn'), 'it is our turn again');
   return view;
@@ -265,8 +275,8 @@ async function vsAiChesimals(sc) {
   check(await page.getAttribute('[data-testid=board]', 'data-selected') === '', 'a unit of another chesimal cannot be selected');
   await endTurn(page);
   view = await waitAiReply(page, id, token, 0);
-  const lines = await page.locator('[data-testid=move-list] li').allTextContents();
-  check(lines[0].includes(`${first.text} ${second.text}`) && lines[0].includes('White'), `our turn is in the move list (${lines[0]})`);
+  const lines = await page.locator('[data-testid=move-list] .turn-cell:not(.empty)').allTextContents();
+  check(lines[0].includes(`${first.text} ${second.text}`), `our turn is in the move list (${lines[0]})`);
   await reloadSame(page, id, token);
 
   // Screenshot: mid-turn, a unit selected, the chains shown.
@@ -359,8 +369,8 @@ async function humanVsHuman(sc) {
   await endTurn(a);
   await waitVersionAbove(b, vb, 'Black\'s page (live update)');
   await b.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.toMove === 'black'
-    && document.querySelectorAll('[data-testid=move-list] li').length === 1);
-  const seen = await b.locator('[data-testid=move-list] li').allTextContents();
+    && document.querySelectorAll('[data-testid=move-list] .turn-cell:not(.empty)').length === 1);
+  const seen = await b.locator('[data-testid=move-list] .turn-cell:not(.empty)').allTextContents();
   check(seen[0].includes(`${w1.text} ${w2.text}`), `Black sees White's turn live (${seen[0]})`);
   check((await boardState(b)).position === (await boardState(a)).position, 'both pages show the same position');
   check((await a.textContent('[data-testid=status]')).includes('waiting'), 'White now waits');
@@ -381,9 +391,9 @@ async function humanVsHuman(sc) {
   await clickStep(b, bs);
   await endTurn(b);
   await waitVersionAbove(a, va, 'White\'s page (live update)');
-  await a.waitForFunction(() => document.querySelectorAll('[data-testid=move-list] li').length === 2);
-  const seenA = await a.locator('[data-testid=move-list] li').allTextContents();
-  check(seenA[1].includes(bs.text) && seenA[1].includes('Black'), `White sees Black's turn (${seenA[1]})`);
+  await a.waitForFunction(() => document.querySelectorAll('[data-testid=move-list] .turn-cell:not(.empty)').length === 2);
+  const seenA = await a.locator('[data-testid=move-list] .turn-cell:not(.empty)').allTextContents();
+  check(seenA[1].includes(bs.text), `White sees Black's turn (${seenA[1]})`);
 
   // A spectator sees the game and no controls.
   const c = await sc.page(await sc.context());
@@ -419,9 +429,9 @@ async function humanVsHuman(sc) {
   await a.click('[data-testid=replay-next]');
   await a.waitForFunction((t) => document.querySelector('[data-testid=status]').textContent.includes(t), w1.text);
   check(await unitAt(a, w1.to), `the replay shows ${w1.text}`);
-  await a.locator('[data-testid=move-list] li').nth(1).click();
+  await a.locator('[data-testid=move-list] .turn-cell:not(.empty)').nth(1).click();
   await a.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.includes('turn 2, Black'));
-  check(await a.getAttribute('[data-testid=move-list] li.current', 'data-turn') === '2', 'turn 2 is marked in the move list');
+  check(await a.getAttribute('[data-testid=move-list] .turn-cell.current', 'data-turn') === '2', 'turn 2 is marked in the move list');
   check(await unitAt(a, bs.to), `the replay shows ${bs.text}`);
   const rec = await (await fetch(`${base}/api/games/${id}/record`)).json();
   check(JSON.stringify(rec.turns[0]) === JSON.stringify([w1.text, w2.text]), `the record holds White's turn (${JSON.stringify(rec.turns)})`);
@@ -614,7 +624,7 @@ async function fusion(sc) {
 
   await endTurn(page);
   view = await waitAiReply(page, id, token, 0);
-  const lines = await page.locator('[data-testid=move-list] li').allTextContents();
+  const lines = await page.locator('[data-testid=move-list] .turn-cell:not(.empty)').allTextContents();
   check(lines[0].includes(`lead:b2:dia ${first.text} ${second.text}`), `our turn is in the move list (${lines[0]})`);
   check(view.turns[1].steps[0].startsWith('lead:'), `the AI's turn starts with a lead (${view.turns[1].steps.join(' ')})`);
   check(view.at_turn_start && !view.command_info.leading, 'our next turn starts with no leader');

@@ -113,6 +113,7 @@ async fn wrong_method(method: Method, uri: Uri) -> ApiError {
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/variants", get(variants))
+        .route("/api/variants/{id}", get(variant_rules))
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/step", post(step))
@@ -164,6 +165,17 @@ async fn variants() -> Json<Value> {
         })
         .collect();
     Json(list.into())
+}
+
+/// One variant's rules (the rules page): `GET /api/variants/<id>`.
+async fn variant_rules(ApiPath(id): ApiPath<String>) -> Answer {
+    let v = builtin(&id).ok_or_else(|| {
+        ApiError(
+            StatusCode::NOT_FOUND,
+            format!("unknown variant '{id}' (GET /api/variants lists them)"),
+        )
+    })?;
+    Ok(Json(crate::rules_info::variant_rules(&v)))
 }
 
 #[derive(Deserialize)]
@@ -432,7 +444,13 @@ async fn get_game(
         return Ok(Json(v));
     }
     let seat = q.token.as_deref().and_then(|t| live.seat_of(t));
-    Ok(Json(live.view(seat)))
+    let mut view = live.view(seat);
+    // The creator of an AI-against-AI game may stop it: its page offers the button.
+    let creator = &live.row.creator_token;
+    if !creator.is_empty() && q.token.as_deref() == Some(creator.as_str()) {
+        view["creator"] = true.into();
+    }
+    Ok(Json(view))
 }
 
 async fn record(

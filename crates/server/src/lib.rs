@@ -2,8 +2,10 @@
 //! games kept in memory with every change committed to storage before it is acknowledged.
 
 mod api;
+pub mod events;
 pub mod live;
 mod pages;
+pub mod rules_info;
 pub mod sched;
 pub mod store;
 

@@ -9,6 +9,7 @@ use cohort_rules::{
 };
 use serde_json::{json, Value};
 
+use crate::events::{self, off_board, removed_by, Removed};
 use crate::store::GameRow;
 
 /// A turn in notation: who played it and its steps.
@@ -20,6 +21,10 @@ pub struct LiveGame {
     pub game: Game,
     /// Completed turns and the turn in progress (last, possibly empty), in notation.
     pub turns: Vec<Turn>,
+    /// The units each step took off the board, step by step (parallel to the steps of
+    /// `turns`): captures, including those off the destination square, and the removals the
+    /// rules make at a turn's end (Lifeform's regulations). See `events.rs`.
+    pub removed: Vec<Vec<Removed>>,
     pub ai_thinking: bool,
 }
 
@@ -71,6 +76,7 @@ impl LiveGame {
             turns: vec![(start.side_to_move(), vec![])],
             game: Game::new(start),
             row,
+            removed: vec![],
             ai_thinking: false,
         };
         for (i, s) in steps.iter().enumerate() {
@@ -95,7 +101,9 @@ impl LiveGame {
         let pos = self.game.position();
         let step = pos.parse_step(text)?;
         let canonical = pos.step_text(step);
+        let before = off_board(pos);
         self.game.play(step)?;
+        self.removed.push(removed_by(&before, self.game.position()));
         let last = self.turns.len() - 1;
         self.turns[last].1.push(canonical.clone());
         let to_move = self.game.position().side_to_move();
@@ -107,6 +115,7 @@ impl LiveGame {
 
     pub fn undo(&mut self) -> bool {
         if self.game.undo() {
+            self.removed.pop();
             let last = self.turns.len() - 1;
             self.turns[last].1.pop();
             true
@@ -169,11 +178,29 @@ impl LiveGame {
         } else {
             (&self.turns[..], None)
         };
+        // The removals of each step, cut along the turns (`removed` is flat, step by step).
+        let mut at = 0;
+        let mut cut = |n: usize| -> Value {
+            let part = self.removed.get(at..at + n).unwrap_or(&[]);
+            at += n;
+            Value::Array(part.iter().map(|r| events::list_json(r)).collect())
+        };
         let turns: Vec<Value> = done
             .iter()
+            .map(|(side, steps)| (side, steps, cut(steps.len())))
             .filter(|t| !t.1.is_empty())
-            .map(|(side, steps)| json!({"side": side_name(*side), "steps": steps}))
+            .map(|(side, steps, removed)| {
+                json!({"side": side_name(*side), "steps": steps, "removed": removed})
+            })
             .collect();
+        let turn_removed = cut(current.map_or(0, |t| t.1.len()));
+        let preview = if can_end {
+            events::end_preview(&self.game, &list).map(|(removed, result)| {
+                json!({"removed": events::list_json(&removed), "result": result})
+            })
+        } else {
+            None
+        };
         let players = |side: Side| -> Value {
             if self.seat_kind(side) == "ai" {
                 format!("{} {} ms", self.row.ai_agent, self.row.ai_time_ms).into()
@@ -189,6 +216,8 @@ impl LiveGame {
         let turn_steps = current.map(|t| t.1.clone()).unwrap_or_default();
         o.insert("can_undo".into(), (!turn_steps.is_empty()).into());
         o.insert("turn_steps".into(), turn_steps.into());
+        o.insert("turn_removed".into(), turn_removed);
+        o.insert("end_preview".into(), preview.into());
         o.insert("turns".into(), turns.into());
         o.insert(
             "players".into(),
@@ -243,7 +272,7 @@ impl LiveGame {
     }
 }
 
-fn result_json(result: Option<(Outcome, EndReason)>) -> Value {
+pub(crate) fn result_json(result: Option<(Outcome, EndReason)>) -> Value {
     match result {
         None => Value::Null,
         Some((Outcome::Win(side), reason)) => json!({
@@ -313,10 +342,19 @@ pub fn board_view(pos: &Position) -> Value {
         .iter()
         .map(|p| (p.letter.to_string(), Value::from(p.name.clone())))
         .collect();
+    let letters = |pick: fn(&cohort_rules::variant::PieceKind) -> bool| -> Vec<String> {
+        v.pieces
+            .iter()
+            .filter(|p| pick(p))
+            .map(|p| p.letter.to_string())
+            .collect()
+    };
     json!({
         "variant": v.id,
         "name": v.name,
         "pieces": pieces,
+        "leaders": letters(|p| p.leader),
+        "royals": letters(|p| p.royal),
         "files": geo.files,
         "ranks": geo.ranks,
         "command": command,

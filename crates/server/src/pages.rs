@@ -21,6 +21,11 @@ const STATIC: &[(&str, &str, &str)] = &[
         include_str!("../../../web/static/app.js"),
     ),
     (
+        "pieces.js",
+        "text/javascript",
+        include_str!("../../../web/static/pieces.js"),
+    ),
+    (
         "style.css",
         "text/css",
         include_str!("../../../web/static/style.css"),
@@ -31,6 +36,7 @@ pub fn router() -> Router {
     Router::new()
         .route("/", get(|| async { shell("home", "") }))
         .route("/game/{id}", get(game_page))
+        .route("/rules/{id}", get(rules_page))
         .route("/static/{file}", get(static_file))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
 }
@@ -42,7 +48,7 @@ fn shell(page: &str, game: &str) -> Html<String> {
 <link rel="stylesheet" href="/static/style.css"></head>
 <body data-page="{page}" data-game="{game}">
 <header><a href="/">Cohort</a></header><main id="app"></main>
-<script src="/static/board.js"></script><script src="/static/app.js"></script></body></html>
+<script src="/static/pieces.js"></script><script src="/static/board.js"></script><script src="/static/app.js"></script></body></html>
 "#
     ))
 }
@@ -55,6 +61,14 @@ async fn game_page(Path(id): Path<String>, _q: Query<Ignored>) -> Response {
         return (StatusCode::NOT_FOUND, "no such game").into_response();
     }
     shell("game", &id).into_response()
+}
+
+/// A variant's rules page (app.js draws it from `GET /api/variants/<id>`).
+async fn rules_page(Path(id): Path<String>) -> Response {
+    if cohort_rules::builtin(&id).is_none() {
+        return (StatusCode::NOT_FOUND, "no such variant").into_response();
+    }
+    shell("rules", "").into_response()
 }
 
 async fn static_file(Path(file): Path<String>) -> Response {
