@@ -2,6 +2,7 @@
 //! games kept in memory with every change committed to storage before it is acknowledged.
 
 mod api;
+pub mod custom;
 pub mod live;
 mod pages;
 pub mod sched;
@@ -31,6 +32,12 @@ pub struct Config {
     pub ai_max_time_ms: u64,
     /// AI-against-AI games in progress at once (`--max-ai-games`).
     pub max_ai_games: usize,
+    /// Games with a custom variant in progress at once, all callers together
+    /// (`--max-custom-games`).
+    pub max_custom_games: usize,
+    /// Games with a custom variant one caller (one IP address) may create in an hour
+    /// (`--custom-games-per-hour`).
+    pub custom_games_per_hour: usize,
 }
 
 impl Default for Config {
@@ -39,6 +46,8 @@ impl Default for Config {
             ai_workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
             ai_max_time_ms: 5000,
             max_ai_games: 4,
+            max_custom_games: 32,
+            custom_games_per_hour: 10,
         }
     }
 }
@@ -51,6 +60,10 @@ pub struct App {
     pub scheduler: Arc<sched::Scheduler>,
     /// Held while an AI-against-AI game is counted and created (the limit holds under races).
     ai_games_gate: Mutex<()>,
+    /// Held while a custom-variant game is counted and created; and when each caller
+    /// created its recent ones (custom.rs).
+    custom_gate: Mutex<()>,
+    custom_callers: std::sync::Mutex<custom::Callers>,
 }
 
 #[derive(Debug)]
@@ -79,6 +92,8 @@ impl App {
             config,
             games: Default::default(),
             ai_games_gate: Mutex::new(()),
+            custom_gate: Mutex::new(()),
+            custom_callers: Default::default(),
         });
         let ids = app
             .store
@@ -146,15 +161,21 @@ pub async fn serve(addr: SocketAddr, database: &str, config: Config) -> Result<(
         .local_addr()
         .map_err(|e| ServeError(e.to_string()))?;
     println!(
-        "cohort serve: open http://{local}/ (database: {}, {}; AI: {} workers, at most {} ms a turn, at most {} AI-against-AI games)",
+        "cohort serve: open http://{local}/ (database: {}, {}; AI: {} workers, at most {} ms a turn, at most {} AI-against-AI games; custom variants: at most {} games, {} an hour per caller)",
         database,
         app.store.kind,
         app.scheduler.workers(),
         app.config.ai_max_time_ms,
-        app.config.max_ai_games
+        app.config.max_ai_games,
+        app.config.max_custom_games,
+        app.config.custom_games_per_hour
     );
     let router = router(app.clone());
-    axum::serve(listener, router)
+    // The caller's address limits how many custom-variant games one caller creates.
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })
