@@ -72,6 +72,7 @@ async function home() {
       'AI plays every game. Pick a game, then an opponent.')));
   const grid = h('section', { class: 'variants' });
   app.append(grid);
+  app.append(CohortCustom.panel()); // custom.js: a variant file of one's own
   let variants;
   try {
     variants = await api('GET', '/api/variants');
@@ -136,7 +137,18 @@ function variantCard(v) {
     legend(namesOf({ ...v.start, variant: id }), (v.start.units || []).map((u) => u.letter).concat(v.start.pocket ? v.start.pocket.white : [])),
     v.reconstructed ? h('p', { class: 'reconstructed', 'data-testid': `reconstructed-${id}` },
       'Setup reconstructed: ', v.reconstructed.replace(/^setup:\s*/i, '')) : null,
+    piecesDetails({ variant: id }, id),
     form);
+}
+
+// "Pieces and moves": the piece diagrams of custom.js, loaded when first opened.
+function piecesDetails(source, key) {
+  let made = null;
+  const d = h('details', { 'data-testid': `pieces-${key}` }, h('summary', { 'data-testid': `pieces-open-${key}` }, 'Pieces and moves'));
+  d.ontoggle = () => {
+    if (d.open && !made) { made = CohortDiagram.create(source); d.append(made.el); }
+  };
+  return d;
 }
 
 function recentList(games) {
@@ -170,6 +182,8 @@ const state = {
   busy: false,
   confirmResign: false,
   connected: false,
+  diagram: null, // the pieces panel (custom.js), made when first shown
+  showPieces: false,
 };
 
 function myTurn() {
@@ -295,6 +309,7 @@ function accept(v) {
   const before = state.view;
   if (v.seat) state.seat = v.seat;
   state.view = v;
+  if (before && before.version !== v.version && state.diagram) state.diagram.refresh();
   if (!before || before.version !== v.version) {
     if (state.selected && !(v.movable.includes(state.selected) && myTurn())) state.selected = null;
     if (state.dropLetter && !(state.seat && v.pocket[state.seat].includes(state.dropLetter))) state.dropLetter = null;
@@ -505,7 +520,8 @@ function draw() {
   }, svg);
 
   const panel = h('div', { class: 'panel' });
-  panel.append(h('h1', {}, v.name, ' ', h('a', { class: 'vid', href: '/' }, v.variant)));
+  panel.append(h('h1', {}, v.name, ' ', h('a', { class: 'vid', href: '/' }, v.variant),
+    v.custom ? h('span', { class: 'badge', 'data-testid': 'custom-badge' }, 'custom variant') : null));
   panel.append(h('p', {
     class: `status${v.result ? ' over' : ''}${mine ? ' mine' : ''}`, 'data-testid': 'status', role: 'status',
   }, statusText(v)));
@@ -565,9 +581,17 @@ function draw() {
       onclick: () => { state.showCommand = !state.showCommand; draw(); },
     }, state.showCommand ? 'Hide command' : 'Show command') : null,
     h('button', { 'data-testid': 'flip', onclick: () => { state.flip = !flip; draw(); } }, 'Flip board'),
+    h('button', {
+      'data-testid': 'show-pieces', class: state.showPieces ? 'on' : '', 'aria-pressed': String(state.showPieces),
+      onclick: () => { state.showPieces = !state.showPieces; draw(); },
+    }, 'Pieces and moves'),
     h('a', { href: `/game/${gameId}?replay`, class: 'button', 'data-testid': 'replay-link' }, 'Replay'),
     h('a', { href: `/api/games/${gameId}/record`, class: 'button', download: '', 'data-testid': 'download-record' }, 'Download record'));
   panel.append(tools);
+  if (state.showPieces) {
+    if (!state.diagram) state.diagram = CohortDiagram.create({ game: gameId }, { board: 'board' });
+    panel.append(state.diagram.el);
+  }
   if (state.showCommand) {
     panel.append(h('p', { class: 'hint' }, v.command === 'range'
       ? `Boxes: the squares within ${v.command_info.range} of each Chieftain of the side to move (dashed rings).`

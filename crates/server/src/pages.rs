@@ -21,6 +21,11 @@ const STATIC: &[(&str, &str, &str)] = &[
         include_str!("../../../web/static/app.js"),
     ),
     (
+        "custom.js",
+        "text/javascript",
+        include_str!("../../../web/static/custom.js"),
+    ),
+    (
         "style.css",
         "text/css",
         include_str!("../../../web/static/style.css"),
@@ -42,7 +47,7 @@ fn shell(page: &str, game: &str) -> Html<String> {
 <link rel="stylesheet" href="/static/style.css"></head>
 <body data-page="{page}" data-game="{game}">
 <header><a href="/">Cohort</a></header><main id="app"></main>
-<script src="/static/board.js"></script><script src="/static/app.js"></script></body></html>
+<script src="/static/board.js"></script><script src="/static/custom.js"></script><script src="/static/app.js"></script></body></html>
 "#
     ))
 }
