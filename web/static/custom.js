@@ -117,7 +117,9 @@ const CohortDiagram = (() => {
       if (st.board === 'board' && d.board.real) {
         parts.push(h('p', { 'data-testid': 'diagram-legal-now' }, d.board.legal_now.length
           ? `The ${d.name} standing on ${d.square} may move now to ${d.board.legal_now.join(' ')}.`
-          : `The ${d.name} standing on ${d.square} may not move now (the command rules, or not its side's turn).`));
+          : d.board.lead_now.length
+            ? `The ${d.name} standing on ${d.square} may lead this turn: ${d.board.lead_now.join(', ')}.`
+            : `The ${d.name} standing on ${d.square} may not move now (the command rules, or not its side's turn).`));
       }
       if (info) {
         const box = h('div', { class: 'lead-panel', 'data-testid': 'diagram-leader' },

@@ -181,7 +181,7 @@ pub fn check_text(text: &str) -> Result<Value, CustomError> {
     let known = builtin_variants();
     let warnings = catch_unwind(AssertUnwindSafe(|| variant_warnings(FILE, text, &known)))
         .unwrap_or_default();
-    let list: Vec<Value> = variants.iter().map(|v| variant_json(v)).collect();
+    let list: Vec<Value> = variants.iter().map(variant_json).collect();
     Ok(json!({
         "ok": true,
         "bytes": text.len(),
@@ -386,6 +386,7 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
     }));
     // The unit really standing there, of this kind and side: where it may go now by every
     // rule of the game (command rules included), from the position's legal steps.
+    let mut lead_now = vec![];
     let legal_now = real.map(|_| {
         let mut list = StepList::new();
         if board.side_to_move() == side {
@@ -395,6 +396,9 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
         for s in list.iter().filter(|s| s.from == from && !s.is_end()) {
             if s.to != from {
                 b.set(s.to);
+            } else {
+                // Lead model: the leader on `from` may lead the turn (`lead:b2:dia`).
+                lead_now.push(board.step_text(*s));
             }
         }
         names(v, b)
@@ -523,6 +527,7 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
             "captures": names(v, bcaptures),
             "real": real.is_some(),
             "legal_now": legal_now,
+            "lead_now": lead_now,
         }),
     );
     o.insert("leader_info".into(), leader);

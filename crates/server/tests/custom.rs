@@ -391,6 +391,8 @@ async fn piece_diagrams() {
         ("dia".to_string(), vec!["K".into(), "C".into(), "E".into(), "P".into()], "F".to_string()),
     ]);
     assert!(p["board"]["real"].as_bool().unwrap(), "a Prince stands on b2");
+    // At the turn start it may lead, in either mode (the rules' legal lead steps).
+    assert_eq!(strs(&p["board"]["lead_now"]), ["lead:b2:ortho", "lead:b2:dia"]);
     // The linked units of the Prince on b2 in the start position come from the board.
     assert!(strs(&p["leader_info"]["reach_board"]).len() > 3);
     // A Pawn has no move of its own; led, it moves as the leader's mode says.
