@@ -3,9 +3,9 @@
 // Usage (from web/):
 //   npm ci && COHORT_BIN=../target/release/cohort node tests/custom.mjs [name filter]
 // Env: COHORT_BIN (default ../target/release/cohort), CHROMIUM (default /usr/bin/chromium),
-// COHORT_STATIC_DIR (passed on to the server).
+// SCREENSHOTS (default ../docs/screenshots), COHORT_STATIC_DIR (passed on to the server).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -15,6 +15,7 @@ import { chromium } from 'playwright-core';
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(process.env.COHORT_BIN || join(here, '../../target/release/cohort'));
 const BROWSER = process.env.CHROMIUM || '/usr/bin/chromium';
+const SHOTS = resolve(process.env.SCREENSHOTS || join(here, '../../docs/screenshots'));
 const SCENARIO_MS = 60000;
 const WAIT_MS = 25000;
 
@@ -139,10 +140,11 @@ async function customVariant(sc) {
   check(bad.length === 1 && bad[0].includes('K^Y') && bad[0].startsWith('6'), `line 6 is highlighted in the listing (${JSON.stringify(bad)})`);
   check(await page.locator('[data-testid^=custom-start-]').count() === 0, 'no game can start from a bad file');
 
-  // Fixed: the start position, every piece's moves, and a diagram.
-  await page.fill('[data-testid=custom-text]', GOOD);
-  await page.click('[data-testid=custom-check]');
+  // Fixed, and uploaded as a file: checked at once; the start position, every piece's
+  // moves, and a diagram.
+  await page.setInputFiles('[data-testid=custom-file]', { name: 'tiny-test.ini', mimeType: 'text/plain', buffer: Buffer.from(GOOD) });
   await page.waitForSelector('[data-testid=custom-ok]');
+  check(await page.inputValue('[data-testid=custom-text]') === GOOD, 'the uploaded file is shown in the text box');
   check(await page.locator('[data-testid=custom-error]').count() === 0, 'the error is gone');
   const checked = (await post('/api/variants/check', { text: GOOD })).body.variants[0];
   const units = await page.locator('[data-testid=custom-start-board-tiny-test] g.unit').count();
@@ -158,6 +160,10 @@ async function customVariant(sc) {
   await page.click(`${scope} [data-testid=diagram-kind-N]`);
   const knight = await waitDiagram(page, scope, 'N', 'c3', 'empty');
   check(knight.targets === 8 && knight.marks.length === 8, `the Knight from c3 reaches 8 squares on 6x6 (${knight.marks})`);
+  await page.click(`${scope} [data-testid=diagram-kind-C]`);
+  await waitDiagram(page, scope, 'C', 'c3', 'empty');
+  mkdirSync(SHOTS, { recursive: true });
+  await (await page.$('[data-testid=custom-panel]')).screenshot({ path: join(SHOTS, 'custom-variant.png') });
 
   // A game against the AI with it.
   await page.selectOption('[data-testid=custom-opponent-tiny-test]', 'ai');
@@ -265,6 +271,17 @@ async function diagrams(sc) {
   await waitDiagram(page, fusion, 'P');
   const led = await page.textContent(`${fusion} [data-testid=diagram-activated]`);
   check(led.includes('Led by the King: moves as K, 8 squares') && led.includes('Led by the Prince (dia): moves as F, 4 squares'), led);
+  // The Prince on b2 in the start position: its linked units shaded, its lead steps named.
+  await page.click(`${fusion} [data-testid=diagram-kind-C]`);
+  await page.click(`${fusion} [data-testid=diagram-board]`);
+  await waitDiagram(page, fusion, 'C', null, 'board');
+  await page.click(`${fusion} [data-testid=sq-b2]`);
+  const prince = await waitDiagram(page, fusion, 'C', 'b2', 'board');
+  check(prince.zone.length >= 8, `the units linked to the Prince are shaded (${prince.zone.length})`);
+  const now = await page.textContent(`${fusion} [data-testid=diagram-legal-now]`);
+  check(now.includes('lead:b2:ortho, lead:b2:dia'), now);
+  mkdirSync(SHOTS, { recursive: true });
+  await (await page.$('[data-testid=variant-chesimal-fusion-1]')).screenshot({ path: join(SHOTS, 'piece-diagram.png') });
 
   // The game page: the pieces panel on the current board, refreshed as the game moves.
   const r = await post('/api/games', { variant: 'chess', white: 'human', black: 'human' });

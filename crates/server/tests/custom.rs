@@ -42,6 +42,13 @@ async fn bad_variant_files_give_json_errors_with_line_and_field() {
     let seventeen: String = (0..17)
         .map(|i| format!("[v{i}]\nbase = mini-chieftain\nname = V{i}\n"))
         .collect();
+    // Limits of the loader: more than 200 units, more than 16 piece kinds.
+    let crowded = TINY.replace("6x6", "16x16").replace(
+        "1ccm2/6/6/6/6/2CMC1",
+        &[vec!["M".repeat(16); 14], vec!["c15".into(), "C15".into()]].concat().join("/"),
+    );
+    let kinds: String = (b'A'..=b'Q').map(|c| format!("piece {} = P{}, W\n", c as char, c as char)).collect();
+    let many_kinds = TINY.replace("base = mini-chieftain\n", "").replace("board = 6x6\n", &format!("board = 6x6\ncommand = range\n{kinds}"));
     // (file, line, field, words in the message)
     let cases: Vec<(String, usize, &str, &[&str])> = vec![
         (TINY.replace("board = 6x6", "board = 6x6\npiece C = Chieftain, K^Y, leader royal"), 6, "piece C", &["unknown atom 'Y'"]),
@@ -53,6 +60,8 @@ async fn bad_variant_files_give_json_errors_with_line_and_field() {
         (TINY.replace("mini-chieftain", "mini-chieftan"), 3, "base", &["mini-chieftan"]),
         (TINY.replace("base = mini-chieftain\n", "").replace("board", "command = range\nboard"), 2, "piece", &["missing"]),
         (seventeen, 49, "", &["at most 16 variants"]),
+        (crowded, 6, "setup", &["more than 200 units"]),
+        (many_kinds, 2, "piece", &["at most 16 piece kinds"]),
     ];
     let before = get(&app, "/api/games").await;
     for (text, line, field, words) in &cases {
