@@ -25,8 +25,8 @@ use axum::http::StatusCode;
 use axum::Json;
 use cohort_rules::movement::MoveSet;
 use cohort_rules::{
-    builtin, builtin_variants, parse_variants, variant_warnings, Bitboard, CommandModel,
-    Position, Side, Square, StepList, Variant, VariantError,
+    builtin, builtin_variants, parse_variants, variant_warnings, Bitboard, CommandModel, Position,
+    Side, Square, StepList, Variant, VariantError,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -151,13 +151,17 @@ pub fn pick(variants: &[Arc<Variant>], id: &str) -> Result<Arc<Variant>, ApiErro
             return Ok(v.clone());
         }
     }
-    variants.iter().find(|v| v.id == id).cloned().ok_or_else(|| {
-        let ids: Vec<&str> = variants.iter().map(|v| v.id.as_str()).collect();
-        ApiError::bad(format!(
-            "variant: the file defines {}, not '{id}'",
-            ids.join(", ")
-        ))
-    })
+    variants
+        .iter()
+        .find(|v| v.id == id)
+        .cloned()
+        .ok_or_else(|| {
+            let ids: Vec<&str> = variants.iter().map(|v| v.id.as_str()).collect();
+            ApiError::bad(format!(
+                "variant: the file defines {}, not '{id}'",
+                ids.join(", ")
+            ))
+        })
 }
 
 /// The variant a stored game is played in: built in, or defined by the file stored with it.
@@ -165,8 +169,8 @@ pub fn variant_of(row: &GameRow) -> Result<Arc<Variant>, String> {
     if row.variant_text.is_empty() {
         return builtin(&row.variant).ok_or_else(|| format!("unknown variant '{}'", row.variant));
     }
-    let variants = load(&row.variant_text)
-        .map_err(|e| format!("its custom variant file: {}", e.message))?;
+    let variants =
+        load(&row.variant_text).map_err(|e| format!("its custom variant file: {}", e.message))?;
     variants
         .iter()
         .find(|v| v.id == row.variant)
@@ -179,8 +183,8 @@ pub fn variant_of(row: &GameRow) -> Result<Arc<Variant>, String> {
 pub fn check_text(text: &str) -> Result<Value, CustomError> {
     let variants = load(text)?;
     let known = builtin_variants();
-    let warnings = catch_unwind(AssertUnwindSafe(|| variant_warnings(FILE, text, &known)))
-        .unwrap_or_default();
+    let warnings =
+        catch_unwind(AssertUnwindSafe(|| variant_warnings(FILE, text, &known))).unwrap_or_default();
     let list: Vec<Value> = variants.iter().map(variant_json).collect();
     Ok(json!({
         "ok": true,

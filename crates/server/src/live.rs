@@ -4,8 +4,7 @@
 use std::sync::Arc;
 
 use cohort_rules::{
-    CommandModel, EndReason, Game, Outcome, Position, Side, Square, StepKind, StepList,
-    Variant,
+    CommandModel, EndReason, Game, Outcome, Position, Side, Square, StepKind, StepList, Variant,
 };
 use serde_json::{json, Value};
 

@@ -45,20 +45,61 @@ async fn bad_variant_files_give_json_errors_with_line_and_field() {
     // Limits of the loader: more than 200 units, more than 16 piece kinds.
     let crowded = TINY.replace("6x6", "16x16").replace(
         "1ccm2/6/6/6/6/2CMC1",
-        &[vec!["M".repeat(16); 14], vec!["c15".into(), "C15".into()]].concat().join("/"),
+        &[vec!["M".repeat(16); 14], vec!["c15".into(), "C15".into()]]
+            .concat()
+            .join("/"),
     );
-    let kinds: String = (b'A'..=b'Q').map(|c| format!("piece {} = P{}, W\n", c as char, c as char)).collect();
-    let many_kinds = TINY.replace("base = mini-chieftain\n", "").replace("board = 6x6\n", &format!("board = 6x6\ncommand = range\n{kinds}"));
+    let kinds: String = (b'A'..=b'Q')
+        .map(|c| format!("piece {} = P{}, W\n", c as char, c as char))
+        .collect();
+    let many_kinds = TINY.replace("base = mini-chieftain\n", "").replace(
+        "board = 6x6\n",
+        &format!("board = 6x6\ncommand = range\n{kinds}"),
+    );
     // (file, line, field, words in the message)
     let cases: Vec<(String, usize, &str, &[&str])> = vec![
-        (TINY.replace("board = 6x6", "board = 6x6\npiece C = Chieftain, K^Y, leader royal"), 6, "piece C", &["unknown atom 'Y'"]),
-        (TINY.replace("6x6", "20x20"), 5, "board", &["FILESxRANKS", "20x20"]),
-        (TINY.replace("name = Tiny Chieftain", "name = Tiny\nquiet_turns = 5"), 5, "quiet_turns", &["unknown field", "quiet-turns"]),
-        (TINY.replace("board = 6x6", "board 6x6"), 5, "", &["expected 'field = value'"]),
+        (
+            TINY.replace(
+                "board = 6x6",
+                "board = 6x6\npiece C = Chieftain, K^Y, leader royal",
+            ),
+            6,
+            "piece C",
+            &["unknown atom 'Y'"],
+        ),
+        (
+            TINY.replace("6x6", "20x20"),
+            5,
+            "board",
+            &["FILESxRANKS", "20x20"],
+        ),
+        (
+            TINY.replace("name = Tiny Chieftain", "name = Tiny\nquiet_turns = 5"),
+            5,
+            "quiet_turns",
+            &["unknown field", "quiet-turns"],
+        ),
+        (
+            TINY.replace("board = 6x6", "board 6x6"),
+            5,
+            "",
+            &["expected 'field = value'"],
+        ),
         (TINY.replace("1ccm2", "1ccq2"), 6, "setup", &["q"]),
         (TINY.replace("[tiny]", "[chess]"), 2, "", &["defined twice"]),
-        (TINY.replace("mini-chieftain", "mini-chieftan"), 3, "base", &["mini-chieftan"]),
-        (TINY.replace("base = mini-chieftain\n", "").replace("board", "command = range\nboard"), 2, "piece", &["missing"]),
+        (
+            TINY.replace("mini-chieftain", "mini-chieftan"),
+            3,
+            "base",
+            &["mini-chieftan"],
+        ),
+        (
+            TINY.replace("base = mini-chieftain\n", "")
+                .replace("board", "command = range\nboard"),
+            2,
+            "piece",
+            &["missing"],
+        ),
         (seventeen, 49, "", &["at most 16 variants"]),
         (crowded, 6, "setup", &["more than 200 units"]),
         (many_kinds, 2, "piece", &["at most 16 piece kinds"]),
@@ -105,7 +146,13 @@ async fn bad_variant_files_give_json_errors_with_line_and_field() {
     )
     .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
-    assert!(g["error"].as_str().unwrap().contains("defines tiny, not 'other'"), "{g}");
+    assert!(
+        g["error"]
+            .as_str()
+            .unwrap()
+            .contains("defines tiny, not 'other'"),
+        "{g}"
+    );
     assert_eq!(get(&app, "/api/games").await, before, "no game was stored");
     app.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
@@ -122,7 +169,10 @@ async fn oversize_files_are_refused() {
     }
     let (s, v) = check(&app, &text).await;
     assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("at most 65536"), "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("at most 65536"),
+        "{v}"
+    );
     let (s, v) = post(
         &app,
         "/api/games",
@@ -141,7 +191,10 @@ async fn oversize_files_are_refused() {
     let huge = json!({ "text": "#".repeat(300 * 1024) }).to_string();
     let (s, v) = call(&app, "POST", "/api/variants/check", Body::from(huge)).await;
     assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("request body over"), "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("request body over"),
+        "{v}"
+    );
     // Other routes keep their 16 KiB limit.
     let big = json!({"token": "x".repeat(20 * 1024)}).to_string();
     let (s, _) = call(&app, "POST", "/api/games/abc/step", Body::from(big)).await;
@@ -158,24 +211,40 @@ async fn a_good_file_shows_its_start_pieces_and_warnings() {
     let (s, v) = check(&app, &text).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let t = &v["variants"][0];
-    assert_eq!((t["id"].as_str(), t["files"].as_u64(), t["ranks"].as_u64()), (Some("tiny"), Some(6), Some(6)));
+    assert_eq!(
+        (t["id"].as_str(), t["files"].as_u64(), t["ranks"].as_u64()),
+        (Some("tiny"), Some(6), Some(6))
+    );
     assert_eq!(t["start"]["position"], "1ccm2/6/6/6/6/2CMC1 w");
     assert_eq!(t["start"]["units"].as_array().unwrap().len(), 6);
     assert_eq!(t["command"], "range");
     let pieces = t["pieces"].as_array().unwrap();
-    let letters: Vec<&str> = pieces.iter().map(|p| p["letter"].as_str().unwrap()).collect();
+    let letters: Vec<&str> = pieces
+        .iter()
+        .map(|p| p["letter"].as_str().unwrap())
+        .collect();
     assert_eq!(letters, ["C", "H", "S", "N", "M"]);
     // The Knight from c3 (the middle of 6x6) on an empty board.
     let n = &pieces[3];
-    assert_eq!((n["moves"].as_str(), n["from"].as_str()), (Some("N"), Some("c3")));
+    assert_eq!(
+        (n["moves"].as_str(), n["from"].as_str()),
+        (Some("N"), Some("c3"))
+    );
     let mut to = strs(&n["empty"]["moves"]);
     to.sort();
     assert_eq!(to, ["a2", "a4", "b1", "b5", "d1", "d5", "e2", "e4"]);
     assert_eq!(strs(&n["empty"]["captures"]).len(), 8);
     // The warning: cap is not read under the range model, with its line and field.
     let w = &v["warnings"][0];
-    assert_eq!((w["line"].as_u64(), w["field"].as_str()), (Some(7), Some("cap")), "{w}");
-    assert!(w["message"].as_str().unwrap().contains("range does not read it"));
+    assert_eq!(
+        (w["line"].as_u64(), w["field"].as_str()),
+        (Some(7), Some("cap")),
+        "{w}"
+    );
+    assert!(w["message"]
+        .as_str()
+        .unwrap()
+        .contains("range does not read it"));
     app.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -195,7 +264,13 @@ async fn a_custom_game_survives_a_restart_and_its_record_names_the_variant() {
     let white = created["tokens"]["white"].as_str().unwrap().to_string();
     let black = created["tokens"]["black"].as_str().unwrap().to_string();
     let step = |token: &str, step: &str| json!({"token": token, "step": step});
-    for (tok, st) in [(&white, "d1-d2"), (&white, "end"), (&black, "c6-b5"), (&black, "end"), (&white, "c1-c2")] {
+    for (tok, st) in [
+        (&white, "d1-d2"),
+        (&white, "end"),
+        (&black, "c6-b5"),
+        (&black, "end"),
+        (&white, "c1-c2"),
+    ] {
         let (s, v) = post(&app, &format!("/api/games/{id}/step"), step(tok, st)).await;
         assert_eq!(s, StatusCode::OK, "{st}: {v}");
     }
@@ -203,7 +278,10 @@ async fn a_custom_game_survives_a_restart_and_its_record_names_the_variant() {
     assert_eq!(before["variant"], "tiny");
     assert_eq!(before["name"], "Tiny Chieftain");
     assert_eq!(before["custom"], true);
-    assert_eq!((before["files"].as_u64(), before["ranks"].as_u64()), (Some(6), Some(6)));
+    assert_eq!(
+        (before["files"].as_u64(), before["ranks"].as_u64()),
+        (Some(6), Some(6))
+    );
     app.store.close().await;
     drop(app);
 
@@ -225,8 +303,17 @@ async fn a_custom_game_survives_a_restart_and_its_record_names_the_variant() {
     let at2 = get(&app, &format!("/api/games/{id}?at=2")).await;
     assert_eq!(at2["position"], "1ccm2/6/6/6/3M2/2C1C1 b");
     // A built-in game's record has no variant file.
-    let (_, plain) = post(&app, "/api/games", json!({"variant": "chess", "white": "human", "black": "human"})).await;
-    let r = get(&app, &format!("/api/games/{}/record", plain["id"].as_str().unwrap())).await;
+    let (_, plain) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "chess", "white": "human", "black": "human"}),
+    )
+    .await;
+    let r = get(
+        &app,
+        &format!("/api/games/{}/record", plain["id"].as_str().unwrap()),
+    )
+    .await;
     assert!(r.get("variant_file").is_none(), "{r}");
     assert_eq!(r["variant_name"], "Chess (FIDE)");
     app.store.close().await;
@@ -271,7 +358,10 @@ async fn store_round_trip(url: &str) {
     let mut broken = row.clone();
     broken.variant_text = "[tiny]\nboard = 99x1\n".into();
     let e = LiveGame::replay(broken, &[]).err().unwrap();
-    assert!(e.contains("custom variant file") && e.contains("board"), "{e}");
+    assert!(
+        e.contains("custom variant file") && e.contains("board"),
+        "{e}"
+    );
     store.close().await;
 }
 
@@ -317,10 +407,21 @@ async fn custom_games_are_limited_per_caller_and_in_all() {
     let listed = get(&app, "/api/games").await.as_array().unwrap().len();
     let (s, v) = post(&app, "/api/games", new.clone()).await;
     assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("in the last hour"), "{v}");
-    assert_eq!(get(&app, "/api/games").await.as_array().unwrap().len(), listed);
+    assert!(
+        v["error"].as_str().unwrap().contains("in the last hour"),
+        "{v}"
+    );
+    assert_eq!(
+        get(&app, "/api/games").await.as_array().unwrap().len(),
+        listed
+    );
     // Built-in variants are not limited this way.
-    let (s, _) = post(&app, "/api/games", json!({"variant": "chess", "white": "human", "black": "human"})).await;
+    let (s, _) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "chess", "white": "human", "black": "human"}),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK);
     app.store.close().await;
     drop(app);
@@ -332,7 +433,13 @@ async fn custom_games_are_limited_per_caller_and_in_all() {
     assert_eq!(s, StatusCode::OK, "{v}");
     let (s, v) = post(&app, "/api/games", new.clone()).await;
     assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("at most 3 games with custom variants"), "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("at most 3 games with custom variants"),
+        "{v}"
+    );
     // One ends (resigned): a place is free again, but this caller has used its hour.
     let first = &ids[0];
     let (s, _) = post(
@@ -361,18 +468,40 @@ async fn piece_diagrams() {
     };
     // A Knight from d4 on an empty board: 8 squares, all of them captures too.
     let d = get(&app, "/api/variants/chess/diagram?piece=N&square=d4").await;
-    assert_eq!(sorted(&d["empty"]["moves"]), ["b3", "b5", "c2", "c6", "e2", "e6", "f3", "f5"]);
-    assert_eq!(sorted(&d["empty"]["captures"]), sorted(&d["empty"]["moves"]));
+    assert_eq!(
+        sorted(&d["empty"]["moves"]),
+        ["b3", "b5", "c2", "c6", "e2", "e6", "f3", "f5"]
+    );
+    assert_eq!(
+        sorted(&d["empty"]["captures"]),
+        sorted(&d["empty"]["moves"])
+    );
     // On the start board from d4: the Black Pawns it attacks are captures, e2 and c2 (own
     // Pawns) are not destinations.
     assert_eq!(sorted(&d["board"]["captures"]), Vec::<String>::new());
-    assert_eq!(sorted(&d["board"]["moves"]), ["b3", "b5", "c6", "e6", "f3", "f5"]);
+    assert_eq!(
+        sorted(&d["board"]["moves"]),
+        ["b3", "b5", "c6", "e6", "f3", "f5"]
+    );
     let d = get(&app, "/api/variants/chess/diagram?piece=N&square=d6").await;
     assert_eq!(sorted(&d["board"]["captures"]), ["b7", "c8", "e8", "f7"]);
     // A White Pawn moves forward and captures diagonally; a Black one the other way.
     let d = get(&app, "/api/variants/chess/diagram?piece=P&square=e4").await;
-    assert_eq!((sorted(&d["empty"]["moves"]), sorted(&d["empty"]["captures"])), (vec!["e5".to_string()], vec!["d5".to_string(), "f5".to_string()]));
-    let d = get(&app, "/api/variants/chess/diagram?piece=P&square=e4&side=black").await;
+    assert_eq!(
+        (
+            sorted(&d["empty"]["moves"]),
+            sorted(&d["empty"]["captures"])
+        ),
+        (
+            vec!["e5".to_string()],
+            vec!["d5".to_string(), "f5".to_string()]
+        )
+    );
+    let d = get(
+        &app,
+        "/api/variants/chess/diagram?piece=P&square=e4&side=black",
+    )
+    .await;
     assert_eq!(sorted(&d["empty"]["captures"]), ["d3", "f3"]);
     // A rider stops at the first unit.
     let d = get(&app, "/api/variants/chess/diagram?piece=R&square=a3").await;
@@ -380,7 +509,11 @@ async fn piece_diagrams() {
     assert_eq!(strs(&d["board"]["moves"]).len(), 3 + 7);
 
     // Leaders: a Chieftain activates every kind within 3 squares.
-    let c = get(&app, "/api/variants/mini-chieftain/diagram?piece=C&square=d4").await;
+    let c = get(
+        &app,
+        "/api/variants/mini-chieftain/diagram?piece=C&square=d4",
+    )
+    .await;
     let info = &c["leader_info"];
     assert_eq!(info["model"], "range");
     assert_eq!(info["range"], 3);
@@ -389,41 +522,115 @@ async fn piece_diagrams() {
     // The bent general from d4: 24 squares within two king steps.
     assert_eq!(strs(&c["empty"]["moves"]).len(), 24);
     // Chesimal Fusion: the Prince's two modes with what they activate and how Pawns move.
-    let p = get(&app, "/api/variants/chesimal-fusion-1/diagram?piece=C&square=b2").await;
+    let p = get(
+        &app,
+        "/api/variants/chesimal-fusion-1/diagram?piece=C&square=b2",
+    )
+    .await;
     let modes = p["leader_info"]["modes"].as_array().unwrap();
     let summary: Vec<(String, Vec<String>, String)> = modes
         .iter()
-        .map(|m| (m["mode"].as_str().unwrap().into(), strs(&m["activates"]), m["remap"][0]["moves"].as_str().unwrap().into()))
+        .map(|m| {
+            (
+                m["mode"].as_str().unwrap().into(),
+                strs(&m["activates"]),
+                m["remap"][0]["moves"].as_str().unwrap().into(),
+            )
+        })
         .collect();
-    assert_eq!(summary, [
-        ("ortho".to_string(), vec!["K".into(), "C".into(), "W".into(), "P".into()], "W".to_string()),
-        ("dia".to_string(), vec!["K".into(), "C".into(), "E".into(), "P".into()], "F".to_string()),
-    ]);
-    assert!(p["board"]["real"].as_bool().unwrap(), "a Prince stands on b2");
+    assert_eq!(
+        summary,
+        [
+            (
+                "ortho".to_string(),
+                vec!["K".into(), "C".into(), "W".into(), "P".into()],
+                "W".to_string()
+            ),
+            (
+                "dia".to_string(),
+                vec!["K".into(), "C".into(), "E".into(), "P".into()],
+                "F".to_string()
+            ),
+        ]
+    );
+    assert!(
+        p["board"]["real"].as_bool().unwrap(),
+        "a Prince stands on b2"
+    );
     // At the turn start it may lead, in either mode (the rules' legal lead steps).
-    assert_eq!(strs(&p["board"]["lead_now"]), ["lead:b2:ortho", "lead:b2:dia"]);
+    assert_eq!(
+        strs(&p["board"]["lead_now"]),
+        ["lead:b2:ortho", "lead:b2:dia"]
+    );
     // The linked units of the Prince on b2 in the start position come from the board.
     assert!(strs(&p["leader_info"]["reach_board"]).len() > 3);
     // A Pawn has no move of its own; led, it moves as the leader's mode says.
-    let pawn = get(&app, "/api/variants/chesimal-fusion-1/diagram?piece=P&square=h6").await;
+    let pawn = get(
+        &app,
+        "/api/variants/chesimal-fusion-1/diagram?piece=P&square=h6",
+    )
+    .await;
     assert_eq!(strs(&pawn["empty"]["moves"]).len(), 0);
-    let led: Vec<(String, String, usize)> = pawn["as_activated"].as_array().unwrap().iter()
-        .map(|a| (a["leader"].as_str().unwrap().into(), a["mode"].as_str().unwrap().into(), strs(&a["empty"]["moves"]).len()))
+    let led: Vec<(String, String, usize)> = pawn["as_activated"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["leader"].as_str().unwrap().into(),
+                a["mode"].as_str().unwrap().into(),
+                strs(&a["empty"]["moves"]).len(),
+            )
+        })
         .collect();
-    assert_eq!(led, [("K".into(), "".into(), 8), ("C".into(), "ortho".into(), 4), ("C".into(), "dia".into(), 4)]);
+    assert_eq!(
+        led,
+        [
+            ("K".into(), "".into(), 8),
+            ("C".into(), "ortho".into(), 4),
+            ("C".into(), "dia".into(), 4)
+        ]
+    );
     // A chesimal's Chief: its chain.
     let ch = get(&app, "/api/variants/chesimals-1/diagram?piece=C&square=b2").await;
     assert_eq!(ch["leader_info"]["model"], "chain");
-    assert_eq!(sorted(&ch["leader_info"]["reach_board"]), ["a1", "a2", "a3", "b1", "b3", "c1", "c2", "c3"]);
+    assert_eq!(
+        sorted(&ch["leader_info"]["reach_board"]),
+        ["a1", "a2", "a3", "b1", "b3", "c1", "c2", "c3"]
+    );
 
     // Bad requests: JSON errors.
     for (uri, status, words) in [
-        ("/api/variants/chess/diagram?piece=Z", StatusCode::BAD_REQUEST, "not a piece letter"),
-        ("/api/variants/chess/diagram?piece=N&square=z9", StatusCode::BAD_REQUEST, "not a square"),
-        ("/api/variants/chess/diagram?piece=N&side=red", StatusCode::BAD_REQUEST, "white or black"),
-        ("/api/variants/chess/diagram?colour=red", StatusCode::BAD_REQUEST, "unknown field"),
-        ("/api/variants/nope/diagram?piece=N", StatusCode::NOT_FOUND, "unknown variant"),
-        ("/api/games/nope/diagram?piece=N", StatusCode::NOT_FOUND, "no game"),
+        (
+            "/api/variants/chess/diagram?piece=Z",
+            StatusCode::BAD_REQUEST,
+            "not a piece letter",
+        ),
+        (
+            "/api/variants/chess/diagram?piece=N&square=z9",
+            StatusCode::BAD_REQUEST,
+            "not a square",
+        ),
+        (
+            "/api/variants/chess/diagram?piece=N&side=red",
+            StatusCode::BAD_REQUEST,
+            "white or black",
+        ),
+        (
+            "/api/variants/chess/diagram?colour=red",
+            StatusCode::BAD_REQUEST,
+            "unknown field",
+        ),
+        (
+            "/api/variants/nope/diagram?piece=N",
+            StatusCode::NOT_FOUND,
+            "unknown variant",
+        ),
+        (
+            "/api/games/nope/diagram?piece=N",
+            StatusCode::NOT_FOUND,
+            "no game",
+        ),
     ] {
         let (s, v) = call(&app, "GET", uri, Body::empty()).await;
         assert_eq!(s, status, "{uri}: {v}");
@@ -431,10 +638,20 @@ async fn piece_diagrams() {
     }
 
     // A custom variant's diagram, from its text.
-    let (s, t) = post(&app, "/api/variants/diagram", json!({"text": TINY, "piece": "N", "square": "a1"})).await;
+    let (s, t) = post(
+        &app,
+        "/api/variants/diagram",
+        json!({"text": TINY, "piece": "N", "square": "a1"}),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK, "{t}");
     assert_eq!(sorted(&t["empty"]["moves"]), ["b3", "c2"]);
-    let (s, t) = post(&app, "/api/variants/diagram", json!({"text": "[x]\n", "piece": "N"})).await;
+    let (s, t) = post(
+        &app,
+        "/api/variants/diagram",
+        json!({"text": "[x]\n", "piece": "N"}),
+    )
+    .await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{t}");
 
     // Every unit of the side to move in every built-in start position (FIDE chess aside: its
@@ -445,11 +662,27 @@ async fn piece_diagrams() {
         for u in start.units().filter(|u| u.side == side) {
             let sq = v.geometry.square_name(u.square);
             let letter = v.pieces[u.kind as usize].letter;
-            let d = get(&app, &format!("/api/variants/{}/diagram?piece={letter}&square={sq}&side={}", v.id, if side == Side::White { "white" } else { "black" })).await;
+            let d = get(
+                &app,
+                &format!(
+                    "/api/variants/{}/diagram?piece={letter}&square={sq}&side={}",
+                    v.id,
+                    if side == Side::White {
+                        "white"
+                    } else {
+                        "black"
+                    }
+                ),
+            )
+            .await;
             let mut shown = strs(&d["board"]["moves"]);
             shown.extend(strs(&d["board"]["captures"]));
             shown.sort();
-            let mut rules: Vec<String> = start.destinations(u.square).iter().map(|s| v.geometry.square_name(s)).collect();
+            let mut rules: Vec<String> = start
+                .destinations(u.square)
+                .iter()
+                .map(|s| v.geometry.square_name(s))
+                .collect();
             rules.sort();
             assert_eq!(shown, rules, "{} {letter} on {sq}", v.id);
             assert!(d["board"]["real"].as_bool().unwrap());
@@ -457,13 +690,26 @@ async fn piece_diagrams() {
     }
 
     // A game's diagram: its variant (a custom one here) and its board now.
-    let (_, g) = post(&app, "/api/games", json!({"variant": "tiny", "variant_text": TINY, "white": "human", "black": "human"})).await;
+    let (_, g) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "tiny", "variant_text": TINY, "white": "human", "black": "human"}),
+    )
+    .await;
     let gid = g["id"].as_str().unwrap();
     let tok = g["tokens"]["white"].as_str().unwrap();
-    post(&app, &format!("/api/games/{gid}/step"), json!({"token": tok, "step": "d1-d2"})).await;
+    post(
+        &app,
+        &format!("/api/games/{gid}/step"),
+        json!({"token": tok, "step": "d1-d2"}),
+    )
+    .await;
     let d = get(&app, &format!("/api/games/{gid}/diagram?piece=M&square=d2")).await;
     assert_eq!(d["variant"], "tiny");
-    assert_eq!(d["board"]["position"], get(&app, &format!("/api/games/{gid}")).await["position"]);
+    assert_eq!(
+        d["board"]["position"],
+        get(&app, &format!("/api/games/{gid}")).await["position"]
+    );
     assert!(d["board"]["real"].as_bool().unwrap());
     // The Man moved this turn: by the rules it may not move again, though its moves exist.
     assert_eq!(strs(&d["board"]["legal_now"]).len(), 0);
