@@ -184,6 +184,7 @@ const state = {
   connected: false,
   diagram: null, // the pieces panel (custom.js), made when first shown
   showPieces: false,
+  variantFile: null, // custom variants: the file, shown on request
 };
 
 function myTurn() {
@@ -591,6 +592,18 @@ function draw() {
   if (state.showPieces) {
     if (!state.diagram) state.diagram = CohortDiagram.create({ game: gameId }, { board: 'board' });
     panel.append(state.diagram.el);
+  }
+  if (v.custom) {
+    // A custom variant: its file, as stored with the game (from the record).
+    if (!state.variantFile) {
+      const pre = h('pre', { class: 'variant-file', 'data-testid': 'variant-file' });
+      state.variantFile = h('details', {}, h('summary', { 'data-testid': 'variant-file-open' }, 'Variant file'), pre);
+      state.variantFile.ontoggle = async () => {
+        if (!state.variantFile.open || pre.textContent) return;
+        try { pre.textContent = (await api('GET', `/api/games/${gameId}/record`)).variant_file; } catch (e) { pre.textContent = e.message; }
+      };
+    }
+    panel.append(state.variantFile);
   }
   if (state.showCommand) {
     panel.append(h('p', { class: 'hint' }, v.command === 'range'

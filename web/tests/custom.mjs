@@ -177,6 +177,9 @@ async function customVariant(sc) {
   check(token && token.length === 32, 'we hold White\'s seat');
   check((await page.textContent('h1')).includes('Tiny Test Chieftain'), 'the game page names the custom variant');
   check(await page.isVisible('[data-testid=custom-badge]'), 'and marks it custom');
+  await page.click('[data-testid=variant-file-open]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=variant-file]').textContent.length > 0);
+  check(await page.textContent('[data-testid=variant-file]') === GOOD, 'the game page shows the variant file stored with the game');
   let view = await getJson(`/api/games/${id}?token=${token}`);
   check(view.files === 6 && view.ranks === 6 && view.custom === true, 'the game is on the 6x6 board');
 

@@ -731,6 +731,8 @@ pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
         drop(permit);
         let mut live = slot.live.lock().await;
         live.ai_thinking = false;
+        // A search that failed (a panic) is not tried again and again: the game waits.
+        let failed = choice.is_err();
         match choice {
             Ok(Some(choice)) => {
                 for step in choice.steps {
@@ -755,7 +757,9 @@ pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
         let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
         drop(live);
         // Both seats may be the AI's: then the next turn is its too.
-        kick_ai_later(app, id, slot);
+        if !failed {
+            kick_ai_later(app, id, slot);
+        }
     });
 }
 
