@@ -72,6 +72,7 @@ async function home() {
       'AI plays every game. Pick a game, then an opponent.')));
   const grid = h('section', { class: 'variants' });
   app.append(grid);
+  app.append(CohortCustom.panel()); // custom.js: a variant file of one's own
   let variants;
   try {
     variants = await api('GET', '/api/variants');
@@ -147,7 +148,18 @@ function variantCard(v) {
       'Setup reconstructed: ', v.reconstructed.replace(/^setup:\s*/i, '').replace(/\s*\(RULES\.md[^)]*\)/, ''), '. ',
       h('a', { href: `/rules/${id}`, 'data-testid': `reconstructed-link-${id}` }, 'Rules and setup')) : null,
     h('p', { class: 'hint' }, h('a', { href: `/rules/${id}`, 'data-testid': `rules-${id}` }, `Rules of ${v.name}`)),
+    piecesDetails({ variant: id }, id),
     form);
+}
+
+// "Pieces and moves": the piece diagrams of custom.js, loaded when first opened.
+function piecesDetails(source, key) {
+  let made = null;
+  const d = h('details', { 'data-testid': `pieces-${key}` }, h('summary', { 'data-testid': `pieces-open-${key}` }, 'Pieces and moves'));
+  d.ontoggle = () => {
+    if (d.open && !made) { made = CohortDiagram.create(source); d.append(made.el); }
+  };
+  return d;
 }
 
 function recentList(games) {
@@ -187,6 +199,9 @@ const state = {
   frames: new Map(), // step count -> a view after that many steps (from the WebSocket)
   frame: null, // the frame on the board while others' steps are replayed
   replaying: false,
+  diagram: null, // the pieces panel (custom.js), made when first shown
+  showPieces: false,
+  variantFile: null, // custom variants: the file, shown on request
 };
 
 // Milliseconds each replayed step of the opponent stays on the board.
@@ -356,6 +371,7 @@ function accept(v) {
   const before = state.view;
   if (v.seat) state.seat = v.seat;
   state.view = v;
+  if (before && before.version !== v.version && state.diagram) state.diagram.refresh();
   if (!before || before.version !== v.version) {
     if (state.selected && !(v.movable.includes(state.selected) && myTurn())) state.selected = null;
     if (state.dropLetter && !(state.seat && v.pocket[state.seat].includes(state.dropLetter))) state.dropLetter = null;
@@ -668,7 +684,8 @@ function draw() {
   }, svg);
 
   const panel = h('div', { class: 'panel' });
-  panel.append(h('h1', {}, v.name, ' ', h('a', { class: 'vid', href: '/' }, v.variant)));
+  panel.append(h('h1', {}, v.name, ' ', h('a', { class: 'vid', href: '/' }, v.variant),
+    v.custom ? h('span', { class: 'badge', 'data-testid': 'custom-badge' }, 'custom variant') : null));
   panel.append(h('p', {
     class: `status${v.result ? ' over' : ''}${mine ? ' mine' : ''}`, 'data-testid': 'status', role: 'status',
   }, statusText(v)));
@@ -741,6 +758,10 @@ function draw() {
       onclick: () => { CohortBoard.setLetters(!CohortBoard.lettersOn()); draw(); },
     }, CohortBoard.lettersOn() ? 'Pictures' : 'Letters'),
     h('a', { href: `/rules/${v.variant}`, class: 'button', 'data-testid': 'rules-link' }, 'Rules'),
+    h('button', {
+      'data-testid': 'show-pieces', class: state.showPieces ? 'on' : '', 'aria-pressed': String(state.showPieces),
+      onclick: () => { state.showPieces = !state.showPieces; draw(); },
+    }, 'Pieces and moves'),
     h('a', { href: `/game/${gameId}?replay`, class: 'button', 'data-testid': 'replay-link' }, 'Replay'),
     h('a', { href: `/api/games/${gameId}/record`, class: 'button', download: '', 'data-testid': 'download-record' }, 'Download record'));
   panel.append(tools);
@@ -748,6 +769,22 @@ function draw() {
     panel.append(h('div', { class: 'buttons' },
       h('button', { 'data-testid': 'stop-game', class: 'danger', disabled: state.busy, onclick: () => act('stop', {}) }, 'Stop this game'),
       h('span', { class: 'hint' }, 'You started this AI-against-AI game: stopping it ends it as a draw.')));
+  }
+  if (state.showPieces) {
+    if (!state.diagram) state.diagram = CohortDiagram.create({ game: gameId }, { board: 'board' });
+    panel.append(state.diagram.el);
+  }
+  if (v.custom) {
+    // A custom variant: its file, as stored with the game (from the record).
+    if (!state.variantFile) {
+      const pre = h('pre', { class: 'variant-file', 'data-testid': 'variant-file' });
+      state.variantFile = h('details', {}, h('summary', { 'data-testid': 'variant-file-open' }, 'Variant file'), pre);
+      state.variantFile.ontoggle = async () => {
+        if (!state.variantFile.open || pre.textContent) return;
+        try { pre.textContent = (await api('GET', `/api/games/${gameId}/record?format=json`)).variant_file; } catch (e) { pre.textContent = e.message; }
+      };
+    }
+    panel.append(state.variantFile);
   }
   const info = state.variantInfo;
   if (info && info.reconstructed) {

@@ -112,7 +112,10 @@ const CohortBoard = (() => {
    * opts: { size: square size in px, small: no coordinates (diagrams), flip,
    *         selected: square, targets: Map(square -> [legal step]), onSquare(name),
    *         showCommand, interactive: show which units may move, last: [step text],
-   *         leads: [square] leaders that may lead the turn now (lead model) }
+   *         leads: [square] leaders that may lead the turn now (lead model),
+   *         zone: [square] shaded (a leader's reach in a piece diagram),
+   *         marks: Map(square -> 'move' | 'capture' | 'both') (a piece diagram: where it may
+   *         move only, capture only, or either) }
    * The lead model's leading leader (`command_info.leading`) is always marked.
    */
   function render(view, opts = {}) {
@@ -161,6 +164,15 @@ const CohortBoard = (() => {
           x, y, width: S, height: S, class: cls.join(' '), 'data-testid': `sq-${name}`, 'data-square': name,
         }, squares);
         if (opts.onSquare) r.addEventListener('click', () => opts.onSquare(name));
+      }
+    }
+
+    // A piece diagram: the leader's reach, shaded.
+    if (opts.zone && opts.zone.length) {
+      const g = el('g', { class: 'zone' }, svg);
+      for (const sq of opts.zone) {
+        const p = pos(sq);
+        el('rect', { x: p.x, y: p.y, width: S, height: S, class: 'zone-sq', 'data-zone': sq }, g);
       }
     }
 
@@ -403,6 +415,25 @@ const CohortBoard = (() => {
         el('circle', capture
           ? { cx: p.cx, cy: p.cy, r: S * 0.45, class: 'target capture', 'data-target': to, 'stroke-width': S * 0.07 }
           : { cx: p.cx, cy: p.cy, r: S * 0.14, class: 'target', 'data-target': to }, g);
+      }
+    }
+    // A piece diagram's destinations: a dot (move or capture), a hollow ring (move only), a
+    // red cross (capture only, or a capture of a unit standing there).
+    if (opts.marks && opts.marks.size) {
+      const g = el('g', { class: 'marks' }, svg);
+      for (const [sq, kind] of opts.marks) {
+        const p = pos(sq);
+        const a = { 'data-mark': sq, 'data-kind': kind };
+        if (kind === 'capture') {
+          const d = S * 0.22;
+          const x = el('g', { ...a, class: 'mark capture' }, g);
+          el('line', { x1: p.cx - d, y1: p.cy - d, x2: p.cx + d, y2: p.cy + d, 'stroke-width': S * 0.09 }, x);
+          el('line', { x1: p.cx - d, y1: p.cy + d, x2: p.cx + d, y2: p.cy - d, 'stroke-width': S * 0.09 }, x);
+        } else if (kind === 'move') {
+          el('circle', { ...a, cx: p.cx, cy: p.cy, r: S * 0.16, class: 'mark move', 'stroke-width': S * 0.06 }, g);
+        } else {
+          el('circle', { ...a, cx: p.cx, cy: p.cy, r: S * 0.17, class: 'mark both' }, g);
+        }
       }
     }
     return svg;

@@ -146,6 +146,12 @@ enum Command {
         /// AI-against-AI games in progress at once; more are refused until one ends.
         #[arg(long, default_value_t = 4)]
         max_ai_games: usize,
+        /// Games with a custom variant (a player's variant file) in progress at once.
+        #[arg(long, default_value_t = 32)]
+        max_custom_games: usize,
+        /// Games with a custom variant one caller (IP address) may create in an hour.
+        #[arg(long, default_value_t = 10)]
+        custom_games_per_hour: usize,
     },
     /// Replay every game stored in a database and report any that does not replay legally
     /// (the database must exist: a missing SQLite file is an error and is not created).
@@ -389,10 +395,14 @@ fn run(cli: Cli) -> Res<()> {
             ai_workers,
             ai_max_time_ms,
             max_ai_games,
+            max_custom_games,
+            custom_games_per_hour,
         } => {
             let mut config = cohort_server::Config {
                 ai_max_time_ms,
                 max_ai_games,
+                max_custom_games,
+                custom_games_per_hour,
                 ..Default::default()
             };
             if let Some(n) = ai_workers {

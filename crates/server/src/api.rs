@@ -25,21 +25,21 @@ use serde_json::{json, Value};
 use crate::live::{board_view, side_name, LiveGame};
 use crate::sched::Class;
 use crate::store::{now_ms, Change, GameRow};
-use crate::{App, Slot};
+use crate::{custom, App, Slot};
 
 /// Largest request body accepted (a step request is well under 100 bytes).
 pub const MAX_BODY: usize = 16 * 1024;
 
-pub struct ApiError(StatusCode, String);
+pub struct ApiError(pub(crate) StatusCode, pub(crate) String);
 
 impl ApiError {
-    fn bad(msg: impl Into<String>) -> ApiError {
+    pub(crate) fn bad(msg: impl Into<String>) -> ApiError {
         ApiError(StatusCode::BAD_REQUEST, msg.into())
     }
     fn conflict(msg: impl Into<String>) -> ApiError {
         ApiError(StatusCode::CONFLICT, msg.into())
     }
-    fn internal(msg: impl Into<String>) -> ApiError {
+    pub(crate) fn internal(msg: impl Into<String>) -> ApiError {
         ApiError(StatusCode::INTERNAL_SERVER_ERROR, msg.into())
     }
 }
@@ -50,7 +50,7 @@ impl IntoResponse for ApiError {
     }
 }
 
-type Answer = Result<Json<Value>, ApiError>;
+pub(crate) type Answer = Result<Json<Value>, ApiError>;
 
 /// axum's `Path`, refused with a JSON [`ApiError`] instead of axum's plain-text rejection.
 pub struct ApiPath<T>(pub T);
@@ -114,7 +114,23 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/variants", get(variants))
         .route("/api/variants/{id}", get(variant_rules))
-        .route("/api/games", get(list_games).post(create_game))
+        // Custom variants and piece diagrams (custom.rs); a variant file may be 64 KiB.
+        .route(
+            "/api/variants/check",
+            post(custom::check).layer(DefaultBodyLimit::max(custom::MAX_BODY)),
+        )
+        .route(
+            "/api/variants/diagram",
+            post(custom::text_diagram).layer(DefaultBodyLimit::max(custom::MAX_BODY)),
+        )
+        .route("/api/variants/{id}/diagram", get(custom::variant_diagram))
+        .route("/api/games/{id}/diagram", get(custom::game_diagram))
+        .route(
+            "/api/games",
+            get(list_games)
+                .post(create_game)
+                .layer(DefaultBodyLimit::max(custom::MAX_BODY)),
+        )
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/step", post(step))
         .route("/api/games/{id}/undo", post(undo))
@@ -130,10 +146,18 @@ pub fn router(app: Arc<App>) -> Router {
 
 /// Parse a JSON body, turning every way it can be wrong into one clear sentence.
 fn body<T: for<'de> Deserialize<'de>>(raw: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    body_with(raw, MAX_BODY)
+}
+
+/// [`body`] for a route whose body limit is `limit` bytes.
+pub(crate) fn body_with<T: for<'de> Deserialize<'de>>(
+    raw: Result<Bytes, BytesRejection>,
+    limit: usize,
+) -> Result<T, ApiError> {
     let bytes = raw.map_err(|e| {
         let status = e.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError(status, format!("request body over {MAX_BODY} bytes"))
+            ApiError(status, format!("request body over {limit} bytes"))
         } else {
             ApiError(status, format!("unreadable request body: {e}"))
         }
@@ -187,6 +211,8 @@ struct NewGame {
     ai: Option<AiSpec>,
     /// A start position other than the variant's (NOTATION.md position string).
     position: Option<String>,
+    /// A custom variant: the variant file that defines `variant` (at most 64 KiB).
+    variant_text: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -202,14 +228,22 @@ fn token() -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesRejection>) -> Answer {
-    let req: NewGame = body(raw)?;
-    let variant = builtin(&req.variant).ok_or_else(|| {
-        ApiError::bad(format!(
-            "unknown variant '{}' (GET /api/variants lists them)",
-            req.variant
-        ))
-    })?;
+async fn create_game(
+    State(app): State<Arc<App>>,
+    caller: custom::Caller,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
+    // Over MAX_BODY only a variant file may make a request this long.
+    let req: NewGame = body_with(raw, custom::MAX_BODY)?;
+    let variant = match &req.variant_text {
+        Some(text) => custom::pick(&custom::load(text)?, &req.variant)?,
+        None => builtin(&req.variant).ok_or_else(|| {
+            ApiError::bad(format!(
+                "unknown variant '{}' (GET /api/variants lists them)",
+                req.variant
+            ))
+        })?,
+    };
     for (seat, kind) in [("white", &req.white), ("black", &req.black)] {
         if kind != "human" && kind != "ai" {
             return Err(ApiError::bad(format!(
@@ -252,6 +286,7 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
         white_token: token(),
         black_token: token(),
         creator_token: if ai_only { token() } else { String::new() },
+        variant_text: req.variant_text.clone().unwrap_or_default(),
         draw_offer: None,
         ending: None,
         finished: false,
@@ -259,13 +294,19 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
         created_ms: now,
         updated_ms: now,
     };
-    let live = LiveGame::replay(row.clone(), &[]).map_err(ApiError::bad)?;
+    let live = LiveGame::replay_in(variant.clone(), row.clone(), &[]).map_err(ApiError::bad)?;
     if live.game.result().is_some() {
         return Err(ApiError::bad(
             "position: the game would be over before it starts",
         ));
     }
     {
+        // Custom variants: counted (all callers, and this caller) under one lock.
+        let _custom_gate = if req.variant_text.is_some() {
+            Some(custom::admit(&app, &caller).await?)
+        } else {
+            None
+        };
         // Counted and stored under one lock: two creations cannot both take the last place.
         let _gate = if ai_only {
             let gate = app.ai_games_gate.lock().await;
@@ -292,6 +333,9 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
             .insert_game(&row)
             .await
             .map_err(|e| ApiError::internal(format!("storing the game failed: {e}")))?;
+        if req.variant_text.is_some() {
+            custom::created(&app, &caller);
+        }
     }
     let slot = app.insert(id.clone(), live);
     kick_ai(&app, &id, &slot).await;
@@ -403,7 +447,7 @@ async fn list_games(State(app): State<Arc<App>>) -> Answer {
     Ok(Json(out.into()))
 }
 
-async fn find(app: &App, id: &str) -> Result<Arc<Slot>, ApiError> {
+pub(crate) async fn find(app: &App, id: &str) -> Result<Arc<Slot>, ApiError> {
     if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return Err(ApiError(StatusCode::NOT_FOUND, format!("no game '{id}'")));
     }
@@ -438,7 +482,8 @@ async fn get_game(
         }
         let mut row = live.row.clone();
         row.ending = None;
-        let past = LiveGame::replay(row, &steps[..at]).map_err(ApiError::internal)?;
+        let past = LiveGame::replay_in(live.variant().clone(), row, &steps[..at])
+            .map_err(ApiError::internal)?;
         let mut v = past.view(None);
         v["replay"] = json!({"at": at, "steps": steps.len(), "step": if at > 0 { Value::from(steps[at - 1].clone()) } else { Value::Null }});
         return Ok(Json(v));
@@ -704,6 +749,8 @@ pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
         drop(permit);
         let mut live = slot.live.lock().await;
         live.ai_thinking = false;
+        // A search that failed (a panic) is not tried again and again: the game waits.
+        let failed = choice.is_err();
         match choice {
             Ok(Some(choice)) => {
                 for step in choice.steps {
@@ -728,7 +775,9 @@ pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
         let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
         drop(live);
         // Both seats may be the AI's: then the next turn is its too.
-        kick_ai_later(app, id, slot);
+        if !failed {
+            kick_ai_later(app, id, slot);
+        }
     });
 }
 

@@ -3,6 +3,7 @@
 
 mod api;
 pub mod events;
+pub mod custom;
 pub mod live;
 mod pages;
 pub mod rules_info;
@@ -33,6 +34,12 @@ pub struct Config {
     pub ai_max_time_ms: u64,
     /// AI-against-AI games in progress at once (`--max-ai-games`).
     pub max_ai_games: usize,
+    /// Games with a custom variant in progress at once, all callers together
+    /// (`--max-custom-games`).
+    pub max_custom_games: usize,
+    /// Games with a custom variant one caller (one IP address) may create in an hour
+    /// (`--custom-games-per-hour`).
+    pub custom_games_per_hour: usize,
 }
 
 impl Default for Config {
@@ -41,6 +48,8 @@ impl Default for Config {
             ai_workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
             ai_max_time_ms: 5000,
             max_ai_games: 4,
+            max_custom_games: 32,
+            custom_games_per_hour: 10,
         }
     }
 }
@@ -53,6 +62,10 @@ pub struct App {
     pub scheduler: Arc<sched::Scheduler>,
     /// Held while an AI-against-AI game is counted and created (the limit holds under races).
     ai_games_gate: Mutex<()>,
+    /// Held while a custom-variant game is counted and created; and when each caller
+    /// created its recent ones (custom.rs).
+    custom_gate: Mutex<()>,
+    custom_callers: std::sync::Mutex<custom::Callers>,
 }
 
 #[derive(Debug)]
@@ -81,6 +94,8 @@ impl App {
             config,
             games: Default::default(),
             ai_games_gate: Mutex::new(()),
+            custom_gate: Mutex::new(()),
+            custom_callers: Default::default(),
         });
         let ids = app
             .store
@@ -148,20 +163,26 @@ pub async fn serve(addr: SocketAddr, database: &str, config: Config) -> Result<(
         .local_addr()
         .map_err(|e| ServeError(e.to_string()))?;
     println!(
-        "cohort serve: open http://{local}/ (database: {}, {}; AI: {} workers, at most {} ms a turn, at most {} AI-against-AI games)",
+        "cohort serve: open http://{local}/ (database: {}, {}; AI: {} workers, at most {} ms a turn, at most {} AI-against-AI games; custom variants: at most {} games, {} an hour per caller)",
         database,
         app.store.kind,
         app.scheduler.workers(),
         app.config.ai_max_time_ms,
-        app.config.max_ai_games
+        app.config.max_ai_games,
+        app.config.max_custom_games,
+        app.config.custom_games_per_hour
     );
     let router = router(app.clone());
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .map_err(|e| ServeError(e.to_string()))?;
+    // The caller's address limits how many custom-variant games one caller creates.
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+    .map_err(|e| ServeError(e.to_string()))?;
     app.store.close().await;
     Ok(())
 }

@@ -4,8 +4,7 @@
 use std::sync::Arc;
 
 use cohort_rules::{
-    builtin, CommandModel, EndReason, Game, Outcome, Position, Side, Square, StepKind, StepList,
-    Variant,
+    CommandModel, EndReason, Game, Outcome, Position, Side, Square, StepKind, StepList, Variant,
 };
 use serde_json::{json, Value};
 
@@ -44,7 +43,7 @@ pub fn parse_side(text: &str) -> Option<Side> {
 }
 
 /// Display colours for the group colour names of the variant files.
-fn colour_hex(name: &str, side: Side) -> String {
+pub(crate) fn colour_hex(name: &str, side: Side) -> String {
     match name {
         "yellow" => "#f2cf3a",
         "white" => "#f7f5ee",
@@ -68,9 +67,18 @@ fn colour_hex(name: &str, side: Side) -> String {
 
 impl LiveGame {
     /// Rebuild a game from its row and steps. Fails if a stored step is no longer legal.
+    /// A custom variant's game is rebuilt from the variant file stored with it.
     pub fn replay(row: GameRow, steps: &[String]) -> Result<LiveGame, String> {
-        let variant =
-            builtin(&row.variant).ok_or_else(|| format!("unknown variant '{}'", row.variant))?;
+        let variant = crate::custom::variant_of(&row)?;
+        LiveGame::replay_in(variant, row, steps)
+    }
+
+    /// [`LiveGame::replay`] in a variant already loaded (the game's own, for a replay).
+    pub fn replay_in(
+        variant: Arc<Variant>,
+        row: GameRow,
+        steps: &[String],
+    ) -> Result<LiveGame, String> {
         let start = Position::parse(&variant, &row.start).map_err(|e| e.to_string())?;
         let mut live = LiveGame {
             turns: vec![(start.side_to_move(), vec![])],
@@ -231,6 +239,7 @@ impl LiveGame {
             o.insert("movable".into(), Value::Array(vec![]));
         }
         o.insert("seat".into(), seat.map(side_name).into());
+        o.insert("custom".into(), (!self.row.variant_text.is_empty()).into());
         v
     }
 
@@ -257,9 +266,10 @@ impl LiveGame {
                 "human".to_string()
             }
         };
-        json!({
+        let mut record = json!({
             "id": self.row.id,
             "variant": self.row.variant,
+            "variant_name": self.variant().name,
             "start": self.row.start,
             "white": player(Side::White),
             "black": player(Side::Black),
@@ -268,7 +278,12 @@ impl LiveGame {
             "turns": turns,
             "sides": sides,
             "steps": steps,
-        })
+        });
+        if !self.row.variant_text.is_empty() {
+            // A custom variant: the record carries its file, so it replays anywhere.
+            record["variant_file"] = self.row.variant_text.clone().into();
+        }
+        record
     }
 }
 

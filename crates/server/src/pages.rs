@@ -26,6 +26,11 @@ const STATIC: &[(&str, &str, &str)] = &[
         include_str!("../../../web/static/pieces.js"),
     ),
     (
+        "custom.js",
+        "text/javascript",
+        include_str!("../../../web/static/custom.js"),
+    ),
+    (
         "style.css",
         "text/css",
         include_str!("../../../web/static/style.css"),
@@ -48,7 +53,7 @@ fn shell(page: &str, game: &str) -> Html<String> {
 <link rel="stylesheet" href="/static/style.css"></head>
 <body data-page="{page}" data-game="{game}">
 <header><a href="/">Cohort</a></header><main id="app"></main>
-<script src="/static/pieces.js"></script><script src="/static/board.js"></script><script src="/static/app.js"></script></body></html>
+<script src="/static/pieces.js"></script><script src="/static/board.js"></script><script src="/static/custom.js"></script><script src="/static/app.js"></script></body></html>
 "#
     ))
 }

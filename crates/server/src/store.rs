@@ -33,6 +33,9 @@ const MIGRATIONS: &[&str] = &[
     "CREATE INDEX games_by_update ON games (updated_ms)",
     // The creator's token of an AI-against-AI game ('' for other games and older ones).
     "ALTER TABLE games ADD COLUMN creator_token TEXT NOT NULL DEFAULT ''",
+    // A custom variant's file, as the player gave it ('' for built-in variants and older
+    // games): the game is rebuilt from it after a restart (crates/server/src/custom.rs).
+    "ALTER TABLE games ADD COLUMN variant_text TEXT NOT NULL DEFAULT ''",
 ];
 
 /// A game's row: everything but its steps.
@@ -50,6 +53,9 @@ pub struct GameRow {
     pub black_token: String,
     /// AI against AI: the token that may stop the game ("" for other games).
     pub creator_token: String,
+    /// A custom variant: the text of its variant file, which defines `variant` ("" for a
+    /// built-in variant).
+    pub variant_text: String,
     pub draw_offer: Option<String>,
     /// How a game ended outside the rules: "resign white", "resign black", "agreement",
     /// "stopped" (an AI-against-AI game stopped by its creator: a draw by agreement).
@@ -154,8 +160,8 @@ impl Store {
         sqlx::query(
             "INSERT INTO games (id, variant, start, white, black, ai_agent, ai_time_ms,
              white_token, black_token, draw_offer, ending, finished, version, created_ms,
-             updated_ms, creator_token)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+             updated_ms, creator_token, variant_text)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
         )
         .bind(&g.id)
         .bind(&g.variant)
@@ -173,6 +179,7 @@ impl Store {
         .bind(g.created_ms)
         .bind(g.updated_ms)
         .bind(&g.creator_token)
+        .bind(&g.variant_text)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -234,6 +241,7 @@ impl Store {
             white_token: r.try_get("white_token")?,
             black_token: r.try_get("black_token")?,
             creator_token: r.try_get("creator_token")?,
+            variant_text: r.try_get("variant_text")?,
             draw_offer: r.try_get("draw_offer")?,
             ending: r.try_get("ending")?,
             finished: r.try_get::<i64, _>("finished")? != 0,
@@ -245,7 +253,7 @@ impl Store {
 
     const COLUMNS: &'static str = "id, variant, start, white, black, ai_agent, ai_time_ms,
         white_token, black_token, draw_offer, ending, finished, version, created_ms, updated_ms,
-        creator_token";
+        creator_token, variant_text";
 
     pub async fn game(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
         let sql = format!("SELECT {} FROM games WHERE id = $1", Self::COLUMNS);
@@ -301,6 +309,14 @@ impl Store {
         )
         .fetch_one(&self.pool)
         .await?;
+        r.try_get(0)
+    }
+
+    /// Games with a custom variant not finished.
+    pub async fn count_custom_games(&self) -> Result<i64, StoreError> {
+        let r = sqlx::query("SELECT COUNT(*) FROM games WHERE finished = 0 AND variant_text <> ''")
+            .fetch_one(&self.pool)
+            .await?;
         r.try_get(0)
     }
 

@@ -18,6 +18,7 @@ fn row(id: &str, variant: &str) -> GameRow {
         white_token: "w".repeat(32),
         black_token: "b".repeat(32),
         creator_token: String::new(),
+        variant_text: String::new(),
         draw_offer: None,
         ending: None,
         finished: false,
