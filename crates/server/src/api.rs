@@ -435,21 +435,43 @@ async fn get_game(
     Ok(Json(live.view(seat)))
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordQuery {
+    /// `text` (default: docs/records.md) or `json`.
+    format: Option<String>,
+}
+
 async fn record(
     State(app): State<Arc<App>>,
     ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<RecordQuery>,
 ) -> Result<Response, ApiError> {
+    let json = match q.format.as_deref() {
+        None | Some("text") => false,
+        Some("json") => true,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "format: '{other}' is not a record format (text or json)"
+            )))
+        }
+    };
     let slot = find(&app, &id).await?;
     let live = slot.live.lock().await;
-    let text = serde_json::to_string_pretty(&live.record())
-        .map_err(|e| ApiError::internal(e.to_string()))?;
+    let (kind, ext, text) = if json {
+        let text = serde_json::to_string_pretty(&live.record())
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        ("application/json", "json", text)
+    } else {
+        ("text/plain; charset=utf-8", "txt", live.record_text())
+    };
     Ok((
         [
-            (header::CONTENT_TYPE, "application/json".to_string()),
+            (header::CONTENT_TYPE, kind.to_string()),
             (
                 header::CONTENT_DISPOSITION,
                 format!(
-                    "attachment; filename=\"cohort-{}-{id}.json\"",
+                    "attachment; filename=\"cohort-{}-{id}.{ext}\"",
                     live.row.variant
                 ),
             ),
