@@ -138,6 +138,7 @@ pub fn run_engine() {
     let stop = Arc::new(AtomicBool::new(false));
     let mut worker: Option<JoinHandle<()>> = None;
     let mut session: Option<Session> = None;
+    let mut infinite = false;
     let stdin = io::stdin();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
@@ -145,10 +146,17 @@ pub fn run_engine() {
         let Some(&cmd) = words.first() else { continue };
         let busy = worker.as_ref().is_some_and(|w| !w.is_finished());
         if busy && !matches!(cmd, "stop" | "quit" | "isready") {
-            say(&format!(
-                "error '{cmd}' while thinking: send stop first, or wait for bestturn"
-            ));
-            continue;
+            if infinite {
+                say(&format!(
+                    "error '{}' while thinking without a limit (go infinite): send stop first",
+                    one_line(cmd)
+                ));
+                continue;
+            }
+            // A search with a limit ends by itself: the command waits for its bestturn.
+            if let Some(w) = worker.take() {
+                let _ = w.join();
+            }
         }
         match cmd {
             "cohort" => {
@@ -225,6 +233,9 @@ pub fn run_engine() {
                     }
                 };
                 finish(&mut worker, &stop);
+                infinite = time.is_none()
+                    && go_number(&words[1..], "depth").is_none()
+                    && go_number(&words[1..], "nodes").is_none();
                 let limits = Limits {
                     time,
                     nodes: go_number(&words[1..], "nodes"),
