@@ -30,7 +30,7 @@ use crate::{App, Slot};
 /// Largest request body accepted (a step request is well under 100 bytes).
 pub const MAX_BODY: usize = 16 * 1024;
 
-pub struct ApiError(StatusCode, String);
+pub struct ApiError(pub StatusCode, pub String);
 
 impl ApiError {
     fn bad(msg: impl Into<String>) -> ApiError {
@@ -113,7 +113,14 @@ async fn wrong_method(method: Method, uri: Uri) -> ApiError {
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/variants", get(variants))
-        .route("/api/games", get(list_games).post(create_game))
+        .route(
+            "/api/games",
+            get(list_games).post(create_game).layer(DefaultBodyLimit::max(crate::records::MAX_RECORD)),
+        )
+        .route(
+            "/api/records/replay",
+            post(crate::records::replay).layer(DefaultBodyLimit::max(crate::records::MAX_RECORD)),
+        )
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/step", post(step))
         .route("/api/games/{id}/undo", post(undo))
@@ -175,6 +182,10 @@ struct NewGame {
     ai: Option<AiSpec>,
     /// A start position other than the variant's (NOTATION.md position string).
     position: Option<String>,
+    /// A game record (docs/records.md) to continue: its start and its first `at` steps
+    /// (default: all of them) are the new game's.
+    record: Option<String>,
+    at: Option<usize>,
 }
 
 #[derive(Deserialize)]
@@ -191,7 +202,7 @@ fn token() -> String {
 }
 
 async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesRejection>) -> Answer {
-    let req: NewGame = body(raw)?;
+    let req: NewGame = crate::records::body(raw)?;
     let variant = builtin(&req.variant).ok_or_else(|| {
         ApiError::bad(format!(
             "unknown variant '{}' (GET /api/variants lists them)",
@@ -222,10 +233,22 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
         )));
     }
     let ai_only = req.white == "ai" && req.black == "ai";
-    let start = match &req.position {
-        Some(text) => cohort_rules::Position::parse(&variant, text)
-            .map_err(|e| ApiError::bad(format!("position: {e}")))?,
-        None => variant.start(),
+    let (start, steps) = match (&req.record, &req.position) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad(
+                "position: a game continued from a record starts where the record starts",
+            ))
+        }
+        (Some(text), None) => crate::records::continuation(text, req.at, &variant.id)?,
+        (None, _) if req.at.is_some() => {
+            return Err(ApiError::bad("at: only with a record"));
+        }
+        (None, Some(text)) => (
+            cohort_rules::Position::parse(&variant, text)
+                .map_err(|e| ApiError::bad(format!("position: {e}")))?,
+            vec![],
+        ),
+        (None, None) => (variant.start(), vec![]),
     };
     let now = now_ms();
     let id = token()[..12].to_string();
@@ -247,7 +270,9 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
         created_ms: now,
         updated_ms: now,
     };
-    let live = LiveGame::replay(row.clone(), &[]).map_err(ApiError::bad)?;
+    let mut row = row;
+    row.version += steps.len() as i64;
+    let live = LiveGame::replay(row.clone(), &steps).map_err(ApiError::bad)?;
     if live.game.result().is_some() {
         return Err(ApiError::bad(
             "position: the game would be over before it starts",
@@ -277,7 +302,7 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
             None
         };
         app.store
-            .insert_game(&row)
+            .insert_game_with_steps(&row, &steps)
             .await
             .map_err(|e| ApiError::internal(format!("storing the game failed: {e}")))?;
     }

@@ -4,6 +4,7 @@
 mod api;
 pub mod live;
 mod pages;
+mod records;
 pub mod sched;
 pub mod store;
 

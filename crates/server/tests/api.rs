@@ -180,7 +180,7 @@ async fn seats_bad_input_and_undo() {
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
     let text = String::from_utf8(bytes.to_vec()).unwrap();
     assert_eq!(record["text"], json!(text));
-    assert!(text.contains(&format!("\n1. {first} ")), "{text}");
+    assert!(text.contains(&format!("\n1. {first}\n1/2-1/2\n")), "{text}");
     assert!(text.contains("[Result \"1/2-1/2\"]") && text.contains("[Termination \"agreement\"]"), "{text}");
     let parsed = cohort_engine::record::Record::parse(&text).unwrap();
     let replayed = parsed.replay(&parsed.variant(None).unwrap()).unwrap();
