@@ -112,11 +112,19 @@ pub async fn replay(raw: Result<Bytes, BytesRejection>) -> Result<Json<Value>, A
             "reason": r.describe(),
         }),
     };
+    // Each turn with `end_at`: the number of steps (`end`s counted) once it is over.
+    let mut k = 0;
     let turns: Vec<Value> = c
         .record
         .turns
         .iter()
-        .map(|t| json!({"number": t.number, "side": side_name(t.side), "steps": t.steps, "open": t.open}))
+        .map(|t| {
+            k += t.steps.len();
+            if !t.open && c.steps.get(k).is_some_and(|s| s == "end") {
+                k += 1;
+            }
+            json!({"number": t.number, "side": side_name(t.side), "steps": t.steps, "open": t.open, "end_at": k})
+        })
         .collect();
     let tags: serde_json::Map<String, Value> = c
         .record

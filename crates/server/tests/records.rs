@@ -31,7 +31,7 @@ async fn a_record_replays_step_by_step_and_errors_name_turn_and_step() {
     assert_eq!(v["variant"], "mini-chieftain");
     assert_eq!(v["at"], 0);
     assert_eq!(v["steps"].as_array().unwrap().len(), game.steps().len());
-    assert_eq!(v["turns"][1], json!({"number": 1, "side": "black", "steps": ["d7-d6", "e7-e6"], "open": false}));
+    assert_eq!(v["turns"][1], json!({"number": 1, "side": "black", "steps": ["d7-d6", "e7-e6"], "open": false, "end_at": 5}));
     assert_eq!(v["view"]["position"], builtin("mini-chieftain").unwrap().start().to_text());
     // Step by step, the position is the game's after as many steps.
     let mut g = Game::new(game.start().clone());
