@@ -290,8 +290,8 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
                     let _ = writeln!(f, "{}", record.to_json()).and_then(|_| f.flush());
                 }
                 if let Some(dir) = &args.records {
-                    let path = std::path::Path::new(dir)
-                        .join(format!("{}-{:04}.txt", variant.id, i + 1));
+                    let path =
+                        std::path::Path::new(dir).join(format!("{}-{:04}.txt", variant.id, i + 1));
                     let written = crate::records::match_record(
                         &variant,
                         args.variant_file.as_deref(),
@@ -303,7 +303,10 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
                             .map_err(|e| format!("cannot write {}: {e}", path.display()))
                     });
                     if let Err(e) = written {
-                        record_errors.lock().unwrap().push(format!("game {}: {e}", i + 1));
+                        record_errors
+                            .lock()
+                            .unwrap()
+                            .push(format!("game {}: {e}", i + 1));
                     }
                 }
                 results.lock().unwrap().push((i, record, a_white));

@@ -42,7 +42,12 @@ impl Server {
     }
 
     /// One request; the status and the JSON body (Null when the body is not JSON).
-    fn request(&self, method: &str, path: &str, body: Option<&Value>) -> Result<(u16, Value), String> {
+    fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+    ) -> Result<(u16, Value), String> {
         let mut stream = TcpStream::connect(&self.host)
             .map_err(|e| format!("cannot connect to {}: {e}", self.host))?;
         stream
@@ -79,10 +84,10 @@ impl Server {
             .nth(1)
             .and_then(|s| s.parse().ok())
             .ok_or_else(|| format!("{method} {path}: no status in '{head}'"))?;
-        if head
-            .lines()
-            .any(|l| l.to_ascii_lowercase().starts_with("transfer-encoding: chunked"))
-        {
+        if head.lines().any(|l| {
+            l.to_ascii_lowercase()
+                .starts_with("transfer-encoding: chunked")
+        }) {
             body = dechunk(&body);
         }
         Ok((status, serde_json::from_slice(&body).unwrap_or(Value::Null)))
@@ -106,13 +111,24 @@ fn dechunk(mut data: &[u8]) -> Vec<u8> {
 }
 
 fn error_of(v: &Value) -> String {
-    v["error"].as_str().unwrap_or("no error message").to_string()
+    v["error"]
+        .as_str()
+        .unwrap_or("no error message")
+        .to_string()
 }
 
-pub fn run(url: &str, game: &str, token: &str, time_ms: u64, command: &[String]) -> Result<(), Fail> {
+pub fn run(
+    url: &str,
+    game: &str,
+    token: &str,
+    time_ms: u64,
+    command: &[String],
+) -> Result<(), Fail> {
     let server = Server::parse(url)?;
     if game.is_empty() || !game.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return Err(Fail(format!("--game '{game}': a game id is letters and digits")));
+        return Err(Fail(format!(
+            "--game '{game}': a game id is letters and digits"
+        )));
     }
     if time_ms == 0 {
         return Err(Fail("--time must be at least 1".into()));
@@ -168,13 +184,20 @@ pub fn run(url: &str, game: &str, token: &str, time_ms: u64, command: &[String])
         let start = record["start"].as_str().unwrap_or_default().to_string();
         let played: Vec<String> = record["steps"]
             .as_array()
-            .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default();
         let steps = engine
             .best_turn(&start, &played, Duration::from_millis(time_ms))
             .map_err(Fail)?;
         if steps.is_empty() {
-            return Err(Fail(format!("engine '{}' answered an empty bestturn", engine.name)));
+            return Err(Fail(format!(
+                "engine '{}' answered an empty bestturn",
+                engine.name
+            )));
         }
         for step in &steps {
             let path = format!("/api/games/{game}/step");

@@ -413,9 +413,10 @@ fn run(cli: Cli) -> Res<()> {
             max_turns,
         } => {
             let variant_file = match &v.variant_file {
-                Some(path) => Some(std::fs::read_to_string(path).map_err(|e| {
-                    Fail(format!("cannot read variant file {path}: {e}"))
-                })?),
+                Some(path) => Some(
+                    std::fs::read_to_string(path)
+                        .map_err(|e| Fail(format!("cannot read variant file {path}: {e}")))?,
+                ),
                 None => None,
             };
             let v = variant(&v)?;
@@ -467,9 +468,7 @@ fn run(cli: Cli) -> Res<()> {
             serve::serve(&host, port, &database, config)?
         }
         Command::CheckGames { database } => serve::check_games(&database)?,
-        Command::Replay { file, variant_file } => {
-            records::replay(&file, variant_file.as_deref())?
-        }
+        Command::Replay { file, variant_file } => records::replay(&file, variant_file.as_deref())?,
         Command::Record {
             command: RecordCommand::Export { database, game },
         } => records::export(&database, &game)?,

@@ -39,11 +39,15 @@ fn select_variant(words: &[&str]) -> Result<Arc<Variant>, String> {
     };
     if let Some(v) = builtins.iter().find(|v| v.id == first) {
         if words.len() > 1 {
-            return Err(format!("variant {first}: unexpected '{}'", words[1..].join(" ")));
+            return Err(format!(
+                "variant {first}: unexpected '{}'",
+                words[1..].join(" ")
+            ));
         }
         return Ok(v.clone());
     }
-    let looks_like_file = first.contains('/') || first.contains('.') || std::path::Path::new(first).exists();
+    let looks_like_file =
+        first.contains('/') || first.contains('.') || std::path::Path::new(first).exists();
     if !looks_like_file {
         let ids: Vec<&str> = builtins.iter().map(|v| v.id.as_str()).collect();
         return Err(format!(
@@ -58,14 +62,20 @@ fn select_variant(words: &[&str]) -> Result<Arc<Variant>, String> {
         None => Ok(found[0].clone()),
         Some(id) => found.iter().find(|v| v.id == *id).cloned().ok_or_else(|| {
             let ids: Vec<&str> = found.iter().map(|v| v.id.as_str()).collect();
-            format!("{first} defines no variant '{id}' (it defines {})", ids.join(", "))
+            format!(
+                "{first} defines no variant '{id}' (it defines {})",
+                ids.join(", ")
+            )
         }),
     }
 }
 
 /// `position startpos|<position string> [steps <step>...]`: a new game, every step checked.
 fn set_position(variant: &Arc<Variant>, words: &[&str]) -> Result<Game, String> {
-    let split = words.iter().position(|w| *w == "steps").unwrap_or(words.len());
+    let split = words
+        .iter()
+        .position(|w| *w == "steps")
+        .unwrap_or(words.len());
     let (head, steps) = (&words[..split], words.get(split + 1..).unwrap_or(&[]));
     let start = match head {
         [] => return Err("position needs 'startpos' or a position string".into()),
@@ -92,7 +102,16 @@ fn turn_time(words: &[&str], white: bool) -> Result<Option<Duration>, String> {
             i += 1;
             continue;
         }
-        let known = ["time", "wtime", "btime", "winc", "binc", "turnstogo", "depth", "nodes"];
+        let known = [
+            "time",
+            "wtime",
+            "btime",
+            "winc",
+            "binc",
+            "turnstogo",
+            "depth",
+            "nodes",
+        ];
         if !known.contains(&key) {
             return Err(format!(
                 "go: unknown field '{key}' (known: time, wtime, btime, winc, binc, turnstogo, depth, nodes, infinite)"
@@ -107,7 +126,11 @@ fn turn_time(words: &[&str], white: bool) -> Result<Option<Duration>, String> {
         fields.insert(key, n);
         i += 2;
     }
-    let (clock, inc) = if white { ("wtime", "winc") } else { ("btime", "binc") };
+    let (clock, inc) = if white {
+        ("wtime", "winc")
+    } else {
+        ("btime", "binc")
+    };
     Ok(if fields.contains_key("infinite") {
         None
     } else if let Some(&t) = fields.get("time") {
@@ -192,7 +215,7 @@ pub fn run_engine() {
                     s.game.legal_steps(&mut list);
                     let pos = s.game.position();
                     let texts: Vec<String> = list.iter().map(|&st| pos.step_text(st)).collect();
-                    say(&format!("steps {}", texts.join(" ")).trim_end().to_string());
+                    say(format!("steps {}", texts.join(" ")).trim_end());
                 }
             },
             "show" => match &session {
@@ -201,7 +224,9 @@ pub fn run_engine() {
                     let pos = s.game.position();
                     let result = match s.game.result() {
                         None => "*".to_string(),
-                        Some((o, r)) => format!("{} {}", result_token(o), r.describe().replace(' ', "-")),
+                        Some((o, r)) => {
+                            format!("{} {}", result_token(o), r.describe().replace(' ', "-"))
+                        }
                     };
                     say(&format!(
                         "show side {} turnstart {} result {result} position {}",
@@ -309,27 +334,33 @@ fn best_turn(game: &Game, limits: &Limits, max_depth: u32, stop: &AtomicBool) ->
         if list.is_empty() {
             break;
         }
-        let fallback = *list.iter().find(|s| s.is_end()).unwrap_or(&list.as_slice()[0]);
+        let fallback = *list
+            .iter()
+            .find(|s| s.is_end())
+            .unwrap_or(&list.as_slice()[0]);
         let step = if stop.load(Ordering::SeqCst) {
             fallback
         } else {
             let left = limits.time.map(|t| t.saturating_sub(started.elapsed()));
             let step_limits = Limits {
                 time: left.map(|l| if steps.is_empty() { l * 3 / 5 } else { l / 3 }),
-                nodes: limits.nodes.map(|n| if steps.is_empty() { n } else { n / 4 }),
+                nodes: limits
+                    .nodes
+                    .map(|n| if steps.is_empty() { n } else { n / 4 }),
                 seed: limits.seed,
                 threads: 1,
             };
             let root = pos.clone();
-            let (out, _) = engine.think_limited(&pos, &step_limits, max_depth, Some(stop), |out, nodes| {
-                let ms = started.elapsed().as_millis().max(1);
-                say(&format!(
-                    "info depth {} score {} nodes {nodes} time {ms} pv {}",
-                    out.depth,
-                    out.score,
-                    line_text(&root, &out.pv)
-                ));
-            });
+            let (out, _) =
+                engine.think_limited(&pos, &step_limits, max_depth, Some(stop), |out, nodes| {
+                    let ms = started.elapsed().as_millis().max(1);
+                    say(&format!(
+                        "info depth {} score {} nodes {nodes} time {ms} pv {}",
+                        out.depth,
+                        out.score,
+                        line_text(&root, &out.pv)
+                    ));
+                });
             out.best.filter(|&s| pos.is_legal(s)).unwrap_or(fallback)
         };
         pos.make(step);
@@ -511,7 +542,10 @@ pub struct ProtocolAgent {
 impl ProtocolAgent {
     pub fn new(command_line: &str, variant: &str) -> ProtocolAgent {
         ProtocolAgent {
-            command: command_line.split_whitespace().map(str::to_string).collect(),
+            command: command_line
+                .split_whitespace()
+                .map(str::to_string)
+                .collect(),
             variant: variant.to_string(),
             engine: None,
             failure: None,
@@ -541,7 +575,9 @@ impl ProtocolAgent {
         let mut pos = game.position().clone();
         let mut steps = vec![];
         for t in &texts {
-            let s = pos.parse_step(t).map_err(|e| format!("bestturn step '{t}': {e}"))?;
+            let s = pos
+                .parse_step(t)
+                .map_err(|e| format!("bestturn step '{t}': {e}"))?;
             pos.make(s);
             steps.push(s);
         }

@@ -64,9 +64,25 @@ fn fifty_match_games_in_three_variants_round_trip_through_records() {
         let recs = dir.join(variant);
         let jsonl = dir.join(format!("{variant}.jsonl"));
         let o = cohort(&[
-            "match", "--variant", variant, "--a", "engine", "--b", "greedy", "--games", games,
-            "--time", "20", "--max-turns", max_turns, "--threads", "2", "--records",
-            recs.to_str().unwrap(), "--out", jsonl.to_str().unwrap(),
+            "match",
+            "--variant",
+            variant,
+            "--a",
+            "engine",
+            "--b",
+            "greedy",
+            "--games",
+            games,
+            "--time",
+            "20",
+            "--max-turns",
+            max_turns,
+            "--threads",
+            "2",
+            "--records",
+            recs.to_str().unwrap(),
+            "--out",
+            jsonl.to_str().unwrap(),
         ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let mut from_json: Vec<(String, Trace)> = std::fs::read_to_string(&jsonl)
@@ -75,9 +91,16 @@ fn fifty_match_games_in_three_variants_round_trip_through_records() {
             .map(|l| trace_of_json(&serde_json::from_str(l).unwrap()))
             .collect();
         let mut from_records = vec![];
-        let mut files: Vec<_> = std::fs::read_dir(&recs).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut files: Vec<_> = std::fs::read_dir(&recs)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         files.sort();
-        assert_eq!(files.len(), games.parse::<usize>().unwrap(), "{variant}: one record a game");
+        assert_eq!(
+            files.len(),
+            games.parse::<usize>().unwrap(),
+            "{variant}: one record a game"
+        );
         for f in &files {
             let text = std::fs::read_to_string(f).unwrap();
             let record = Record::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
@@ -87,14 +110,19 @@ fn fifty_match_games_in_three_variants_round_trip_through_records() {
             let v = record.variant(None).unwrap();
             let mut trace = vec![];
             let replayed = record
-                .replay_with(&v, |g, _| trace.push((g.position().hash(), g.position().to_text())))
+                .replay_with(&v, |g, _| {
+                    trace.push((g.position().hash(), g.position().to_text()))
+                })
                 .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
             assert_eq!(trace.len(), replayed.steps.len());
             // And `cohort replay` agrees, printing the final position last.
             let o = cohort(&["replay", f.to_str().unwrap()]);
             assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
             let out = String::from_utf8_lossy(&o.stdout).to_string();
-            assert_eq!(out.lines().last().unwrap(), replayed.game.position().to_text());
+            assert_eq!(
+                out.lines().last().unwrap(),
+                replayed.game.position().to_text()
+            );
             from_records.push((record.result().to_string(), trace));
         }
         // Every game of the match, step by step, is a game of the records (the JSON lines
@@ -128,8 +156,21 @@ fn a_record_corrupted_at_a_step_is_refused_naming_its_turn_and_step() {
     let dir = temp("corrupt");
     let recs = dir.join("recs");
     let o = cohort(&[
-        "match", "--variant", "mini-chieftain", "--a", "engine", "--b", "greedy", "--games", "2",
-        "--time", "20", "--max-turns", "30", "--records", recs.to_str().unwrap(),
+        "match",
+        "--variant",
+        "mini-chieftain",
+        "--a",
+        "engine",
+        "--b",
+        "greedy",
+        "--games",
+        "2",
+        "--time",
+        "20",
+        "--max-turns",
+        "30",
+        "--records",
+        recs.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let path = recs.join("mini-chieftain-0001.txt");
@@ -154,13 +195,21 @@ fn a_record_corrupted_at_a_step_is_refused_naming_its_turn_and_step() {
             cut.set_tag("Result", "*");
             let pos = cut.replay(&v).unwrap().game.position().clone();
             let geo = &v.geometry;
-            let empty = geo.squares.iter().find(|&sq| pos.unit_at(sq).is_none()).unwrap();
+            let empty = geo
+                .squares
+                .iter()
+                .find(|&sq| pos.unit_at(sq).is_none())
+                .unwrap();
             let other = geo.squares.iter().find(|&sq| sq != empty).unwrap();
             let bad = format!("{}-{}", geo.square_name(empty), geo.square_name(other));
             let text = corrupt(&record, nth, step, &bad);
             let file = dir.join(format!("bad-{nth}-{step}.txt"));
             std::fs::write(&file, &text).unwrap();
-            let e = Record::parse(&text).unwrap().replay(&v).err().expect("refused");
+            let e = Record::parse(&text)
+                .unwrap()
+                .replay(&v)
+                .err()
+                .expect("refused");
             assert_eq!((e.turn, e.side, e.step), (t.number, t.side, step), "{e}");
             assert_eq!(e.text, bad);
             let o = cohort(&["replay", file.to_str().unwrap()]);
@@ -174,7 +223,10 @@ fn a_record_corrupted_at_a_step_is_refused_naming_its_turn_and_step() {
                 geo.square_name(empty)
             );
             assert!(err.contains(&want), "want '{want}' in: {err}");
-            assert!(o.stdout.is_empty(), "nothing printed on stdout for a bad record");
+            assert!(
+                o.stdout.is_empty(),
+                "nothing printed on stdout for a bad record"
+            );
             checked += 1;
         }
     }
@@ -182,10 +234,16 @@ fn a_record_corrupted_at_a_step_is_refused_naming_its_turn_and_step() {
     // A record broken in its text is refused with its line; a missing file and a variant
     // that does not exist are refused too, all with status 2.
     let broken = dir.join("broken.txt");
-    std::fs::write(&broken, "[Variant \"mini-chieftain\"]\n\n1. d2-d3 d7-d6\n3. e2-e3 *\n").unwrap();
+    std::fs::write(
+        &broken,
+        "[Variant \"mini-chieftain\"]\n\n1. d2-d3 d7-d6\n3. e2-e3 *\n",
+    )
+    .unwrap();
     let o = cohort(&["replay", broken.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("record line 4: turn number 3 after turn 1"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("record line 4: turn number 3 after turn 1")
+    );
     let unknown = dir.join("unknown.txt");
     std::fs::write(&unknown, "[Variant \"no-such\"]\n\n1. d2-d3 *\n").unwrap();
     let o = cohort(&["replay", unknown.to_str().unwrap()]);
@@ -204,14 +262,31 @@ fn a_custom_variant_record_carries_its_file() {
     std::fs::write(&ini, file).unwrap();
     let recs = dir.join("recs");
     let o = cohort(&[
-        "match", "--variant", "tiny-chieftain", "--variant-file", ini.to_str().unwrap(), "--a",
-        "greedy", "--b", "random", "--games", "1", "--time", "20", "--max-turns", "10",
-        "--records", recs.to_str().unwrap(),
+        "match",
+        "--variant",
+        "tiny-chieftain",
+        "--variant-file",
+        ini.to_str().unwrap(),
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "1",
+        "--time",
+        "20",
+        "--max-turns",
+        "10",
+        "--records",
+        recs.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let path = recs.join("tiny-chieftain-0001.txt");
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("[VariantFile \"[tiny-chieftain]\\nbase = mini-chieftain\\n"), "{text}");
+    assert!(
+        text.contains("[VariantFile \"[tiny-chieftain]\\nbase = mini-chieftain\\n"),
+        "{text}"
+    );
     let o = cohort(&["replay", path.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // The same record naming its file by hash needs the file, and only that file.
@@ -223,11 +298,21 @@ fn a_custom_variant_record_carries_its_file() {
     let o = cohort(&["replay", hashed.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("give that file"));
-    let o = cohort(&["replay", hashed.to_str().unwrap(), "--variant-file", ini.to_str().unwrap()]);
+    let o = cohort(&[
+        "replay",
+        hashed.to_str().unwrap(),
+        "--variant-file",
+        ini.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let other = dir.join("other.ini");
     std::fs::write(&other, file.replace("Tiny", "Small")).unwrap();
-    let o = cohort(&["replay", hashed.to_str().unwrap(), "--variant-file", other.to_str().unwrap()]);
+    let o = cohort(&[
+        "replay",
+        hashed.to_str().unwrap(),
+        "--variant-file",
+        other.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("SHA-256"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -258,7 +343,10 @@ fn cohort_engine_speaks_the_protocol_and_answers_bad_input_with_error_lines() {
         let mut got = vec![];
         loop {
             let mut line = String::new();
-            assert!(out.read_line(&mut line).unwrap() > 0, "engine exited; got {got:?}");
+            assert!(
+                out.read_line(&mut line).unwrap() > 0,
+                "engine exited; got {got:?}"
+            );
             let line = line.trim().to_string();
             if line == "ready" && !go {
                 return got;
@@ -272,19 +360,42 @@ fn cohort_engine_speaks_the_protocol_and_answers_bad_input_with_error_lines() {
     };
     let hello = ask(&["cohort"]);
     assert!(hello.contains(&"id name Cohort".to_string()), "{hello:?}");
-    assert!(hello.iter().any(|l| l.starts_with("variants ") && l.contains(" lifeform ")));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("variants ") && l.contains(" lifeform ")));
     let e = ask(&["position startpos"]);
     assert!(e[0].starts_with("error position before variant"), "{e:?}");
-    assert_eq!(ask(&["variant lifeform"]), vec!["variant lifeform Lifeform Chess"]);
+    assert_eq!(
+        ask(&["variant lifeform"]),
+        vec!["variant lifeform Lifeform Chess"]
+    );
     let steps = ask(&["position startpos", "steps"]);
-    assert!(steps[0].starts_with("steps ") && steps[0].contains(" c1-b3 "), "{steps:?}");
-    assert!(!steps[0].contains(" end"), "no end before a move: {steps:?}");
+    assert!(
+        steps[0].starts_with("steps ") && steps[0].contains(" c1-b3 "),
+        "{steps:?}"
+    );
+    assert!(
+        !steps[0].contains(" end"),
+        "no end before a move: {steps:?}"
+    );
     let steps = ask(&["position startpos steps c1-b3", "steps"]);
-    assert!(steps[0].contains(" c2-c1") && steps[0].ends_with(" end"), "{steps:?}");
+    assert!(
+        steps[0].contains(" c2-c1") && steps[0].ends_with(" end"),
+        "{steps:?}"
+    );
     for (bad, needle) in [
-        ("position startpos steps c1-b3 b2-b3", "error step 2 'b2-b3'"),
-        ("variant no-such-variant", "error unknown variant 'no-such-variant'"),
-        ("variant /no/such/file.ini", "error cannot read variant file /no/such/file.ini"),
+        (
+            "position startpos steps c1-b3 b2-b3",
+            "error step 2 'b2-b3'",
+        ),
+        (
+            "variant no-such-variant",
+            "error unknown variant 'no-such-variant'",
+        ),
+        (
+            "variant /no/such/file.ini",
+            "error cannot read variant file /no/such/file.ini",
+        ),
         ("go time", "error go: 'time' needs a number"),
         ("go time soon", "error go: 'time soon': not a whole number"),
         ("go later 10", "error go: unknown field 'later'"),
@@ -297,17 +408,32 @@ fn cohort_engine_speaks_the_protocol_and_answers_bad_input_with_error_lines() {
     }
     // The position is unchanged by the refused commands: a whole turn from Lifeform's start.
     let answer = ask(&["position startpos", "go time 300"]);
-    let best = answer.iter().find(|l| l.starts_with("bestturn ")).expect("bestturn");
-    assert!(answer.iter().any(|l| l.starts_with("info depth 1 score ")), "{answer:?}");
+    let best = answer
+        .iter()
+        .find(|l| l.starts_with("bestturn "))
+        .expect("bestturn");
+    assert!(
+        answer.iter().any(|l| l.starts_with("info depth 1 score ")),
+        "{answer:?}"
+    );
     let v = builtin("lifeform").unwrap();
     let mut g = Game::new(v.start());
     for s in best.split_whitespace().skip(1) {
-        g.play_text(s).unwrap_or_else(|e| panic!("{best}: {s}: {e}"));
+        g.play_text(s)
+            .unwrap_or_else(|e| panic!("{best}: {s}: {e}"));
     }
-    assert_eq!(g.position().side_to_move(), cohort_rules::Side::Black, "{best}");
+    assert_eq!(
+        g.position().side_to_move(),
+        cohort_rules::Side::Black,
+        "{best}"
+    );
     assert!(best.ends_with(" end"), "{best}");
     // A game over: go is refused.
-    let over = ask(&["variant micro-chieftain", "position 8/8/8/8/8/8/8/4C3 w", "go time 50"]);
+    let over = ask(&[
+        "variant micro-chieftain",
+        "position 8/8/8/8/8/8/8/4C3 w",
+        "go time 50",
+    ]);
     assert!(over.iter().any(|l| l.starts_with("error ")), "{over:?}");
     writeln!(input, "quit").unwrap();
     input.flush().unwrap();
@@ -316,7 +442,10 @@ fn cohort_engine_speaks_the_protocol_and_answers_bad_input_with_error_lines() {
 }
 
 fn python() -> bool {
-    Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success())
+    Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 #[test]
@@ -328,26 +457,52 @@ fn the_python_bot_plays_full_games_against_cohort_engine() {
     let engine = format!("cmd:{BIN} engine");
     let o = Command::new(BIN)
         .args([
-            "match", "--variant", "micro-chieftain", "--a", &bot, "--b", &engine, "--games", "2",
-            "--time", "50", "--max-turns", "300", "--records", recs.to_str().unwrap(),
+            "match",
+            "--variant",
+            "micro-chieftain",
+            "--a",
+            &bot,
+            "--b",
+            &engine,
+            "--games",
+            "2",
+            "--time",
+            "50",
+            "--max-turns",
+            "300",
+            "--records",
+            recs.to_str().unwrap(),
         ])
         .env("COHORT_BIN", BIN)
         .env("BOT_SEED", "7")
         .output()
         .unwrap();
     let out = String::from_utf8_lossy(&o.stdout).to_string();
-    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(out.contains("illegal steps: 0;"), "{out}");
     for i in 1..=2 {
         let path = recs.join(format!("micro-chieftain-{i:04}.txt"));
         let text = std::fs::read_to_string(&path).unwrap();
         let record = Record::parse(&text).unwrap();
         let bot_side = if i == 1 { "White" } else { "Black" };
-        assert!(record.tag(bot_side).unwrap().contains("examples/bot.py"), "{text}");
+        assert!(
+            record.tag(bot_side).unwrap().contains("examples/bot.py"),
+            "{text}"
+        );
         // A full game: over by the rules, every turn of both programs legal.
         let termination = record.tag("Termination").unwrap();
         assert!(
-            ["victory", "repetition", "turns without a capture", "no legal turn"].contains(&termination),
+            [
+                "victory",
+                "repetition",
+                "turns without a capture",
+                "no legal turn"
+            ]
+            .contains(&termination),
             "{text}"
         );
         let replayed = record.replay(&record.variant(None).unwrap()).unwrap();
@@ -377,14 +532,28 @@ fn cohort_bot_plays_a_seat_of_a_live_game_through_the_server() {
     assert!(python(), "python3 is needed for examples/bot.py");
     let dir = temp("server-bot");
     let db = format!("sqlite://{}", dir.join("games.db").display());
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let mut server = Command::new(BIN)
-        .args(["serve", "--port", &port.to_string(), "--database", &db, "--ai-workers", "1"])
+        .args([
+            "serve",
+            "--port",
+            &port.to_string(),
+            "--database",
+            &db,
+            "--ai-workers",
+            "1",
+        ])
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
     let mut banner = String::new();
-    BufReader::new(server.stdout.take().unwrap()).read_line(&mut banner).unwrap();
+    BufReader::new(server.stdout.take().unwrap())
+        .read_line(&mut banner)
+        .unwrap();
     assert!(banner.contains(&format!("127.0.0.1:{port}")), "{banner}");
     let (s, created) = http(
         port,
@@ -394,19 +563,39 @@ fn cohort_bot_plays_a_seat_of_a_live_game_through_the_server() {
     );
     assert_eq!(s, 200, "{created}");
     let created: Value = serde_json::from_str(&created).unwrap();
-    let (id, token) = (created["id"].as_str().unwrap(), created["tokens"]["white"].as_str().unwrap());
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["tokens"]["white"].as_str().unwrap(),
+    );
     // A wrong token is refused before any engine starts.
     let o = cohort(&[
-        "bot", "--server", &format!("http://127.0.0.1:{port}"), "--game", id, "--token", "0123",
-        "--", "python3", "examples/bot.py",
+        "bot",
+        "--server",
+        &format!("http://127.0.0.1:{port}"),
+        "--game",
+        id,
+        "--token",
+        "0123",
+        "--",
+        "python3",
+        "examples/bot.py",
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not the token of a seat"));
     let started = Instant::now();
     let o = Command::new(BIN)
         .args([
-            "bot", "--server", &format!("http://127.0.0.1:{port}"), "--game", id, "--token", token,
-            "--time", "100", "--", "python3",
+            "bot",
+            "--server",
+            &format!("http://127.0.0.1:{port}"),
+            "--game",
+            id,
+            "--token",
+            token,
+            "--time",
+            "100",
+            "--",
+            "python3",
         ])
         .arg(repo().join("examples/bot.py"))
         .env("COHORT_BIN", BIN)
@@ -414,7 +603,11 @@ fn cohort_bot_plays_a_seat_of_a_live_game_through_the_server() {
         .output()
         .unwrap();
     let out = String::from_utf8_lossy(&o.stdout).to_string();
-    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(out.contains("game over: "), "{out}");
     assert!(started.elapsed() < Duration::from_secs(120));
     // The server's record: a finished game whose White turns are the bot's, all legal.
@@ -424,8 +617,16 @@ fn cohort_bot_plays_a_seat_of_a_live_game_through_the_server() {
     assert_ne!(record.result(), "*", "{text}");
     let replayed = record.replay(&record.variant(None).unwrap()).unwrap();
     assert!(replayed.game.result().is_some());
-    let white_turns = record.turns.iter().filter(|t| t.side == cohort_rules::Side::White).count();
-    assert_eq!(out.lines().filter(|l| l.starts_with("turn ")).count(), white_turns, "{out}\n{text}");
+    let white_turns = record
+        .turns
+        .iter()
+        .filter(|t| t.side == cohort_rules::Side::White)
+        .count();
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("turn ")).count(),
+        white_turns,
+        "{out}\n{text}"
+    );
     let _ = server.kill();
     let _ = server.wait();
     // `cohort record export` reads the same record from the database.

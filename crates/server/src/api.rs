@@ -115,7 +115,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/variants", get(variants))
         .route(
             "/api/games",
-            get(list_games).post(create_game).layer(DefaultBodyLimit::max(crate::records::MAX_RECORD)),
+            get(list_games)
+                .post(create_game)
+                .layer(DefaultBodyLimit::max(crate::records::MAX_RECORD)),
         )
         .route(
             "/api/records/replay",

@@ -216,7 +216,10 @@ impl LiveGame {
             }
         };
         r.set_tag("Event", format!("cohort serve, game {}", self.row.id));
-        r.set_tag("Date", cohort_engine::record::date_of_unix_ms(self.row.created_ms));
+        r.set_tag(
+            "Date",
+            cohort_engine::record::date_of_unix_ms(self.row.created_ms),
+        );
         r.set_tag("White", player(Side::White));
         r.set_tag("Black", player(Side::Black));
         r.to_text()

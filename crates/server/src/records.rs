@@ -29,7 +29,8 @@ pub struct Checked {
 
 /// Parse and replay a record; every problem is a 400 naming the line, or the turn and step.
 pub fn check(text: &str) -> Result<Checked, ApiError> {
-    let record = Record::parse(text).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let record =
+        Record::parse(text).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))?;
     let variant = record
         .variant(None)
         .map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("record: {e}")))?;
@@ -56,7 +57,9 @@ pub fn check(text: &str) -> Result<Checked, ApiError> {
 }
 
 /// The body of a record request, read with the records' own size limit.
-pub fn body<T: for<'de> Deserialize<'de>>(raw: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+pub fn body<T: for<'de> Deserialize<'de>>(
+    raw: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
     let bytes = raw.map_err(|e| {
         let status = e.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
@@ -151,12 +154,19 @@ pub async fn replay(raw: Result<Bytes, BytesRejection>) -> Result<Json<Value>, A
 }
 
 /// For `POST /api/games` with `record`: the start and the steps to store, checked.
-pub fn continuation(text: &str, at: Option<usize>, variant: &str) -> Result<(Position, Vec<String>), ApiError> {
+pub fn continuation(
+    text: &str,
+    at: Option<usize>,
+    variant: &str,
+) -> Result<(Position, Vec<String>), ApiError> {
     let c = check(text)?;
     if c.variant.id != variant {
         return Err(ApiError(
             StatusCode::BAD_REQUEST,
-            format!("variant: '{variant}' differs from the record's variant '{}'", c.variant.id),
+            format!(
+                "variant: '{variant}' differs from the record's variant '{}'",
+                c.variant.id
+            ),
         ));
     }
     if cohort_rules::builtin(variant).is_none() {
@@ -170,7 +180,9 @@ pub fn continuation(text: &str, at: Option<usize>, variant: &str) -> Result<(Pos
     if g.result().is_some() {
         return Err(ApiError(
             StatusCode::BAD_REQUEST,
-            format!("at: the game is over after step {at}; choose an earlier step to continue from"),
+            format!(
+                "at: the game is over after step {at}; choose an earlier step to continue from"
+            ),
         ));
     }
     Ok((c.start, c.steps[..at].to_vec()))

@@ -176,16 +176,31 @@ async fn seats_bad_input_and_undo() {
         .await
         .unwrap();
     assert_eq!(resp.status(), StatusCode::OK);
-    assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("text/plain"));
+    assert!(resp.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/plain"));
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
     let text = String::from_utf8(bytes.to_vec()).unwrap();
     assert_eq!(record["text"], json!(text));
     assert!(text.contains(&format!("\n1. {first}\n1/2-1/2\n")), "{text}");
-    assert!(text.contains("[Result \"1/2-1/2\"]") && text.contains("[Termination \"agreement\"]"), "{text}");
+    assert!(
+        text.contains("[Result \"1/2-1/2\"]") && text.contains("[Termination \"agreement\"]"),
+        "{text}"
+    );
     let parsed = cohort_engine::record::Record::parse(&text).unwrap();
     let replayed = parsed.replay(&parsed.variant(None).unwrap()).unwrap();
-    assert_eq!(replayed.game.position().to_text(), record_position(&app, &id).await);
-    let (s, e) = call(&app, "GET", &format!("/api/games/{id}/record?format=pgn"), Body::empty()).await;
+    assert_eq!(
+        replayed.game.position().to_text(),
+        record_position(&app, &id).await
+    );
+    let (s, e) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{id}/record?format=pgn"),
+        Body::empty(),
+    )
+    .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(e["error"].as_str().unwrap().contains("format"), "{e}");
     let final_view = get(&app, &format!("/api/games/{id}")).await;
