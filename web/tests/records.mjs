@@ -4,7 +4,7 @@
 // against the AI; a corrupted record pasted shows the turn and step that is illegal.
 // Usage (from web/): COHORT_BIN=../target/release/cohort node tests/records.mjs
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -14,6 +14,7 @@ import { chromium } from 'playwright-core';
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(process.env.COHORT_BIN || join(here, '../../target/release/cohort'));
 const BROWSER = process.env.CHROMIUM || '/usr/bin/chromium';
+const SHOTS = resolve(process.env.SCREENSHOTS || join(here, '../../docs/screenshots'));
 const WAIT_MS = 25000;
 
 function check(cond, msg) {
@@ -134,6 +135,8 @@ try {
     check(await boardPosition(page) === want, `after step ${n}: board ${await boardPosition(page)}, game ${want}`);
   }
   check(await boardPosition(page) === finalView.position, 'the last step shows the game as it stands');
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, 'record-replay.png') });
   // Back and Start, and a turn clicked in the move list.
   await page.click('[data-testid=replay-prev]');
   await waitStatus(page, `Step ${total - 1} of ${total}`);

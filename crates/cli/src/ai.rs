@@ -150,9 +150,16 @@ fn line_text(pos: &Position, steps: &[cohort_rules::Step]) -> String {
 }
 
 /// The agent of a spec: a built-in one, or a protocol program (`cmd:`).
-fn make_agent(spec: &AgentSpec, variant: &Arc<Variant>) -> Box<dyn cohort_engine::Agent> {
+fn make_agent(
+    spec: &AgentSpec,
+    variant: &Arc<Variant>,
+    protocol_variant: &str,
+) -> Box<dyn cohort_engine::Agent> {
     match spec.name.strip_prefix("cmd:") {
-        Some(command) => Box::new(crate::protocol::ProtocolAgent::new(command, &variant.id)),
+        Some(command) => Box::new(crate::protocol::ProtocolAgent::new(
+            command,
+            protocol_variant,
+        )),
         None => agent(&spec.name, variant).expect("checked by parse_agent"),
     }
 }
@@ -170,6 +177,8 @@ pub struct MatchArgs {
     pub records: Option<String>,
     /// The variant file's text, for records of a variant that is not built in.
     pub variant_file: Option<String>,
+    /// `variant` command for `cmd:` agents: the id, or a variant file's path and the id.
+    pub protocol_variant: String,
     pub opening_turns: usize,
     pub max_turns: usize,
 }
@@ -251,8 +260,8 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
                     args.seed ^ ((pair + 1) * 0x9E37),
                 );
                 let a_white = i.is_multiple_of(2);
-                let mut a = make_agent(&args.a, &variant);
-                let mut b = make_agent(&args.b, &variant);
+                let mut a = make_agent(&args.a, &variant, &args.protocol_variant);
+                let mut b = make_agent(&args.b, &variant, &args.protocol_variant);
                 let (la, lb) = (
                     limits(&args.a, args.seed + pair),
                     limits(&args.b, args.seed + pair + 1_000_003),

@@ -412,6 +412,7 @@ fn run(cli: Cli) -> Res<()> {
             opening_turns,
             max_turns,
         } => {
+            let variant_path = v.variant_file.clone();
             let variant_file = match &v.variant_file {
                 Some(path) => Some(
                     std::fs::read_to_string(path)
@@ -421,7 +422,13 @@ fn run(cli: Cli) -> Res<()> {
             };
             let v = variant(&v)?;
             // A built-in variant needs no file in its records.
-            let variant_file = variant_file.filter(|_| cohort_rules::builtin(&v.id).is_none());
+            let custom = cohort_rules::builtin(&v.id).is_none();
+            let variant_file = variant_file.filter(|_| custom);
+            // What a `cmd:` agent is told to select: the id, or the file and the id.
+            let protocol_variant = match variant_path.filter(|_| custom) {
+                Some(path) => format!("{path} {}", v.id),
+                None => v.id.clone(),
+            };
             if let Some(dir) = &records {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| Fail(format!("--records {dir}: cannot create it: {e}")))?;
@@ -443,6 +450,7 @@ fn run(cli: Cli) -> Res<()> {
                 out,
                 records,
                 variant_file,
+                protocol_variant,
                 opening_turns,
                 max_turns,
             };

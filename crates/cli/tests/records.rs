@@ -315,6 +315,39 @@ fn a_custom_variant_record_carries_its_file() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("SHA-256"));
+    // A protocol engine is given the variant file too (`variant <file> <id>`).
+    let engine = format!("cmd:{BIN} engine");
+    let recs2 = dir.join("recs2");
+    let o = cohort(&[
+        "match",
+        "--variant",
+        "tiny-chieftain",
+        "--variant-file",
+        ini.to_str().unwrap(),
+        "--a",
+        &engine,
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--time",
+        "30",
+        "--max-turns",
+        "10",
+        "--records",
+        recs2.to_str().unwrap(),
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        o.status.success() && out.contains("illegal steps: 0;"),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = cohort(&[
+        "replay",
+        recs2.join("tiny-chieftain-0002.txt").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
