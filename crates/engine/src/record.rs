@@ -865,5 +865,72 @@ mod tests {
         let r = Record::parse("[Variant \"micro-chieftain\"]\n\n1. c2-c3 c7-c6 1-0\n").unwrap();
         // Not over by the rules: any result may stand (resignation, agreement).
         r.replay(&v).unwrap();
+        // Fool's mate: over by the rules, so the record must say 0-1.
+        let g = play("chess", &["f2-f3", "e7-e5", "g2-g4", "d8-h4"]);
+        let r = Record::from_game(&g);
+        let text = r.to_text();
+        assert!(
+            text.contains("[Termination \"checkmate\"]")
+                && text.contains("\n1. f2-f3 e7-e5\n2. g2-g4 d8-h4\n0-1\n"),
+            "{text}"
+        );
+        let chess = builtin("chess").unwrap();
+        Record::parse(&text).unwrap().replay(&chess).unwrap();
+        let wrong = text.replace("0-1", "1-0");
+        let e = Record::parse(&wrong).unwrap().replay(&chess).err().unwrap();
+        assert!(
+            e.to_string()
+                .contains("ends 0-1 by the rules (checkmate), but the record's result is '1-0'"),
+            "{e}"
+        );
+        // Steps after the game is over are refused by turn and step.
+        let more = text.replace("d8-h4\n0-1", "d8-h4\n3. a2-a3\n0-1");
+        let e = Record::parse(&more).unwrap().replay(&chess).err().unwrap();
+        assert_eq!((e.turn, e.step), (3, 1), "{e}");
+        assert!(e.message.contains("already over"), "{e}");
+    }
+
+    #[test]
+    fn mangled_records_are_refused_never_a_panic() {
+        let g = play("lifeform", &["c1-b3 c2-c1 end", "c8-b6 end", "b3-c5 end"]);
+        let mut r = Record::from_game(&g);
+        r.set_tag("Event", "x \"y\"");
+        r.set_tag(
+            "VariantFile",
+            "[tiny]\nbase = mini-chieftain\nboard = 6x6\nsetup = 1ccm2/6/6/6/6/2CMC1 w\n",
+        );
+        let text = r.to_text();
+        let alphabet: Vec<char> = "[]\"\\{}.,;%*-x~@=:/ \n0123456789abcehkw".chars().collect();
+        let mut rng = crate::Rng::new(7);
+        let (mut parsed, mut refused) = (0, 0);
+        for _ in 0..3000 {
+            let mut chars: Vec<char> = text.chars().collect();
+            for _ in 0..1 + rng.below(4) {
+                let at = rng.below(chars.len());
+                match rng.below(3) {
+                    0 => {
+                        chars.remove(at);
+                    }
+                    1 => chars.insert(at, alphabet[rng.below(alphabet.len())]),
+                    _ => chars[at] = alphabet[rng.below(alphabet.len())],
+                }
+            }
+            let t: String = chars.into_iter().collect();
+            match Record::parse(&t) {
+                Ok(rec) => {
+                    parsed += 1;
+                    if let Ok(v) = rec.variant(None) {
+                        let _ = rec.replay(&v).map(|_| ()).map_err(|e| e.to_string());
+                    }
+                    let _ = Record::parse(&rec.to_text())
+                        .expect("a parsed record writes a readable one");
+                }
+                Err(e) => {
+                    refused += 1;
+                    assert!(e.line >= 1 && !e.message.is_empty());
+                }
+            }
+        }
+        assert!(parsed > 100 && refused > 100, "{parsed} {refused}");
     }
 }
