@@ -50,7 +50,7 @@ check(acknowledged > 50, `too few steps were played before the kill (${acknowled
 server = await startServer(port, database);
 let lost = 0;
 for (const g of games) {
-  const { status, body } = await http.get(`/api/games/${g.id}/record`);
+  const { status, body } = await http.get(`/api/games/${g.id}/record?format=json`);
   check(status === 200, `record of ${g.id}: ${JSON.stringify(body)}`);
   const stored = body.steps;
   const prefix = stored.slice(0, g.acked.length);

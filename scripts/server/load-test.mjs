@@ -97,7 +97,7 @@ process.stderr.write('\n');
 // Every acknowledged step is stored, in order.
 let lost = 0;
 for (const [id, steps] of acked) {
-  const { body } = await http.get(`/api/games/${id}/record`);
+  const { body } = await http.get(`/api/games/${id}/record?format=json`);
   if (body.steps.length !== steps.length || body.steps.some((s, i) => s !== steps[i])) {
     lost++;
     console.error(`game ${id}: acknowledged ${steps.length} steps, stored ${body.steps.length}`);

@@ -81,6 +81,9 @@ async function home() {
     return;
   }
   for (const v of variants) grid.append(variantCard(v));
+  app.append(h('section', { class: 'open-record' }, h('h2', {}, 'Game records'),
+    h('p', {}, 'Replay a game record step by step, or continue it against the AI: ',
+      h('a', { href: '/record', class: 'button', 'data-testid': 'open-record-link' }, 'Open a record'))));
   const recent = h('section', { class: 'recent' }, h('h2', {}, 'Recent games'));
   app.append(recent);
   try {
@@ -857,7 +860,7 @@ async function gamePage() {
 async function replayPage() {
   let record, live;
   try {
-    [record, live] = await Promise.all([api('GET', `/api/games/${gameId}/record`), api('GET', `/api/games/${gameId}`)]);
+    [record, live] = await Promise.all([api('GET', `/api/games/${gameId}/record?format=json`), api('GET', `/api/games/${gameId}`)]);
   } catch (e) {
     app.replaceChildren(h('p', { class: 'error', 'data-testid': 'error' }, e.message));
     return;

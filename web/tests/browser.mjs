@@ -433,7 +433,7 @@ async function humanVsHuman(sc) {
   await a.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.includes('turn 2, Black'));
   check(await a.getAttribute('[data-testid=move-list] .turn-cell.current', 'data-turn') === '2', 'turn 2 is marked in the move list');
   check(await unitAt(a, bs.to), `the replay shows ${bs.text}`);
-  const rec = await (await fetch(`${base}/api/games/${id}/record`)).json();
+  const rec = await (await fetch(`${base}/api/games/${id}/record?format=json`)).json();
   check(JSON.stringify(rec.turns[0]) === JSON.stringify([w1.text, w2.text]), `the record holds White's turn (${JSON.stringify(rec.turns)})`);
   return 'invitation link, Black\'s and a made-up token refused (UI and API), live updates both ways, spectator, undo, draw, replay';
 }

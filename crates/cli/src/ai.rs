@@ -29,6 +29,18 @@ impl AgentSpec {
 }
 
 pub fn parse_agent(text: &str) -> Result<AgentSpec, Fail> {
+    // A program speaking the engine protocol (docs/protocol.md), one game per process.
+    if let Some(command) = text.strip_prefix("cmd:") {
+        if command.trim().is_empty() {
+            return Err(Fail(format!(
+                "agent '{text}': cmd: needs a command, like 'cmd:python3 examples/bot.py'"
+            )));
+        }
+        return Ok(AgentSpec {
+            name: text.into(),
+            time_ms: None,
+        });
+    }
     let (name, time) = match text.split_once(':') {
         Some((n, t)) => {
             let ms = t.parse::<u64>().ok().filter(|&ms| ms > 0).ok_or_else(|| {
@@ -42,7 +54,7 @@ pub fn parse_agent(text: &str) -> Result<AgentSpec, Fail> {
     };
     if !matches!(name, "random" | "greedy" | "engine" | "planner") {
         return Err(Fail(format!(
-            "unknown agent '{name}' (known: random, greedy, engine, planner)"
+            "unknown agent '{name}' (known: random, greedy, engine, planner, cmd:<command>)"
         )));
     }
     Ok(AgentSpec {
@@ -137,6 +149,21 @@ fn line_text(pos: &Position, steps: &[cohort_rules::Step]) -> String {
     words.join(" ")
 }
 
+/// The agent of a spec: a built-in one, or a protocol program (`cmd:`).
+fn make_agent(
+    spec: &AgentSpec,
+    variant: &Arc<Variant>,
+    protocol_variant: &str,
+) -> Box<dyn cohort_engine::Agent> {
+    match spec.name.strip_prefix("cmd:") {
+        Some(command) => Box::new(crate::protocol::ProtocolAgent::new(
+            command,
+            protocol_variant,
+        )),
+        None => agent(&spec.name, variant).expect("checked by parse_agent"),
+    }
+}
+
 pub struct MatchArgs {
     pub a: AgentSpec,
     pub b: AgentSpec,
@@ -146,6 +173,12 @@ pub struct MatchArgs {
     pub search_threads: usize,
     pub seed: u64,
     pub out: Option<String>,
+    /// A directory for one record file per game.
+    pub records: Option<String>,
+    /// The variant file's text, for records of a variant that is not built in.
+    pub variant_file: Option<String>,
+    /// `variant` command for `cmd:` agents: the id, or a variant file's path and the id.
+    pub protocol_variant: String,
     pub opening_turns: usize,
     pub max_turns: usize,
 }
@@ -211,6 +244,7 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, GameRecord, bool)>> = Mutex::new(Vec::new());
     let tally = Mutex::new((0u32, 0u32, 0u32));
+    let record_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..args.threads.max(1) {
             scope.spawn(|| loop {
@@ -226,8 +260,8 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
                     args.seed ^ ((pair + 1) * 0x9E37),
                 );
                 let a_white = i.is_multiple_of(2);
-                let mut a = agent(&args.a.name, &variant).expect("checked");
-                let mut b = agent(&args.b.name, &variant).expect("checked");
+                let mut a = make_agent(&args.a, &variant, &args.protocol_variant);
+                let mut b = make_agent(&args.b, &variant, &args.protocol_variant);
                 let (la, lb) = (
                     limits(&args.a, args.seed + pair),
                     limits(&args.b, args.seed + pair + 1_000_003),
@@ -263,6 +297,26 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
                 // Each game is written as it ends, so a long match interrupted keeps its games.
                 if let Some(f) = out.lock().unwrap().as_mut() {
                     let _ = writeln!(f, "{}", record.to_json()).and_then(|_| f.flush());
+                }
+                if let Some(dir) = &args.records {
+                    let path =
+                        std::path::Path::new(dir).join(format!("{}-{:04}.txt", variant.id, i + 1));
+                    let written = crate::records::match_record(
+                        &variant,
+                        args.variant_file.as_deref(),
+                        &record,
+                        i + 1,
+                    )
+                    .and_then(|text| {
+                        std::fs::write(&path, text)
+                            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+                    });
+                    if let Err(e) = written {
+                        record_errors
+                            .lock()
+                            .unwrap()
+                            .push(format!("game {}: {e}", i + 1));
+                    }
                 }
                 results.lock().unwrap().push((i, record, a_white));
             });
@@ -303,6 +357,16 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
         max_overrun[1].as_secs_f64() * 1000.0
     );
     println!("score: {w}-{d}-{l} elo: {e:.0} +- {ci:.0}");
+    let record_errors = record_errors.into_inner().unwrap();
+    if let Some(first) = record_errors.first() {
+        return Err(Fail(format!(
+            "{} record(s) not written; the first: {first}",
+            record_errors.len()
+        )));
+    }
+    if let Some(dir) = &args.records {
+        println!("records: {} files in {dir}", results.len());
+    }
     Ok(())
 }
 

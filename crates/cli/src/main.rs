@@ -1,7 +1,10 @@
 //! `cohort`: a thin command line over the rules library (NOTATION.md's contract).
 
 mod ai;
+mod bot;
 mod play;
+mod protocol;
+mod records;
 mod serve;
 mod uci;
 
@@ -31,6 +34,17 @@ struct VariantArgs {
     /// A variant file to load besides the built-ins (docs/variants.md).
     #[arg(long)]
     variant_file: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum RecordCommand {
+    /// Print a stored game's record.
+    Export {
+        #[arg(long, default_value = "sqlite://cohort.db")]
+        database: String,
+        /// The game id (as in /game/<id>).
+        game: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -118,6 +132,9 @@ enum Command {
         /// Write every game as a JSON line here.
         #[arg(long)]
         out: Option<String>,
+        /// Write every game's record (docs/records.md) into this directory, one file a game.
+        #[arg(long)]
+        records: Option<String>,
         /// Seeded random turns before each pair's games, so games differ (0: none).
         #[arg(long, default_value_t = 2)]
         opening_turns: usize,
@@ -158,6 +175,40 @@ enum Command {
     CheckGames {
         #[arg(long, default_value = "sqlite://cohort.db")]
         database: String,
+    },
+    /// Check a game record (docs/records.md) step by step: the first illegal step is named
+    /// by its turn and step number (exit status 2); on success the final position is printed.
+    Replay {
+        /// The record file (`-` for standard input).
+        file: String,
+        /// The variant file of a record that names its variant file by its SHA-256.
+        #[arg(long)]
+        variant_file: Option<String>,
+    },
+    /// Game records: `cohort record export --database <url> <game id>`.
+    Record {
+        #[command(subcommand)]
+        command: RecordCommand,
+    },
+    /// The engine protocol on standard input and output (docs/protocol.md).
+    Engine,
+    /// Connect a protocol engine (docs/protocol.md) to a seat of a live game on a server and
+    /// play until the game ends: cohort bot --server <url> --game <id> --token <t> -- <command>.
+    Bot {
+        /// The server's address, e.g. http://127.0.0.1:8080.
+        #[arg(long)]
+        server: String,
+        #[arg(long)]
+        game: String,
+        /// The seat's token (the invitation link's token=...).
+        #[arg(long)]
+        token: String,
+        /// Milliseconds the engine is given per turn.
+        #[arg(long, default_value_t = 1000)]
+        time: u64,
+        /// The engine's command line and arguments.
+        #[arg(last = true, required = true)]
+        command: Vec<String>,
     },
     /// A terminal game, human against human.
     Play {
@@ -363,10 +414,31 @@ fn run(cli: Cli) -> Res<()> {
             search_threads,
             seed,
             out,
+            records,
             opening_turns,
             max_turns,
         } => {
+            let variant_path = v.variant_file.clone();
+            let variant_file = match &v.variant_file {
+                Some(path) => Some(
+                    std::fs::read_to_string(path)
+                        .map_err(|e| Fail(format!("cannot read variant file {path}: {e}")))?,
+                ),
+                None => None,
+            };
             let v = variant(&v)?;
+            // A built-in variant needs no file in its records.
+            let custom = cohort_rules::builtin(&v.id).is_none();
+            let variant_file = variant_file.filter(|_| custom);
+            // What a `cmd:` agent is told to select: the id, or the file and the id.
+            let protocol_variant = match variant_path.filter(|_| custom) {
+                Some(path) => format!("{path} {}", v.id),
+                None => v.id.clone(),
+            };
+            if let Some(dir) = &records {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| Fail(format!("--records {dir}: cannot create it: {e}")))?;
+            }
             let pos = position(&v, p.as_deref())?;
             if games == 0 || threads == 0 || search_threads == 0 || time == 0 {
                 return Err(Fail(
@@ -382,6 +454,9 @@ fn run(cli: Cli) -> Res<()> {
                 search_threads,
                 seed,
                 out,
+                records,
+                variant_file,
+                protocol_variant,
                 opening_turns,
                 max_turns,
             };
@@ -411,6 +486,18 @@ fn run(cli: Cli) -> Res<()> {
             serve::serve(&host, port, &database, config)?
         }
         Command::CheckGames { database } => serve::check_games(&database)?,
+        Command::Replay { file, variant_file } => records::replay(&file, variant_file.as_deref())?,
+        Command::Record {
+            command: RecordCommand::Export { database, game },
+        } => records::export(&database, &game)?,
+        Command::Engine => protocol::run_engine(),
+        Command::Bot {
+            server,
+            game,
+            token,
+            time,
+            command,
+        } => bot::run(&server, &game, &token, time, &command)?,
         Command::Play { v, position: p } => {
             let v = variant(&v)?;
             let pos = position(&v, p.as_deref())?;

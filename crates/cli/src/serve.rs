@@ -95,6 +95,44 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// A stored game's record (docs/records.md), read from an existing database.
+pub fn stored_record(database: &str, id: &str) -> Result<String, Fail> {
+    let url = existing_database(database, "record export")?;
+    runtime()?.block_on(async {
+        let store = Store::open(&url)
+            .await
+            .map_err(|e| Fail(format!("database {database}: {e}")))?;
+        let found = store.game(id).await;
+        store.close().await;
+        let (row, steps) = found
+            .map_err(|e| Fail(format!("reading game {id}: {e}")))?
+            .ok_or_else(|| Fail(format!("no game '{id}' in {database}")))?;
+        let live = LiveGame::replay(row, &steps)
+            .map_err(|e| Fail(format!("game {id} does not replay: {e}")))?;
+        Ok(live.record_text())
+    })
+}
+
+/// The database URL of an existing database: a SQLite file that is not there is an error
+/// and is never created.
+fn existing_database(database: &str, what: &str) -> Result<String, Fail> {
+    check_url(database)?;
+    let mut url = database.to_string();
+    if let Some((file, has_mode)) = sqlite_file(database) {
+        if !file.exists() {
+            return Err(Fail(format!(
+                "database file {} does not exist ({what} reads existing databases only)",
+                file.display()
+            )));
+        }
+        if !has_mode {
+            url.push(if url.contains('?') { '&' } else { '?' });
+            url.push_str("mode=rw");
+        }
+    }
+    Ok(url)
+}
+
 /// Replay every stored game; print one line per game that fails and a summary line.
 /// Only an existing database is read: a SQLite file that is not there is an error (a typo
 /// in the path must not pass as an empty database), and none is created.

@@ -5,6 +5,7 @@
 pub mod eval;
 pub mod matches;
 pub mod planner;
+pub mod record;
 pub mod search;
 pub mod tactics;
 

@@ -30,7 +30,7 @@ use crate::{custom, App, Slot};
 /// Largest request body accepted (a step request is well under 100 bytes).
 pub const MAX_BODY: usize = 16 * 1024;
 
-pub struct ApiError(pub(crate) StatusCode, pub(crate) String);
+pub struct ApiError(pub StatusCode, pub String);
 
 impl ApiError {
     pub(crate) fn bad(msg: impl Into<String>) -> ApiError {
@@ -129,7 +129,11 @@ pub fn router(app: Arc<App>) -> Router {
             "/api/games",
             get(list_games)
                 .post(create_game)
-                .layer(DefaultBodyLimit::max(custom::MAX_BODY)),
+                .layer(DefaultBodyLimit::max(crate::records::MAX_RECORD.max(custom::MAX_BODY))),
+        )
+        .route(
+            "/api/records/replay",
+            post(crate::records::replay).layer(DefaultBodyLimit::max(crate::records::MAX_RECORD)),
         )
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/step", post(step))
@@ -213,6 +217,10 @@ struct NewGame {
     position: Option<String>,
     /// A custom variant: the variant file that defines `variant` (at most 64 KiB).
     variant_text: Option<String>,
+    /// A game record (docs/records.md) to continue: its start and its first `at` steps
+    /// (default: all of them) are the new game's.
+    record: Option<String>,
+    at: Option<usize>,
 }
 
 #[derive(Deserialize)]
@@ -233,8 +241,8 @@ async fn create_game(
     caller: custom::Caller,
     raw: Result<Bytes, BytesRejection>,
 ) -> Answer {
-    // Over MAX_BODY only a variant file may make a request this long.
-    let req: NewGame = body_with(raw, custom::MAX_BODY)?;
+    // Only a variant file or a record may make a request this long.
+    let req: NewGame = body_with(raw, crate::records::MAX_RECORD.max(custom::MAX_BODY))?;
     let variant = match &req.variant_text {
         Some(text) => custom::pick(&custom::load(text)?, &req.variant)?,
         None => builtin(&req.variant).ok_or_else(|| {
@@ -268,10 +276,22 @@ async fn create_game(
         )));
     }
     let ai_only = req.white == "ai" && req.black == "ai";
-    let start = match &req.position {
-        Some(text) => cohort_rules::Position::parse(&variant, text)
-            .map_err(|e| ApiError::bad(format!("position: {e}")))?,
-        None => variant.start(),
+    let (start, steps) = match (&req.record, &req.position) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad(
+                "position: a game continued from a record starts where the record starts",
+            ))
+        }
+        (Some(text), None) => crate::records::continuation(text, req.at, &variant.id)?,
+        (None, _) if req.at.is_some() => {
+            return Err(ApiError::bad("at: only with a record"));
+        }
+        (None, Some(text)) => (
+            cohort_rules::Position::parse(&variant, text)
+                .map_err(|e| ApiError::bad(format!("position: {e}")))?,
+            vec![],
+        ),
+        (None, None) => (variant.start(), vec![]),
     };
     let now = now_ms();
     let id = token()[..12].to_string();
@@ -294,7 +314,9 @@ async fn create_game(
         created_ms: now,
         updated_ms: now,
     };
-    let live = LiveGame::replay_in(variant.clone(), row.clone(), &[]).map_err(ApiError::bad)?;
+    let mut row = row;
+    row.version += steps.len() as i64;
+    let live = LiveGame::replay_in(variant.clone(), row.clone(), &steps).map_err(ApiError::bad)?;
     if live.game.result().is_some() {
         return Err(ApiError::bad(
             "position: the game would be over before it starts",
@@ -330,7 +352,7 @@ async fn create_game(
             None
         };
         app.store
-            .insert_game(&row)
+            .insert_game_with_steps(&row, &steps)
             .await
             .map_err(|e| ApiError::internal(format!("storing the game failed: {e}")))?;
         if req.variant_text.is_some() {
@@ -498,21 +520,43 @@ async fn get_game(
     Ok(Json(view))
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordQuery {
+    /// `text` (default: docs/records.md) or `json`.
+    format: Option<String>,
+}
+
 async fn record(
     State(app): State<Arc<App>>,
     ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<RecordQuery>,
 ) -> Result<Response, ApiError> {
+    let json = match q.format.as_deref() {
+        None | Some("text") => false,
+        Some("json") => true,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "format: '{other}' is not a record format (text or json)"
+            )))
+        }
+    };
     let slot = find(&app, &id).await?;
     let live = slot.live.lock().await;
-    let text = serde_json::to_string_pretty(&live.record())
-        .map_err(|e| ApiError::internal(e.to_string()))?;
+    let (kind, ext, text) = if json {
+        let text = serde_json::to_string_pretty(&live.record())
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        ("application/json", "json", text)
+    } else {
+        ("text/plain; charset=utf-8", "txt", live.record_text())
+    };
     Ok((
         [
-            (header::CONTENT_TYPE, "application/json".to_string()),
+            (header::CONTENT_TYPE, kind.to_string()),
             (
                 header::CONTENT_DISPOSITION,
                 format!(
-                    "attachment; filename=\"cohort-{}-{id}.json\"",
+                    "attachment; filename=\"cohort-{}-{id}.{ext}\"",
                     live.row.variant
                 ),
             ),

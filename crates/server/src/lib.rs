@@ -7,6 +7,7 @@ pub mod custom;
 pub mod live;
 mod pages;
 pub mod rules_info;
+mod records;
 pub mod sched;
 pub mod store;
 

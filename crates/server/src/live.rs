@@ -243,7 +243,32 @@ impl LiveGame {
         v
     }
 
-    /// The game record, as `cohort match` writes them (`end` implied), plus every step.
+    /// The game record in the text format of docs/records.md.
+    pub fn record_text(&self) -> String {
+        let mut r = cohort_engine::record::Record::from_game(&self.game);
+        let player = |side: Side| {
+            if self.seat_kind(side) == "ai" {
+                format!("{}:{}", self.row.ai_agent, self.row.ai_time_ms)
+            } else {
+                "human".to_string()
+            }
+        };
+        r.set_tag("Event", format!("cohort serve, game {}", self.row.id));
+        r.set_tag(
+            "Date",
+            cohort_engine::record::date_of_unix_ms(self.row.created_ms),
+        );
+        r.set_tag("White", player(Side::White));
+        r.set_tag("Black", player(Side::Black));
+        if !self.row.variant_text.is_empty() {
+            // A custom variant: the record carries its file, so it replays anywhere.
+            r.set_tag("VariantFile", self.row.variant_text.clone());
+        }
+        r.to_text()
+    }
+
+    /// The game record as JSON (`?format=json`): the turns as `cohort match` writes them
+    /// (`end` implied), every step, and the text record.
     pub fn record(&self) -> Value {
         let (result, reason) = match self.game.result() {
             Some((Outcome::Win(Side::White), r)) => ("1-0", r.describe()),
@@ -278,6 +303,7 @@ impl LiveGame {
             "turns": turns,
             "sides": sides,
             "steps": steps,
+            "text": self.record_text(),
         });
         if !self.row.variant_text.is_empty() {
             // A custom variant: the record carries its file, so it replays anywhere.

@@ -31,6 +31,11 @@ const STATIC: &[(&str, &str, &str)] = &[
         include_str!("../../../web/static/custom.js"),
     ),
     (
+        "records.js",
+        "text/javascript",
+        include_str!("../../../web/static/records.js"),
+    ),
+    (
         "style.css",
         "text/css",
         include_str!("../../../web/static/style.css"),
@@ -42,6 +47,7 @@ pub fn router() -> Router {
         .route("/", get(|| async { shell("home", "") }))
         .route("/game/{id}", get(game_page))
         .route("/rules/{id}", get(rules_page))
+        .route("/record", get(|| async { shell("record", "") }))
         .route("/static/{file}", get(static_file))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
 }
@@ -53,7 +59,8 @@ fn shell(page: &str, game: &str) -> Html<String> {
 <link rel="stylesheet" href="/static/style.css"></head>
 <body data-page="{page}" data-game="{game}">
 <header><a href="/">Cohort</a></header><main id="app"></main>
-<script src="/static/pieces.js"></script><script src="/static/board.js"></script><script src="/static/custom.js"></script><script src="/static/app.js"></script></body></html>
+<script src="/static/pieces.js"></script><script src="/static/board.js"></script><script src="/static/custom.js"></script><script src="/static/app.js"></script>
+<script src="/static/records.js"></script></body></html>
 "#
     ))
 }

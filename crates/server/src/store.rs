@@ -185,6 +185,51 @@ impl Store {
         Ok(())
     }
 
+    /// A new game and its first steps (a game continued from a record), in one transaction.
+    pub async fn insert_game_with_steps(
+        &self,
+        g: &GameRow,
+        steps: &[String],
+    ) -> Result<(), StoreError> {
+        if steps.is_empty() {
+            return self.insert_game(g).await;
+        }
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO games (id, variant, start, white, black, ai_agent, ai_time_ms,
+             white_token, black_token, draw_offer, ending, finished, version, created_ms,
+             updated_ms, creator_token)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+        )
+        .bind(&g.id)
+        .bind(&g.variant)
+        .bind(&g.start)
+        .bind(&g.white)
+        .bind(&g.black)
+        .bind(&g.ai_agent)
+        .bind(g.ai_time_ms)
+        .bind(&g.white_token)
+        .bind(&g.black_token)
+        .bind(g.draw_offer.clone())
+        .bind(g.ending.clone())
+        .bind(g.finished as i64)
+        .bind(g.version)
+        .bind(g.created_ms)
+        .bind(g.updated_ms)
+        .bind(&g.creator_token)
+        .execute(&mut *tx)
+        .await?;
+        for (ply, text) in steps.iter().enumerate() {
+            sqlx::query("INSERT INTO steps (game_id, ply, step) VALUES ($1, $2, $3)")
+                .bind(&g.id)
+                .bind(ply as i64)
+                .bind(text)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await
+    }
+
     /// Store `change` and the new state of the game row in one transaction. The row's
     /// version must still be `row.version - 1`: a stale writer fails instead of overwriting.
     pub async fn commit(&self, row: &GameRow, change: Change<'_>) -> Result<(), StoreError> {

@@ -158,13 +158,51 @@ async fn seats_bad_input_and_undo() {
     let (s, record) = call(
         &app,
         "GET",
-        &format!("/api/games/{id}/record"),
+        &format!("/api/games/{id}/record?format=json"),
         Body::empty(),
     )
     .await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(record["turns"], json!([[first]]));
     assert_eq!(record["result"], "1/2-1/2");
+    // The default is the text record of docs/records.md, which replays to the same game.
+    let resp = router(app.clone())
+        .oneshot(
+            Request::builder()
+                .uri(format!("/api/games/{id}/record"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(resp.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/plain"));
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    assert_eq!(record["text"], json!(text));
+    assert!(text.contains(&format!("\n1. {first}\n1/2-1/2\n")), "{text}");
+    assert!(
+        text.contains("[Result \"1/2-1/2\"]") && text.contains("[Termination \"agreement\"]"),
+        "{text}"
+    );
+    let parsed = cohort_engine::record::Record::parse(&text).unwrap();
+    let replayed = parsed.replay(&parsed.variant(None).unwrap()).unwrap();
+    assert_eq!(
+        replayed.game.position().to_text(),
+        record_position(&app, &id).await
+    );
+    let (s, e) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{id}/record?format=pgn"),
+        Body::empty(),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(e["error"].as_str().unwrap().contains("format"), "{e}");
     let final_view = get(&app, &format!("/api/games/{id}")).await;
     app.store.close().await;
     let reopened = App::open(&url).await.unwrap();
@@ -377,4 +415,11 @@ async fn every_api_error_is_a_json_error_body() {
     );
     app.store.close().await;
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+async fn record_position(app: &std::sync::Arc<App>, id: &str) -> String {
+    get(app, &format!("/api/games/{id}")).await["position"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }

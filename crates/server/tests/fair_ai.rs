@@ -140,7 +140,7 @@ async fn the_creator_token_stops_an_ai_game_for_good() {
         view["turns"], before["turns"],
         "the AI played after the stop"
     );
-    let record = get(&app, &format!("/api/games/{id}/record")).await;
+    let record = get(&app, &format!("/api/games/{id}/record?format=json")).await;
     assert_eq!(record["result"], "1/2-1/2");
     assert_eq!(app.store.count_ai_games().await.unwrap(), 0);
     app.store.close().await;

@@ -1,0 +1,189 @@
+//! Game records on the server (docs/records.md): `POST /api/records/replay` checks a record
+//! and shows the position after any step of it; `POST /api/games` with `record` continues a
+//! record as a new game.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::http::StatusCode;
+use axum::Json;
+use cohort_engine::record::Record;
+use cohort_rules::{Game, Position, Variant};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::api::ApiError;
+use crate::live::{board_view, side_name};
+
+/// Largest record accepted (a 400-turn Chesimals game is well under 100 KiB).
+pub const MAX_RECORD: usize = 512 * 1024;
+
+/// A record read and replayed: its variant, start, and every step's text (`end`s included).
+pub struct Checked {
+    pub record: Record,
+    pub variant: Arc<Variant>,
+    pub start: Position,
+    pub steps: Vec<String>,
+}
+
+/// Parse and replay a record; every problem is a 400 naming the line, or the turn and step.
+pub fn check(text: &str) -> Result<Checked, ApiError> {
+    let record =
+        Record::parse(text).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let variant = record
+        .variant(None)
+        .map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("record: {e}")))?;
+    let replayed = record
+        .replay(&variant)
+        .map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("record: {e}")))?;
+    let start = replayed.game.start().clone();
+    let mut p = start.clone();
+    let steps = replayed
+        .steps
+        .iter()
+        .map(|&s| {
+            let t = p.step_text(s);
+            p.make(s);
+            t
+        })
+        .collect();
+    Ok(Checked {
+        record,
+        variant,
+        start,
+        steps,
+    })
+}
+
+/// The body of a record request, read with the records' own size limit.
+pub fn body<T: for<'de> Deserialize<'de>>(
+    raw: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
+    let bytes = raw.map_err(|e| {
+        let status = e.status();
+        if status == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError(status, format!("request body over {MAX_RECORD} bytes"))
+        } else {
+            ApiError(status, format!("unreadable request body: {e}"))
+        }
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        use serde_json::error::Category;
+        match e.classify() {
+            Category::Data => ApiError(StatusCode::BAD_REQUEST, format!("request body: {e}")),
+            _ => ApiError(StatusCode::BAD_REQUEST, format!("malformed JSON body: {e}")),
+        }
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReplayReq {
+    record: String,
+    /// The position after this many steps (`end`s counted); default 0, the start.
+    at: Option<usize>,
+}
+
+/// The game after the first `at` steps.
+pub fn game_at(c: &Checked, at: usize) -> Result<Game, ApiError> {
+    if at > c.steps.len() {
+        return Err(ApiError(
+            StatusCode::BAD_REQUEST,
+            format!("at: the record has {} steps", c.steps.len()),
+        ));
+    }
+    let mut g = Game::new(c.start.clone());
+    for s in &c.steps[..at] {
+        g.play_text(s)
+            .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+    }
+    Ok(g)
+}
+
+/// `POST /api/records/replay` `{"record": "<text>", "at": n}`.
+pub async fn replay(raw: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+    let req: ReplayReq = body(raw)?;
+    let c = check(&req.record)?;
+    let at = req.at.unwrap_or(0);
+    let g = game_at(&c, at)?;
+    let mut view = board_view(g.position());
+    view["result"] = match g.result() {
+        None => Value::Null,
+        Some((o, r)) => json!({
+            "winner": match o { cohort_rules::Outcome::Win(s) => Value::from(side_name(s)), _ => Value::Null },
+            "reason": r.describe(),
+        }),
+    };
+    // Each turn with `end_at`: the number of steps (`end`s counted) once it is over.
+    let mut k = 0;
+    let turns: Vec<Value> = c
+        .record
+        .turns
+        .iter()
+        .map(|t| {
+            k += t.steps.len();
+            if !t.open && c.steps.get(k).is_some_and(|s| s == "end") {
+                k += 1;
+            }
+            json!({"number": t.number, "side": side_name(t.side), "steps": t.steps, "open": t.open, "end_at": k})
+        })
+        .collect();
+    let tags: serde_json::Map<String, Value> = c
+        .record
+        .tags
+        .iter()
+        .filter(|(k, _)| k != "VariantFile")
+        .map(|(k, v)| (k.clone(), Value::from(v.clone())))
+        .collect();
+    let side_to_move = side_name(g.position().side_to_move());
+    Ok(Json(json!({
+        "variant": c.variant.id,
+        "name": c.variant.name,
+        "builtin": cohort_rules::builtin(&c.variant.id).is_some(),
+        "tags": tags,
+        "result": c.record.result(),
+        "turns": turns,
+        "steps": c.steps,
+        "at": at,
+        "step": if at > 0 { Value::from(c.steps[at - 1].clone()) } else { Value::Null },
+        "to_move": side_to_move,
+        "over": g.result().is_some(),
+        "view": view,
+    })))
+}
+
+/// For `POST /api/games` with `record`: the start and the steps to store, checked.
+pub fn continuation(
+    text: &str,
+    at: Option<usize>,
+    variant: &str,
+) -> Result<(Position, Vec<String>), ApiError> {
+    let c = check(text)?;
+    if c.variant.id != variant {
+        return Err(ApiError(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "variant: '{variant}' differs from the record's variant '{}'",
+                c.variant.id
+            ),
+        ));
+    }
+    if cohort_rules::builtin(variant).is_none() {
+        return Err(ApiError(
+            StatusCode::BAD_REQUEST,
+            format!("record: variant '{variant}' is not built in; this server continues games of built-in variants only"),
+        ));
+    }
+    let at = at.unwrap_or(c.steps.len());
+    let g = game_at(&c, at)?;
+    if g.result().is_some() {
+        return Err(ApiError(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "at: the game is over after step {at}; choose an earlier step to continue from"
+            ),
+        ));
+    }
+    Ok((c.start, c.steps[..at].to_vec()))
+}

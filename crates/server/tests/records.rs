@@ -1,0 +1,202 @@
+//! Game records on the server (docs/records.md): the record endpoint's text, replaying a
+//! record step by step (`POST /api/records/replay`), and continuing one as a new game.
+
+use axum::body::Body;
+use axum::http::StatusCode;
+use cohort_engine::record::Record;
+use cohort_rules::{builtin, Game};
+use cohort_server::App;
+use serde_json::{json, Value};
+
+mod common;
+use common::*;
+
+/// A mini-Chieftain record of a few turns, written by the library from a real game.
+fn sample() -> (String, Game) {
+    let v = builtin("mini-chieftain").unwrap();
+    let mut g = Game::new(v.start());
+    for s in [
+        "d2-d3", "end", "d7-d6", "e7-e6", "end", "e2-e3", "end", "c7-c6", "end",
+    ] {
+        g.play_text(s).unwrap();
+    }
+    (Record::from_game(&g).to_text(), g)
+}
+
+#[tokio::test]
+async fn a_record_replays_step_by_step_and_errors_name_turn_and_step() {
+    let (dir, url) = temp_db("records-replay");
+    let app = App::open(&url).await.unwrap();
+    let (text, game) = sample();
+    let (s, v) = post(&app, "/api/records/replay", json!({"record": text})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["variant"], "mini-chieftain");
+    assert_eq!(v["at"], 0);
+    assert_eq!(v["steps"].as_array().unwrap().len(), game.steps().len());
+    assert_eq!(
+        v["turns"][1],
+        json!({"number": 1, "side": "black", "steps": ["d7-d6", "e7-e6"], "open": false, "end_at": 5})
+    );
+    assert_eq!(
+        v["view"]["position"],
+        builtin("mini-chieftain").unwrap().start().to_text()
+    );
+    // Step by step, the position is the game's after as many steps.
+    let mut g = Game::new(game.start().clone());
+    for (i, &step) in game.steps().iter().enumerate() {
+        let t = g.position().step_text(step);
+        g.play(step).unwrap();
+        let (s, v) = post(
+            &app,
+            "/api/records/replay",
+            json!({"record": text, "at": i + 1}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(
+            v["view"]["position"],
+            g.position().to_text(),
+            "after step {}",
+            i + 1
+        );
+        assert_eq!(v["step"], json!(t));
+    }
+    let (s, v) = post(
+        &app,
+        "/api/records/replay",
+        json!({"record": text, "at": 99}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("the record has 9 steps"),
+        "{v}"
+    );
+    // Corrupted at turn 2, White's second step: named, as on the command line.
+    let bad = text.replace("2. e2-e3", "2. e2-e3,e3-e6");
+    let (s, v) = post(&app, "/api/records/replay", json!({"record": bad})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("record: turn 2 (White), step 2 'e3-e6': "),
+        "{v}"
+    );
+    let (s, v) = post(&app, "/api/records/replay", json!({"record": "1. d2-d3 *"})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("record line 1: no [Variant"),
+        "{v}"
+    );
+    // A long record passes the 16 KiB limit of other requests; beyond the records' limit, 413.
+    let long = text.replace("\n*\n", &format!("\n{}*\n", "{ a comment }\n".repeat(2000)));
+    assert!(long.len() > 20_000);
+    let (s, v) = post(&app, "/api/records/replay", json!({"record": long})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, _) = call(
+        &app,
+        "POST",
+        "/api/records/replay",
+        Body::from(vec![b' '; 600_000]),
+    )
+    .await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
+    app.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn a_record_continues_as_a_new_game_against_the_ai() {
+    let (dir, url) = temp_db("records-continue");
+    let app = App::open(&url).await.unwrap();
+    let (text, _) = sample();
+    let games = |v: Value| v.as_array().unwrap().len();
+    // Refused: another variant, a position as well, a step past the end, a corrupt record.
+    for (body, needle) in [
+        (
+            json!({"variant": "chieftain", "white": "human", "black": "ai", "record": text}),
+            "differs from the record's variant",
+        ),
+        (
+            json!({"variant": "mini-chieftain", "white": "human", "black": "ai", "record": text, "position": "8/8/8/8/8/8/8/8 w"}),
+            "position",
+        ),
+        (
+            json!({"variant": "mini-chieftain", "white": "human", "black": "ai", "record": text, "at": 10}),
+            "the record has 9 steps",
+        ),
+        (
+            json!({"variant": "mini-chieftain", "white": "human", "black": "ai", "at": 3}),
+            "only with a record",
+        ),
+        (
+            json!({"variant": "mini-chieftain", "white": "human", "black": "ai", "record": text.replace("d7-d6", "d7-d4")}),
+            "turn 1 (Black), step 1 'd7-d4'",
+        ),
+    ] {
+        let (s, v) = post(&app, "/api/games", body.clone()).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(needle), "{body}: {v}");
+    }
+    assert_eq!(games(get(&app, "/api/games").await), 0, "nothing stored");
+    // From after Black's first turn (5 steps): White (human) to move, Black the AI.
+    let (s, created) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "mini-chieftain", "white": "human", "black": "ai",
+               "ai": {"agent": "random", "time_ms": 50}, "record": text, "at": 5}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["tokens"]["white"].as_str().unwrap().to_string();
+    let view = get(&app, &format!("/api/games/{id}?token={token}")).await;
+    assert_eq!(view["seat"], "white");
+    assert_eq!(view["to_move"], "white");
+    assert_eq!(
+        view["turns"],
+        json!([{"side": "white", "steps": ["d2-d3", "end"]}, {"side": "black", "steps": ["d7-d6", "e7-e6", "end"]}])
+    );
+    // It goes on: White plays, the AI answers.
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/step"),
+        json!({"token": token, "step": "c2-c3"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, _) = post(
+        &app,
+        &format!("/api/games/{id}/step"),
+        json!({"token": token, "step": "end"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let mut answered = false;
+    for _ in 0..100 {
+        let v = get(&app, &format!("/api/games/{id}")).await;
+        if v["to_move"] == "white" && v["turns"].as_array().unwrap().len() == 4 {
+            answered = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(answered, "the AI answered the continued game");
+    // Stored with its first steps: after a restart the game is the same.
+    let before = get(&app, &format!("/api/games/{id}")).await;
+    app.store.close().await;
+    let again = App::open(&url).await.unwrap();
+    assert_eq!(
+        get(&again, &format!("/api/games/{id}")).await["turns"],
+        before["turns"]
+    );
+    again.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

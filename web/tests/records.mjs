@@ -1,0 +1,180 @@
+// Browser test for game records (docs/records.md): a game is played, its record downloaded
+// from the game page with "Download record", opened in "Open a record" from the file,
+// replayed step by step (every position checked against the server's own replay), continued
+// against the AI; a corrupted record pasted shows the turn and step that is illegal.
+// Usage (from web/): COHORT_BIN=../target/release/cohort node tests/records.mjs
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = resolve(process.env.COHORT_BIN || join(here, '../../target/release/cohort'));
+const BROWSER = process.env.CHROMIUM || '/usr/bin/chromium';
+const SHOTS = resolve(process.env.SCREENSHOTS || join(here, '../../docs/screenshots'));
+const WAIT_MS = 25000;
+
+function check(cond, msg) {
+  if (!cond) throw new Error(`check failed: ${msg}`);
+}
+
+async function freePort() {
+  return new Promise((res, rej) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
+    s.on('error', rej);
+  });
+}
+
+let server = null;
+let browser = null;
+let dir = null;
+
+function startServer(port, database) {
+  return new Promise((res, rej) => {
+    const child = spawn(BIN, ['serve', '--port', String(port), '--database', database], { stdio: ['ignore', 'pipe', 'pipe'] });
+    server = child;
+    let out = '';
+    const t = setTimeout(() => rej(new Error(`the server did not start in 20 s: ${out}`)), 20000);
+    const seen = (d) => { out += d; if (out.includes(`:${port}`)) { clearTimeout(t); res(child); } };
+    child.stdout.on('data', seen);
+    child.stderr.on('data', (d) => { seen(d); process.stderr.write(`[server] ${d}`); });
+    child.on('error', (e) => { clearTimeout(t); rej(new Error(`cannot run ${BIN}: ${e.message}`)); });
+  });
+}
+
+async function cleanup() {
+  if (browser) { const b = browser; browser = null; await b.close().catch(() => {}); }
+  if (server) { server.kill('SIGKILL'); server = null; }
+  if (dir) { rmSync(dir, { recursive: true, force: true }); dir = null; }
+}
+
+let base = '';
+async function api(method, path, body) {
+  const r = await fetch(`${base}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const json = await r.json();
+  check(r.ok, `${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function boardPosition(page) {
+  return page.getAttribute('[data-testid=board]', 'data-position');
+}
+
+async function waitStatus(page, text) {
+  await page.waitForFunction((t) => {
+    const s = document.querySelector('[data-testid=status]');
+    return s && s.textContent.includes(t);
+  }, text, { timeout: WAIT_MS });
+}
+
+let failed = false;
+try {
+  dir = mkdtempSync(join(tmpdir(), 'cohort-records-'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  await startServer(port, `sqlite://${join(dir, 't.db')}`);
+  browser = await chromium.launch({
+    executablePath: BROWSER,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const errors = [];
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+
+  // A human-vs-human mini-Chieftain game of four turns through the API: the first legal
+  // steps that move a Man forward, each turn closed.
+  const created = await api('POST', '/api/games', { variant: 'mini-chieftain', white: 'human', black: 'human' });
+  const id = created.id;
+  const played = [];
+  for (let turn = 0; turn < 4; turn++) {
+    const side = turn % 2 ? 'black' : 'white';
+    const tok = created.tokens[side];
+    let v = await api('GET', `/api/games/${id}`);
+    for (let k = 0; k < 2; k++) {
+      const step = v.legal.find((s) => s.from && !s.text.includes('x') && v.units.find((u) => u.square === s.from && u.letter.toUpperCase() === 'M'));
+      v = await api('POST', `/api/games/${id}/step`, { token: tok, step: step.text });
+      played.push(step.text);
+    }
+    v = await api('POST', `/api/games/${id}/step`, { token: tok, step: 'end' });
+    played.push('end');
+  }
+  const finalView = await api('GET', `/api/games/${id}`);
+
+  // Download the record from the game page.
+  await page.goto(`${base}/game/${id}?token=${created.tokens.white}`);
+  await page.waitForSelector('[data-testid=download-record]');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-record]')]);
+  const file = join(dir, download.suggestedFilename());
+  await download.saveAs(file);
+  const text = readFileSync(file, 'utf8');
+  check(download.suggestedFilename() === `cohort-mini-chieftain-${id}.txt`, `file name ${download.suggestedFilename()}`);
+  check(text.includes('[Variant "mini-chieftain"]') && text.includes('[White "human"]'), `record tags:\n${text}`);
+  check(text.includes(`\n1. ${played[0]},${played[1]} ${played[3]},${played[4]}\n`), `record turns:\n${text}`);
+  check(text.trimEnd().endsWith('*'), 'an unfinished game records *');
+
+  // Open it from the home page's link, choosing the downloaded file.
+  await page.goto(base);
+  await page.click('[data-testid=open-record-link]');
+  await page.waitForSelector('[data-testid=record-file]');
+  await page.setInputFiles('[data-testid=record-file]', file);
+  await waitStatus(page, 'Start position');
+  check((await page.inputValue('[data-testid=record-text]')) === text, 'the file is shown in the text box');
+  const total = played.length;
+  // Step by step with Next: each position is the server's replay of the game at that step.
+  for (let n = 1; n <= total; n++) {
+    await page.click('[data-testid=replay-next]');
+    await waitStatus(page, `Step ${n} of ${total}: ${played[n - 1]}`);
+    const want = (await api('GET', `/api/games/${id}?at=${n}`)).position;
+    check(await boardPosition(page) === want, `after step ${n}: board ${await boardPosition(page)}, game ${want}`);
+  }
+  check(await boardPosition(page) === finalView.position, 'the last step shows the game as it stands');
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, 'record-replay.png') });
+  // Back and Start, and a turn clicked in the move list.
+  await page.click('[data-testid=replay-prev]');
+  await waitStatus(page, `Step ${total - 1} of ${total}`);
+  await page.click('[data-testid=move-list] li[data-turn="2"]');
+  await waitStatus(page, `Step 6 of ${total}: end (turn 1, Black)`);
+  await page.click('[data-testid=replay-first]');
+  await waitStatus(page, 'Start position');
+
+  // Continue from the end against the AI: the new game has the record's turns, then the AI's.
+  await page.click('[data-testid=replay-last]');
+  await waitStatus(page, `Step ${total} of ${total}`);
+  await page.selectOption('[data-testid=continue-strength]', 'random');
+  await page.selectOption('[data-testid=continue-time]', '200');
+  await Promise.all([page.waitForURL(/\/game\/[0-9a-f]+\?token=/), page.click('[data-testid=continue]')]);
+  const u = new URL(page.url());
+  const newId = u.pathname.split('/').pop();
+  check(newId !== id, 'a new game');
+  const cont = await api('GET', `/api/games/${newId}?token=${u.searchParams.get('token')}`);
+  check(cont.seat === 'white' && cont.position === finalView.position, `continued as White from the same position: ${cont.seat} ${cont.position}`);
+  check(JSON.stringify(cont.turns) === JSON.stringify(finalView.turns), 'the record\'s turns are the new game\'s');
+  check(cont.players.black.startsWith('random'), `the AI plays Black: ${cont.players.black}`);
+
+  // A corrupted record pasted: the error names the turn and step.
+  await page.goto(`${base}/record`);
+  const bad = text.replace(`\n2. ${played[6]},`, `\n2. ${played[6]},${played[6]},`);
+  check(bad !== text, 'corrupted');
+  await page.fill('[data-testid=record-text]', bad);
+  await page.click('[data-testid=record-open]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=record-error]').textContent.length > 0);
+  const msg = await page.textContent('[data-testid=record-error]');
+  check(msg.includes(`turn 2 (White), step 2 '${played[6]}'`), `error shown: ${msg}`);
+  check(!(await page.$('[data-testid=board]')), 'no board for a refused record');
+  check(!errors.length, errors.join('; '));
+  console.log(`ok   records: downloaded ${text.length} bytes, replayed ${total} steps in the page, continued as game ${newId}, corrupted record refused: ${msg}`);
+} catch (e) {
+  failed = true;
+  console.log(`FAIL records: ${e.stack || e}`);
+} finally {
+  await cleanup();
+}
+process.exit(failed ? 1 : 0);
