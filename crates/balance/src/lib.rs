@@ -112,8 +112,26 @@ impl Settings {
         let a = serde_json::to_value(self).ok()?;
         let b = serde_json::to_value(other).ok()?;
         let (a, b) = (a.as_object()?, b.as_object()?);
-        for (key, va) in a {
-            let vb = b.get(key).cloned().unwrap_or(serde_json::Value::Null);
+        // The fields in order of importance, then any other.
+        let first = [
+            "variant",
+            "variant_fingerprint",
+            "games",
+            "time_ms",
+            "nodes",
+            "depth",
+            "seed",
+            "opening_turns",
+            "max_turns",
+        ];
+        let keys = first
+            .iter()
+            .map(|k| k.to_string())
+            .chain(a.keys().filter(|k| !first.contains(&k.as_str())).cloned());
+        for key in keys {
+            let null = serde_json::Value::Null;
+            let va = a.get(&key).unwrap_or(&null);
+            let vb = b.get(&key).cloned().unwrap_or(serde_json::Value::Null);
             if *va != vb {
                 let show = |v: &serde_json::Value| match v {
                     serde_json::Value::Null => "none".to_string(),
@@ -318,11 +336,14 @@ impl StudyFile {
         }
         let file: StudyFile = serde_json::from_value(value)
             .map_err(|e| format!("{name}: malformed study file: {e}"))?;
+        if file.shard.count == 0 || file.shard.index >= file.shard.count {
+            return Err(format!(
+                "{name}: shard {} is not i/n with i < n",
+                file.shard
+            ));
+        }
         let want = file.shard.games(file.settings.games);
         let have: Vec<usize> = file.games.iter().map(|g| g.index).collect();
-        if file.shard.count == 0 || file.shard.index >= file.shard.count {
-            return Err(format!("{name}: shard {} is not i/n with i < n", file.shard));
-        }
         if have != want {
             return Err(format!(
                 "{name}: shard {} of a {}-game study should hold {} games, it holds {} (an interrupted or edited run?)",
@@ -364,10 +385,7 @@ pub fn merge(files: Vec<(String, StudyFile)>) -> Result<StudyFile, String> {
             ));
         }
         if let Some(other) = seen[f.shard.index] {
-            return Err(format!(
-                "{name} and {other} are both shard {}",
-                f.shard
-            ));
+            return Err(format!("{name} and {other} are both shard {}", f.shard));
         }
         seen[f.shard.index] = Some(name);
     }
@@ -443,7 +461,12 @@ impl Tally {
 
     /// Play one step of the current turn (the turn's entry must exist), counting it; the
     /// per-kind counts only when `count_kinds`.
-    fn play(&mut self, game: &mut Game, step: cohort_rules::Step, count_kinds: bool) -> Result<(), String> {
+    fn play(
+        &mut self,
+        game: &mut Game,
+        step: cohort_rules::Step,
+        count_kinds: bool,
+    ) -> Result<(), String> {
         let pos = game.position();
         let side = pos.side_to_move();
         let text = pos.step_text(step);

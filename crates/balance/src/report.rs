@@ -57,8 +57,18 @@ pub fn text(f: &StudyFile) -> String {
             String::new()
         }
     );
-    let _ = writeln!(o, "White wins  {:>4}  {}", s.white_wins, rate(&s.white_rate));
-    let _ = writeln!(o, "Black wins  {:>4}  {}", s.black_wins, rate(&s.black_rate));
+    let _ = writeln!(
+        o,
+        "White wins  {:>4}  {}",
+        s.white_wins,
+        rate(&s.white_rate)
+    );
+    let _ = writeln!(
+        o,
+        "Black wins  {:>4}  {}",
+        s.black_wins,
+        rate(&s.black_rate)
+    );
     let _ = writeln!(o, "Draws       {:>4}  {}", s.draws, rate(&s.draw_rate));
     let _ = writeln!(
         o,
@@ -96,12 +106,22 @@ pub fn text(f: &StudyFile) -> String {
         "Endings: {}",
         s.terminations
             .iter()
-            .map(|t| format!("{} {} (+{} ={} -{})", t.reason, t.total(), t.white, t.draw, t.black))
+            .map(|t| format!(
+                "{} {} (+{} ={} -{})",
+                t.reason,
+                t.total(),
+                t.white,
+                t.draw,
+                t.black
+            ))
             .collect::<Vec<_>>()
             .join(", ")
     );
     let games = s.games.max(1) as f64;
-    let _ = writeln!(o, "Per game (engine turns), both sides: kind, moves, captures, lost");
+    let _ = writeln!(
+        o,
+        "Per game (engine turns), both sides: kind, moves, captures, lost"
+    );
     for k in &s.kinds {
         let _ = writeln!(
             o,
@@ -114,7 +134,11 @@ pub fn text(f: &StudyFile) -> String {
         );
     }
     if s.forfeits > 0 {
-        let _ = writeln!(o, "Forfeits (illegal step or unfinished turn): {}", s.forfeits);
+        let _ = writeln!(
+            o,
+            "Forfeits (illegal step or unfinished turn): {}",
+            s.forfeits
+        );
     }
     o
 }
@@ -125,7 +149,11 @@ pub fn markdown(f: &StudyFile) -> String {
     let set = &f.settings;
     let games = s.games.max(1) as f64;
     let mut o = String::new();
-    let _ = writeln!(o, "# Balance study: {} ({})\n", set.variant_name, set.variant);
+    let _ = writeln!(
+        o,
+        "# Balance study: {} ({})\n",
+        set.variant_name, set.variant
+    );
     let _ = writeln!(
         o,
         "{} games of engine self-play, {} per turn, seed {}, {} random opening turns, drawn at \
@@ -158,7 +186,13 @@ pub fn markdown(f: &StudyFile) -> String {
         ("Black wins", s.black_wins, &s.black_rate),
         ("Draws", s.draws, &s.draw_rate),
     ] {
-        let _ = writeln!(o, "| {name} | {k} | {} | {} - {} |", pct(r.p), pct(r.lo), pct(r.hi));
+        let _ = writeln!(
+            o,
+            "| {name} | {k} | {} | {} - {} |",
+            pct(r.p),
+            pct(r.lo),
+            pct(r.hi)
+        );
     }
     let _ = writeln!(
         o,
@@ -285,7 +319,11 @@ fn nice_step(max: f64, most: usize) -> f64 {
 
 /// Bars of binned whole-number distributions, stacked in the order given (each series a
 /// colour and a name), with axes: values along x, games along y.
-fn histogram(series: &[(&str, &str, &std::collections::BTreeMap<u32, u32>)], x_label: &str, y_label: &str) -> String {
+fn histogram(
+    series: &[(&str, &str, &std::collections::BTreeMap<u32, u32>)],
+    x_label: &str,
+    y_label: &str,
+) -> String {
     let (w, h) = (640.0, 230.0);
     let (left, right, top, bottom) = (48.0, 12.0, 12.0, 40.0);
     let all: Vec<u32> = series.iter().flat_map(|s| s.2.keys().copied()).collect();
@@ -301,7 +339,12 @@ fn histogram(series: &[(&str, &str, &std::collections::BTreeMap<u32, u32>)], x_l
             stacks[((v - start) / width) as usize][si] += c;
         }
     }
-    let peak = stacks.iter().map(|b| b.iter().sum::<u32>()).max().unwrap_or(1).max(1);
+    let peak = stacks
+        .iter()
+        .map(|b| b.iter().sum::<u32>())
+        .max()
+        .unwrap_or(1)
+        .max(1);
     let ystep = nice_step(peak as f64, 5);
     let ymax = (peak as f64 / ystep).ceil() * ystep;
     let (pw, ph) = (w - left - right, h - top - bottom);
@@ -571,7 +614,11 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
     let rows = vec![
         Row {
             label: format!("{first} (moves first)"),
-            parts: vec![(s.first_score.p, if first == "White" { WHITE } else { BLACK }, "score".into())],
+            parts: vec![(
+                s.first_score.p,
+                if first == "White" { WHITE } else { BLACK },
+                "score".into(),
+            )],
             interval: Some((s.first_score.lo, s.first_score.hi)),
         },
         Row {
@@ -603,7 +650,10 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
             "The interval contains 50%: no first-turn advantage is shown at this sample size."
         }
     );
-    let _ = writeln!(o, "<table><tr><th></th><th>games</th><th>rate</th><th>95% interval</th></tr>");
+    let _ = writeln!(
+        o,
+        "<table><tr><th></th><th>games</th><th>rate</th><th>95% interval</th></tr>"
+    );
     for (name, k, r) in [
         ("White wins", s.white_wins, &s.white_rate),
         ("Draws", s.draws, &s.draw_rate),
@@ -717,7 +767,11 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
     ));
     o.push_str(&figure(
         "Captures per game.",
-        histogram(&[(BLUE, "games", &s.captures.counts)], "captures in the game", "games"),
+        histogram(
+            &[(BLUE, "games", &s.captures.counts)],
+            "captures in the game",
+            "games",
+        ),
         &dist(&s.captures),
     ));
 
@@ -750,19 +804,30 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
     let max_caps = s
         .kinds
         .iter()
-        .map(|k| ((k.captures[0] + k.captures[1]) as f64 / games).max((k.lost[0] + k.lost[1]) as f64 / games))
+        .map(|k| {
+            ((k.captures[0] + k.captures[1]) as f64 / games)
+                .max((k.lost[0] + k.lost[1]) as f64 / games)
+        })
         .fold(0.0, f64::max)
         .max(1e-9);
     let mut rows = Vec::new();
     for k in &s.kinds {
         rows.push(Row {
             label: format!("{} captures made", k.letter),
-            parts: vec![((k.captures[0] + k.captures[1]) as f64 / games, BLUE, "captures made".into())],
+            parts: vec![(
+                (k.captures[0] + k.captures[1]) as f64 / games,
+                BLUE,
+                "captures made".into(),
+            )],
             interval: None,
         });
         rows.push(Row {
             label: format!("{} lost", k.letter),
-            parts: vec![((k.lost[0] + k.lost[1]) as f64 / games, ACCENT, "units lost".into())],
+            parts: vec![(
+                (k.lost[0] + k.lost[1]) as f64 / games,
+                ACCENT,
+                "units lost".into(),
+            )],
             interval: None,
         });
     }

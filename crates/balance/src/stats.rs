@@ -310,7 +310,10 @@ mod tests {
     fn wilson_matches_known_values() {
         // 8 of 10: the textbook interval is [0.490, 0.943].
         let r = Rate::of(8, 10);
-        assert!((r.lo - 0.4902).abs() < 1e-3 && (r.hi - 0.9433).abs() < 1e-3, "{r:?}");
+        assert!(
+            (r.lo - 0.4902).abs() < 1e-3 && (r.hi - 0.9433).abs() < 1e-3,
+            "{r:?}"
+        );
         // 0 of 20 is not a certainty: the upper end is about 16%.
         let r = Rate::of(0, 20);
         assert_eq!(r.lo, 0.0);
@@ -342,7 +345,12 @@ mod tests {
             index,
             seed: 0,
             result: result.into(),
-            reason: if result == "1/2-1/2" { "repetition" } else { "victory" }.into(),
+            reason: if result == "1/2-1/2" {
+                "repetition"
+            } else {
+                "victory"
+            }
+            .into(),
             turns: captures.iter().map(|_| vec!["a1-a2".to_string()]).collect(),
             captures: captures.to_vec(),
             kind_moves: vec![[2, 1]],
@@ -366,11 +374,20 @@ mod tests {
         let sum = Summary::of(&s, &games);
         assert_eq!((sum.white_wins, sum.black_wins, sum.draws), (1, 1, 1));
         assert!((sum.first_score.p - 0.5).abs() < 1e-12 && sum.first_elo.abs() < 1e-9);
-        assert_eq!(sum.longest_quiet.counts, BTreeMap::from([(1, 1), (3, 1), (4, 1)]));
+        assert_eq!(
+            sum.longest_quiet.counts,
+            BTreeMap::from([(1, 1), (3, 1), (4, 1)])
+        );
         // Runs: 2, 3 | 4 | 1.
-        assert_eq!(sum.quiet_runs.counts, BTreeMap::from([(1, 1), (2, 1), (3, 1), (4, 1)]));
+        assert_eq!(
+            sum.quiet_runs.counts,
+            BTreeMap::from([(1, 1), (2, 1), (3, 1), (4, 1)])
+        );
         assert!((sum.quiet_share - 10.0 / 14.0).abs() < 1e-12);
-        assert_eq!(sum.captures.counts, BTreeMap::from([(0, 1), (2, 1), (3, 1)]));
+        assert_eq!(
+            sum.captures.counts,
+            BTreeMap::from([(0, 1), (2, 1), (3, 1)])
+        );
         assert_eq!(sum.kinds[0].moves, [6, 3]);
         assert_eq!(sum.terminations[0].reason, "victory");
         assert_eq!(sum.terminations[0].total(), 2);

@@ -216,7 +216,6 @@ fn study(a: StudyArgs) -> Res<()> {
         a.opening_turns,
         a.max_turns,
     );
-    let sinks = Sinks::open(&a.out)?;
     let count = shard.games(a.games).len();
     if count == 0 {
         return Err(Fail(format!(
@@ -224,6 +223,7 @@ fn study(a: StudyArgs) -> Res<()> {
             a.games
         )));
     }
+    let sinks = Sinks::open(&a.out)?;
     let started = Instant::now();
     let games = play(&variant, &settings, shard, threads, count);
     let file = StudyFile::new(
