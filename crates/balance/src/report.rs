@@ -323,6 +323,7 @@ fn histogram(
     series: &[(&str, &str, &std::collections::BTreeMap<u32, u32>)],
     x_label: &str,
     y_label: &str,
+    limit: Option<(u32, &str)>,
 ) -> String {
     let (w, h) = (640.0, 230.0);
     let (left, right, top, bottom) = (48.0, 12.0, 12.0, 40.0);
@@ -330,6 +331,7 @@ fn histogram(
     let (Some(&lo), Some(&hi)) = (all.iter().min(), all.iter().max()) else {
         return "<p class=\"none\">no data</p>".into();
     };
+    let hi = hi.max(limit.map_or(0, |l| l.0));
     let width = nice_step((hi - lo + 1) as f64, 40).max(1.0) as u32;
     let start = lo / width * width;
     let bins = ((hi - start) / width + 1) as usize;
@@ -418,6 +420,17 @@ fn histogram(
         top + ph / 2.0,
         esc(y_label)
     );
+    if let Some((at, name)) = limit {
+        let x = left + ((at - start) as f64 / width as f64) * bw;
+        let _ = write!(
+            o,
+            "<line x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{top}\" y2=\"{:.1}\" class=\"mark\"/><text x=\"{:.1}\" y=\"{:.1}\" class=\"tick\" text-anchor=\"end\">{}</text>",
+            top + ph,
+            x - 4.0,
+            top + 36.0,
+            esc(name)
+        );
+    }
     if series.len() > 1 {
         let mut lx = w - right - 8.0;
         for (colour, name, _) in series.iter().rev() {
@@ -542,6 +555,11 @@ pub fn html(f: &StudyFile) -> String {
     let s = &f.summary;
     let set = &f.settings;
     let games = s.games.max(1) as f64;
+    // The draw rule, when the variant is a built-in one with the study's exact rules.
+    let quiet = cohort_rules::builtin(&set.variant)
+        .filter(|v| crate::fingerprint(v) == set.variant_fingerprint)
+        .map(|v| v.quiet_turns as u32)
+        .filter(|&q| q > 0);
     let mut o = String::new();
     let _ = write!(
         o,
@@ -549,7 +567,7 @@ pub fn html(f: &StudyFile) -> String {
 body{{font:15px/1.45 system-ui,sans-serif;max-width:720px;margin:2em auto;padding:0 1em;color:#222}}\
 h1{{font-size:1.5em}}h2{{font-size:1.15em;margin-top:1.8em;border-bottom:1px solid #ddd}}\
 table{{border-collapse:collapse;margin:.6em 0}}td,th{{padding:.2em .6em;border-bottom:1px solid #eee;text-align:right}}\
-td:first-child,th:first-child{{text-align:left}}pre{{background:#f6f5f1;padding:.6em;overflow-x:auto;font-size:13px}}\
+td:first-child,th:first-child{{text-align:left}}pre{{background:#f6f5f1;padding:.6em;white-space:pre-wrap;word-break:break-all;font-size:13px}}\
 figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;height:auto}}\
 .chart .grid{{stroke:#e6e6e6}}.chart .axis{{stroke:#888}}.chart .tick{{font-size:11px;fill:#444}}\
 .chart .label{{font-size:12px;fill:#333}}.chart .ci{{stroke:#b02a1a;stroke-width:2;fill:none}}\
@@ -706,6 +724,11 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
             &[(BLUE, "decisive", &dec), (DRAW, "drawn", &drw)],
             "turns (a turn is one side's whole move, the random opening included)",
             "games",
+            // The cap, when some game reached it.
+            s.terminations
+                .iter()
+                .any(|t| t.reason.starts_with("turn cap"))
+                .then_some((set.max_turns as u32, "turn cap")),
         ),
         &format!(
             "All games: {}. Decisive: {}. Drawn: {}.",
@@ -743,9 +766,14 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
     let _ = writeln!(
         o,
         "<p>{} of all turns took nothing. A run is a stretch of consecutive turns (both sides') \
-         without a capture; the variant's quiet-turn rule, if it has one, draws a game when a \
-         run reaches its limit.</p>",
-        pct(s.quiet_share)
+         without a capture; {}</p>",
+        pct(s.quiet_share),
+        match quiet {
+            Some(q) => format!(
+                "the variant's quiet-turn rule draws a game when a run reaches {q} turns (the dashed line)."
+            ),
+            None => "a quiet-turn rule, if the variant has one, draws a game when a run reaches its limit.".into(),
+        }
     );
     o.push_str(&figure(
         "Longest run per game.",
@@ -753,6 +781,7 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
             &[(ACCENT, "games", &s.longest_quiet.counts)],
             "longest run of turns without a capture",
             "games",
+            quiet.map(|q| (q, "quiet-turn rule")),
         ),
         &dist(&s.longest_quiet),
     ));
@@ -762,6 +791,7 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
             &[(DRAW, "runs", &s.quiet_runs.counts)],
             "turns in a run without a capture",
             "runs",
+            None,
         ),
         &format!("{} runs: {}", s.quiet_runs.n, dist(&s.quiet_runs)),
     ));
@@ -771,6 +801,7 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
             &[(BLUE, "games", &s.captures.counts)],
             "captures in the game",
             "games",
+            None,
         ),
         &dist(&s.captures),
     ));
