@@ -287,6 +287,8 @@ pub struct StudyFile {
     pub wall_seconds: f64,
     pub threads: usize,
     pub games: Vec<GameResult>,
+    /// Written for readers of the file; always recomputed from the games when read.
+    #[serde(skip_deserializing)]
     pub summary: Summary,
 }
 
@@ -334,7 +336,7 @@ impl StudyFile {
                 ))
             }
         }
-        let file: StudyFile = serde_json::from_value(value)
+        let mut file: StudyFile = serde_json::from_value(value)
             .map_err(|e| format!("{name}: malformed study file: {e}"))?;
         if file.shard.count == 0 || file.shard.index >= file.shard.count {
             return Err(format!(
@@ -361,6 +363,7 @@ impl StudyFile {
                 ));
             }
         }
+        file.summary = Summary::of(&file.settings, &file.games);
         Ok(file)
     }
 }

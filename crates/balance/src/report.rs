@@ -103,6 +103,12 @@ pub fn text(f: &StudyFile) -> String {
     );
     let _ = writeln!(
         o,
+        "  decisive games: {}; drawn games: {}",
+        dist(&s.decisive_captures),
+        dist(&s.drawn_captures)
+    );
+    let _ = writeln!(
+        o,
         "Endings: {}",
         s.terminations
             .iter()
@@ -219,6 +225,8 @@ pub fn markdown(f: &StudyFile) -> String {
         ("longest run without a capture, per game", &s.longest_quiet),
         ("every run without a capture", &s.quiet_runs),
         ("captures per game", &s.captures),
+        ("captures per decisive game", &s.decisive_captures),
+        ("captures per drawn game", &s.drawn_captures),
     ] {
         if d.n == 0 {
             let _ = writeln!(o, "| {name} | - | | | | | |");
@@ -556,10 +564,17 @@ pub fn html(f: &StudyFile) -> String {
     let set = &f.settings;
     let games = s.games.max(1) as f64;
     // The draw rule, when the variant is a built-in one with the study's exact rules.
-    let quiet = cohort_rules::builtin(&set.variant)
-        .filter(|v| crate::fingerprint(v) == set.variant_fingerprint)
+    let rules = cohort_rules::builtin(&set.variant)
+        .filter(|v| crate::fingerprint(v) == set.variant_fingerprint);
+    let quiet = rules
+        .as_ref()
         .map(|v| v.quiet_turns as u32)
         .filter(|&q| q > 0);
+    // Units at the start (none in a free set-up, where units are placed).
+    let units = rules
+        .as_ref()
+        .map(|v| v.start().units().count() as u32)
+        .filter(|&u| u > 0);
     let mut o = String::new();
     let _ = write!(
         o,
@@ -748,6 +763,8 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
         ("longest run without a capture", &s.longest_quiet),
         ("every run without a capture", &s.quiet_runs),
         ("captures per game", &s.captures),
+        ("captures per decisive game", &s.decisive_captures),
+        ("captures per drawn game", &s.drawn_captures),
     ] {
         if d.n == 0 {
             let _ = writeln!(o, "<tr><td>{name}</td><td colspan=\"6\">-</td></tr>");
@@ -798,12 +815,22 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
     o.push_str(&figure(
         "Captures per game.",
         histogram(
-            &[(BLUE, "games", &s.captures.counts)],
-            "captures in the game",
+            &[
+                (BLUE, "decisive", &s.decisive_captures.counts),
+                (DRAW, "drawn", &s.drawn_captures.counts),
+            ],
+            "units captured in the game",
             "games",
-            None,
+            units.map(|u| (u, "every unit")),
         ),
-        &dist(&s.captures),
+        &format!(
+            "{}Decisive games: {}. Drawn games: {}.",
+            units.map_or(String::new(), |u| format!(
+                "{u} units stand on the board at the start. "
+            )),
+            dist(&s.decisive_captures),
+            dist(&s.drawn_captures)
+        ),
     ));
 
     // Kinds.

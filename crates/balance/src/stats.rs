@@ -11,7 +11,7 @@ use crate::{GameResult, Settings};
 pub const Z95: f64 = 1.959_963_984_540_054;
 
 /// A proportion `p` of `n` with its 95% Wilson score interval `[lo, hi]`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Rate {
     pub n: usize,
     pub p: f64,
@@ -56,7 +56,7 @@ pub fn elo_of(p: f64) -> f64 {
 }
 
 /// A distribution of whole numbers: summary figures and the count of each value.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Dist {
     pub n: usize,
     pub mean: f64,
@@ -127,7 +127,7 @@ impl Termination {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub games: usize,
     pub white_wins: usize,
@@ -157,8 +157,11 @@ pub struct Summary {
     pub quiet_runs: Dist,
     /// Turns without a capture, of all turns.
     pub quiet_share: f64,
-    /// Captures per game.
+    /// Captures per game, per decisive game and per drawn game (a drawn game with many
+    /// captures is a bare ending; with few, a locked position).
     pub captures: Dist,
+    pub decisive_captures: Dist,
+    pub drawn_captures: Dist,
     /// Unit moves per engine turn (the random opening excluded).
     pub steps_per_turn: f64,
     pub kinds: Vec<KindStat>,
@@ -215,7 +218,13 @@ impl Summary {
             }
             longest.push(best);
         }
-        let captures: Vec<u32> = games.iter().map(|g| g.captures.iter().sum()).collect();
+        let captured = |decisive: Option<bool>| -> Vec<u32> {
+            games
+                .iter()
+                .filter(|g| decisive.is_none_or(|d| (g.result != "1/2-1/2") == d))
+                .map(|g| g.captures.iter().sum())
+                .collect()
+        };
         let mut kinds: Vec<KindStat> = settings
             .kinds
             .iter()
@@ -292,7 +301,9 @@ impl Summary {
             longest_quiet: Dist::of(&longest),
             quiet_runs: Dist::of(&runs),
             quiet_share: per(quiet_turns, all_turns),
-            captures: Dist::of(&captures),
+            captures: Dist::of(&captured(None)),
+            decisive_captures: Dist::of(&captured(Some(true))),
+            drawn_captures: Dist::of(&captured(Some(false))),
             steps_per_turn: per(unit_moves, engine_turns),
             kinds,
             terminations,
