@@ -36,6 +36,29 @@ fn capitalised(s: &str) -> String {
     }
 }
 
+/// How many units of each kind stand on the board at the start, when the study's variant is
+/// a built-in one with the study's exact rules (and no free set-up).
+fn start_counts(f: &StudyFile) -> Option<Vec<u32>> {
+    let v = cohort_rules::builtin(&f.settings.variant)
+        .filter(|v| crate::fingerprint(v) == f.settings.variant_fingerprint)?;
+    let start = v.start();
+    let counts: Vec<u32> = (0..v.pieces.len())
+        .map(|k| start.units().filter(|u| u.kind as usize == k).count() as u32)
+        .collect();
+    (counts.iter().sum::<u32>() > 0).then_some(counts)
+}
+
+/// The units of kind `k` left at the end of a drawn game, on average (both sides).
+fn left_in_draws(f: &StudyFile, counts: &Option<Vec<u32>>, k: usize) -> String {
+    match counts {
+        Some(c) if f.summary.draws > 0 => format!(
+            "{:.2}",
+            c[k] as f64 - f.summary.kinds[k].lost_in_draws as f64 / f.summary.draws as f64
+        ),
+        _ => "-".into(),
+    }
+}
+
 /// The lines of the terminal summary (also the core of the markdown).
 pub fn text(f: &StudyFile) -> String {
     let s = &f.summary;
@@ -263,16 +286,17 @@ pub fn markdown(f: &StudyFile) -> String {
     let _ = writeln!(o, "\n## Piece kinds (engine turns, per game)\n");
     let _ = writeln!(
         o,
-        "| kind | moves | share of moves | captures made | lost | captures per move |"
+        "| kind | moves | share of moves | captures made | lost | captures per move | at the start | left at the end of a drawn game |"
     );
-    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|");
+    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---:|---:|");
     let all_moves: u64 = s.kinds.iter().map(|k| k.moves[0] + k.moves[1]).sum();
-    for k in &s.kinds {
+    let counts = start_counts(f);
+    for (i, k) in s.kinds.iter().enumerate() {
         let m = k.moves[0] + k.moves[1];
         let c = k.captures[0] + k.captures[1];
         let _ = writeln!(
             o,
-            "| {} {} | {:.2} | {} | {:.2} | {:.2} | {} |",
+            "| {} {} | {:.2} | {} | {:.2} | {:.2} | {} | {} | {} |",
             k.letter,
             k.name,
             m as f64 / games,
@@ -283,7 +307,9 @@ pub fn markdown(f: &StudyFile) -> String {
                 "-".into()
             } else {
                 pct(c as f64 / m as f64)
-            }
+            },
+            counts.as_ref().map_or("-".into(), |c| c[i].to_string()),
+            left_in_draws(f, &counts, i)
         );
     }
     if s.forfeits > 0 {
@@ -896,28 +922,32 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
     ));
     let _ = writeln!(
         o,
-        "<table><tr><th>kind</th><th>moves/game</th><th>share</th><th>captures/game</th><th>lost/game</th><th>captures per move</th></tr>"
+        "<table><tr><th>kind</th><th>moves/game</th><th>share</th><th>captures/game</th><th>lost/game</th><th>captures per move</th><th>at the start</th><th>left after a draw</th></tr>"
     );
     let all_moves: u64 = s.kinds.iter().map(|k| k.moves[0] + k.moves[1]).sum();
-    for k in &s.kinds {
+    let counts = start_counts(f);
+    for (i, k) in s.kinds.iter().enumerate() {
         let m = k.moves[0] + k.moves[1];
         let c = k.captures[0] + k.captures[1];
         let _ = writeln!(
             o,
-            "<tr><td>{} {}</td><td>{:.2}</td><td>{}</td><td>{:.2}</td><td>{:.2}</td><td>{}</td></tr>",
+            "<tr><td>{} {}</td><td>{:.2}</td><td>{}</td><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&k.letter),
             esc(&k.name),
             m as f64 / games,
             pct(m as f64 / all_moves.max(1) as f64),
             c as f64 / games,
             (k.lost[0] + k.lost[1]) as f64 / games,
-            if m == 0 { "-".into() } else { pct(c as f64 / m as f64) }
+            if m == 0 { "-".into() } else { pct(c as f64 / m as f64) },
+            counts.as_ref().map_or("-".into(), |c| c[i].to_string()),
+            left_in_draws(f, &counts, i)
         );
     }
     let _ = writeln!(o, "</table>");
     let _ = writeln!(
         o,
-        "<p class=\"note\">The engines made {:.2} unit moves per turn and searched {:.0} nodes per turn. {}</p>",
+        "<p class=\"note\">Left after a draw: the units of the kind at the start less those lost, \
+         averaged over the drawn games (both sides). The engines made {:.2} unit moves per turn and searched {:.0} nodes per turn. {}</p>",
         s.steps_per_turn,
         s.nodes_per_turn,
         if s.forfeits > 0 {

@@ -110,6 +110,9 @@ pub struct KindStat {
     pub moves: [u64; 2],
     pub captures: [u64; 2],
     pub lost: [u64; 2],
+    /// Units of the kind lost in the drawn games (both sides): with the number at the start,
+    /// what a drawn game ends with.
+    pub lost_in_draws: u64,
 }
 
 /// How games ended, by result.
@@ -236,6 +239,7 @@ impl Summary {
                     moves: [0; 2],
                     captures: [0; 2],
                     lost: [0; 2],
+                    lost_in_draws: 0,
                 }
             })
             .collect();
@@ -246,6 +250,9 @@ impl Summary {
                     stat.moves[s] += at(&g.kind_moves);
                     stat.captures[s] += at(&g.kind_captures);
                     stat.lost[s] += at(&g.kind_lost);
+                    if g.result == "1/2-1/2" {
+                        stat.lost_in_draws += at(&g.kind_lost);
+                    }
                 }
             }
         }
@@ -400,6 +407,7 @@ mod tests {
             BTreeMap::from([(0, 1), (2, 1), (3, 1)])
         );
         assert_eq!(sum.kinds[0].moves, [6, 3]);
+        assert_eq!(sum.kinds[0].lost_in_draws, 1);
         assert_eq!(sum.terminations[0].reason, "victory");
         assert_eq!(sum.terminations[0].total(), 2);
         assert!((sum.steps_per_turn - 1.0).abs() < 1e-12);
