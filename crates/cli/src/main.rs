@@ -1,6 +1,7 @@
 //! `cohort`: a thin command line over the rules library (NOTATION.md's contract).
 
 mod ai;
+mod balance;
 mod bot;
 mod play;
 mod protocol;
@@ -142,6 +143,8 @@ enum Command {
         #[arg(long, default_value_t = 400)]
         max_turns: usize,
     },
+    /// Engine self-play statistics for a variant, in shards if asked (docs/balance.md).
+    Balance(balance::BalanceCmd),
     /// A fixed search over fixed positions: node-count signature and nodes/s.
     Bench,
     /// The game server: web pages, HTTP/WebSocket API, games stored in a database.
@@ -462,6 +465,7 @@ fn run(cli: Cli) -> Res<()> {
             };
             ai::run_match(pos, args)?;
         }
+        Command::Balance(cmd) => balance::run(cmd)?,
         Command::Bench => ai::bench()?,
         Command::Serve {
             port,

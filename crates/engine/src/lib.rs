@@ -355,6 +355,8 @@ pub struct EngineAgent {
     reduce_in_turn: bool,
     /// Kept across searches (and turns); shared by the search threads.
     table: search::Table,
+    /// Deepest search of each step of a turn, in steps (64: no limit but time and nodes).
+    max_depth: u32,
 }
 
 impl EngineAgent {
@@ -365,7 +367,14 @@ impl EngineAgent {
             reduce_in_turn: chain_model(variant) || lead_model(variant),
             weights: Weights::new(variant),
             table: search::Table::new(18),
+            max_depth: 64,
         }
+    }
+
+    /// Search each step of a turn at most `depth` steps deep (`cohort balance --depth`):
+    /// with no time limit the engine's play is then a function of the position alone.
+    pub fn set_max_depth(&mut self, depth: u32) {
+        self.max_depth = depth.clamp(1, 64);
     }
 
     /// The engine with the turn planner for long turns (the `planner` agent).
@@ -575,7 +584,8 @@ impl Agent for EngineAgent {
                 seed: limits.seed,
                 threads: limits.threads,
             };
-            let (out, stats) = self.think(&pos, &step_limits, None, |_, _| {});
+            let (out, stats) =
+                self.think_limited(&pos, &step_limits, self.max_depth, None, |_, _| {});
             let step = match out.best {
                 Some(s) => s,
                 None => {

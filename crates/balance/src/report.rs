@@ -1,0 +1,964 @@
+//! A study's summary for the terminal and as markdown, and the HTML report with its SVG
+//! charts (drawn here, no scripts; one self-contained file).
+
+use std::fmt::Write;
+
+use crate::stats::{Dist, Rate};
+use crate::StudyFile;
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+fn rate(r: &Rate) -> String {
+    format!("{} [{} - {}]", pct(r.p), pct(r.lo), pct(r.hi))
+}
+
+fn dist(d: &Dist) -> String {
+    if d.n == 0 {
+        return "-".into();
+    }
+    format!(
+        "mean {:.1}, median {}, 10%-90% {}-{}, range {}-{}",
+        d.mean, d.median, d.p10, d.p90, d.min, d.max
+    )
+}
+
+fn signed(x: f64) -> String {
+    format!("{}{:.0}", if x > 0.0 { "+" } else { "" }, x)
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// How many units of each kind stand on the board at the start, when the study's variant is
+/// a built-in one with the study's exact rules (and no free set-up).
+fn start_counts(f: &StudyFile) -> Option<Vec<u32>> {
+    let v = cohort_rules::builtin(&f.settings.variant)
+        .filter(|v| crate::fingerprint(v) == f.settings.variant_fingerprint)?;
+    let start = v.start();
+    let counts: Vec<u32> = (0..v.pieces.len())
+        .map(|k| start.units().filter(|u| u.kind as usize == k).count() as u32)
+        .collect();
+    (counts.iter().sum::<u32>() > 0).then_some(counts)
+}
+
+/// The units of kind `k` left at the end of a drawn game, on average (both sides).
+fn left_in_draws(f: &StudyFile, counts: &Option<Vec<u32>>, k: usize) -> String {
+    match counts {
+        Some(c) if f.summary.draws > 0 => format!(
+            "{:.2}",
+            c[k] as f64 - f.summary.kinds[k].lost_in_draws as f64 / f.summary.draws as f64
+        ),
+        _ => "-".into(),
+    }
+}
+
+/// The lines of the terminal summary (also the core of the markdown).
+pub fn text(f: &StudyFile) -> String {
+    let s = &f.summary;
+    let set = &f.settings;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{} ({}): {} games, engine self-play, {}, seed {}, {} random opening turns, turn cap {}{}",
+        set.variant_name,
+        set.variant,
+        s.games,
+        set.limits_text(),
+        set.seed,
+        set.opening_turns,
+        set.max_turns,
+        if f.shard.count > 1 {
+            format!(", shard {}", f.shard)
+        } else {
+            String::new()
+        }
+    );
+    let _ = writeln!(
+        o,
+        "White wins  {:>4}  {}",
+        s.white_wins,
+        rate(&s.white_rate)
+    );
+    let _ = writeln!(
+        o,
+        "Black wins  {:>4}  {}",
+        s.black_wins,
+        rate(&s.black_rate)
+    );
+    let _ = writeln!(o, "Draws       {:>4}  {}", s.draws, rate(&s.draw_rate));
+    let _ = writeln!(
+        o,
+        "First mover ({}) score {}, Elo {} [{} .. {}]; White's share of decisive games {}",
+        capitalised(&s.first_mover),
+        rate(&s.first_score),
+        signed(s.first_elo),
+        signed(s.first_elo_lo),
+        signed(s.first_elo_hi),
+        rate(&s.white_of_decisive)
+    );
+    let _ = writeln!(o, "Turns per game: {}", dist(&s.length));
+    let _ = writeln!(
+        o,
+        "  decisive games: {}; drawn games: {}",
+        dist(&s.decisive_length),
+        dist(&s.drawn_length)
+    );
+    let _ = writeln!(
+        o,
+        "Turns without a capture: {} of all turns; longest run per game: {}",
+        pct(s.quiet_share),
+        dist(&s.longest_quiet)
+    );
+    let _ = writeln!(o, "  every run: {}", dist(&s.quiet_runs));
+    let _ = writeln!(
+        o,
+        "Captures per game: {}; unit moves per engine turn {:.2}; nodes per engine turn {:.0}",
+        dist(&s.captures),
+        s.steps_per_turn,
+        s.nodes_per_turn
+    );
+    let _ = writeln!(
+        o,
+        "  decisive games: {}; drawn games: {}",
+        dist(&s.decisive_captures),
+        dist(&s.drawn_captures)
+    );
+    let _ = writeln!(
+        o,
+        "Endings: {}",
+        s.terminations
+            .iter()
+            .map(|t| format!(
+                "{} {} (+{} ={} -{})",
+                t.reason,
+                t.total(),
+                t.white,
+                t.draw,
+                t.black
+            ))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let games = s.games.max(1) as f64;
+    let _ = writeln!(
+        o,
+        "Per game (engine turns), both sides: kind, moves, captures, lost"
+    );
+    for k in &s.kinds {
+        let _ = writeln!(
+            o,
+            "  {} {:<12} {:>7.2} {:>6.2} {:>6.2}",
+            k.letter,
+            k.name,
+            (k.moves[0] + k.moves[1]) as f64 / games,
+            (k.captures[0] + k.captures[1]) as f64 / games,
+            (k.lost[0] + k.lost[1]) as f64 / games
+        );
+    }
+    if s.forfeits > 0 {
+        let _ = writeln!(
+            o,
+            "Forfeits (illegal step or unfinished turn): {}",
+            s.forfeits
+        );
+    }
+    o
+}
+
+/// The summary as markdown: settings, command lines, tables.
+pub fn markdown(f: &StudyFile) -> String {
+    let s = &f.summary;
+    let set = &f.settings;
+    let games = s.games.max(1) as f64;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "# Balance study: {} ({})\n",
+        set.variant_name, set.variant
+    );
+    let _ = writeln!(
+        o,
+        "{} games of engine self-play, {} per turn, seed {}, {} random opening turns, drawn at \
+         turn {} at the latest. Games are {} (docs/balance.md). Engine {}, variant fingerprint \
+         `{}`.\n",
+        s.games,
+        set.limits_text(),
+        set.seed,
+        set.opening_turns,
+        set.max_turns,
+        if set.deterministic() {
+            "a function of the seed: a rerun gives the same games"
+        } else {
+            "played on the clock: a rerun gives other games"
+        },
+        set.version,
+        set.variant_fingerprint
+    );
+    let _ = writeln!(o, "Command line(s):\n");
+    let _ = writeln!(o, "```sh");
+    for c in &f.commands {
+        let _ = writeln!(o, "{c}");
+    }
+    let _ = writeln!(o, "```\n");
+    let _ = writeln!(o, "## Results\n");
+    let _ = writeln!(o, "| | games | rate | 95% interval (Wilson) |");
+    let _ = writeln!(o, "|---|---:|---:|---|");
+    for (name, k, r) in [
+        ("White wins", s.white_wins, &s.white_rate),
+        ("Black wins", s.black_wins, &s.black_rate),
+        ("Draws", s.draws, &s.draw_rate),
+    ] {
+        let _ = writeln!(
+            o,
+            "| {name} | {k} | {} | {} - {} |",
+            pct(r.p),
+            pct(r.lo),
+            pct(r.hi)
+        );
+    }
+    let _ = writeln!(
+        o,
+        "\nFirst-turn advantage: {} (moving first) scores {} (95% {} - {}), an Elo \
+         difference of {} ({} to {}). White takes {} of the decisive games ({} - {}).\n",
+        capitalised(&s.first_mover),
+        pct(s.first_score.p),
+        pct(s.first_score.lo),
+        pct(s.first_score.hi),
+        signed(s.first_elo),
+        signed(s.first_elo_lo),
+        signed(s.first_elo_hi),
+        pct(s.white_of_decisive.p),
+        pct(s.white_of_decisive.lo),
+        pct(s.white_of_decisive.hi)
+    );
+    let _ = writeln!(o, "## Length and captures\n");
+    let _ = writeln!(o, "| turns | mean | min | 10% | median | 90% | max |");
+    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---:|");
+    for (name, d) in [
+        ("per game", &s.length),
+        ("per decisive game", &s.decisive_length),
+        ("per drawn game", &s.drawn_length),
+        ("longest run without a capture, per game", &s.longest_quiet),
+        ("every run without a capture", &s.quiet_runs),
+        ("captures per game", &s.captures),
+        ("captures per decisive game", &s.decisive_captures),
+        ("captures per drawn game", &s.drawn_captures),
+    ] {
+        if d.n == 0 {
+            let _ = writeln!(o, "| {name} | - | | | | | |");
+        } else {
+            let _ = writeln!(
+                o,
+                "| {name} | {:.1} | {} | {} | {} | {} | {} |",
+                d.mean, d.min, d.p10, d.median, d.p90, d.max
+            );
+        }
+    }
+    let _ = writeln!(
+        o,
+        "\n{} of all turns had no capture. The engines made {:.2} unit moves per turn and \
+         searched {:.0} nodes per turn.\n",
+        pct(s.quiet_share),
+        s.steps_per_turn,
+        s.nodes_per_turn
+    );
+    let _ = writeln!(o, "## Endings\n");
+    let _ = writeln!(o, "| ending | games | White won | drawn | Black won |");
+    let _ = writeln!(o, "|---|---:|---:|---:|---:|");
+    for t in &s.terminations {
+        let _ = writeln!(
+            o,
+            "| {} | {} | {} | {} | {} |",
+            t.reason,
+            t.total(),
+            t.white,
+            t.draw,
+            t.black
+        );
+    }
+    let _ = writeln!(o, "\n## Piece kinds (engine turns, per game)\n");
+    let _ = writeln!(
+        o,
+        "| kind | moves | share of moves | captures made | lost | captures per move | at the start | left at the end of a drawn game |"
+    );
+    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    let all_moves: u64 = s.kinds.iter().map(|k| k.moves[0] + k.moves[1]).sum();
+    let counts = start_counts(f);
+    for (i, k) in s.kinds.iter().enumerate() {
+        let m = k.moves[0] + k.moves[1];
+        let c = k.captures[0] + k.captures[1];
+        let _ = writeln!(
+            o,
+            "| {} {} | {:.2} | {} | {:.2} | {:.2} | {} | {} | {} |",
+            k.letter,
+            k.name,
+            m as f64 / games,
+            pct(m as f64 / all_moves.max(1) as f64),
+            c as f64 / games,
+            (k.lost[0] + k.lost[1]) as f64 / games,
+            if m == 0 {
+                "-".into()
+            } else {
+                pct(c as f64 / m as f64)
+            },
+            counts.as_ref().map_or("-".into(), |c| c[i].to_string()),
+            left_in_draws(f, &counts, i)
+        );
+    }
+    if s.forfeits > 0 {
+        let _ = writeln!(
+            o,
+            "\n{} game(s) forfeited by an illegal step or an unfinished turn.",
+            s.forfeits
+        );
+    }
+    o
+}
+
+// ---------------------------------------------------------------------------------------
+// The HTML report.
+
+const WHITE: &str = "#e9dfc4";
+const BLACK: &str = "#3b3a36";
+const DRAW: &str = "#9aa7b4";
+const ACCENT: &str = "#c0603a";
+const BLUE: &str = "#4a7fb0";
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A step of 1, 2 or 5 times a power of ten giving at most `most` steps up to `max`.
+fn nice_step(max: f64, most: usize) -> f64 {
+    let mut step = 1.0;
+    loop {
+        for m in [1.0, 2.0, 5.0] {
+            if max / (step * m) <= most as f64 {
+                return step * m;
+            }
+        }
+        step *= 10.0;
+    }
+}
+
+/// Bars of binned whole-number distributions, stacked in the order given (each series a
+/// colour and a name), with axes: values along x, games along y.
+fn histogram(
+    series: &[(&str, &str, &std::collections::BTreeMap<u32, u32>)],
+    x_label: &str,
+    y_label: &str,
+    limit: Option<(u32, &str)>,
+) -> String {
+    let (w, h) = (640.0, 230.0);
+    let (left, right, top, bottom) = (48.0, 12.0, 12.0, 40.0);
+    let all: Vec<u32> = series.iter().flat_map(|s| s.2.keys().copied()).collect();
+    let (Some(&lo), Some(&hi)) = (all.iter().min(), all.iter().max()) else {
+        return "<p class=\"none\">no data</p>".into();
+    };
+    let hi = hi.max(limit.map_or(0, |l| l.0));
+    let width = nice_step((hi - lo + 1) as f64, 40).max(1.0) as u32;
+    let start = lo / width * width;
+    let bins = ((hi - start) / width + 1) as usize;
+    let mut stacks = vec![vec![0u32; series.len()]; bins];
+    for (si, s) in series.iter().enumerate() {
+        for (&v, &c) in s.2 {
+            stacks[((v - start) / width) as usize][si] += c;
+        }
+    }
+    let peak = stacks
+        .iter()
+        .map(|b| b.iter().sum::<u32>())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let ystep = nice_step(peak as f64, 5);
+    let ymax = (peak as f64 / ystep).ceil() * ystep;
+    let (pw, ph) = (w - left - right, h - top - bottom);
+    let bw = pw / bins as f64;
+    let mut o = format!(
+        "<svg viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\" class=\"chart\">"
+    );
+    // Grid and y axis.
+    let mut y = 0.0;
+    while y <= ymax + 1e-9 {
+        let py = top + ph - y / ymax * ph;
+        let _ = write!(
+            o,
+            "<line x1=\"{left}\" x2=\"{}\" y1=\"{py:.1}\" y2=\"{py:.1}\" class=\"grid\"/><text x=\"{}\" y=\"{:.1}\" class=\"tick\" text-anchor=\"end\">{}</text>",
+            w - right,
+            left - 4.0,
+            py + 4.0,
+            y as u64
+        );
+        y += ystep;
+    }
+    for (b, stack) in stacks.iter().enumerate() {
+        let x = left + b as f64 * bw;
+        let mut base = 0u32;
+        let from = start + b as u32 * width;
+        let label = if width == 1 {
+            format!("{from}")
+        } else {
+            format!("{from}-{}", from + width - 1)
+        };
+        for (si, &c) in stack.iter().enumerate() {
+            if c == 0 {
+                continue;
+            }
+            let y0 = top + ph - (base + c) as f64 / ymax * ph;
+            let hh = c as f64 / ymax * ph;
+            let _ = write!(
+                o,
+                "<rect x=\"{:.1}\" y=\"{y0:.1}\" width=\"{:.1}\" height=\"{hh:.1}\" fill=\"{}\" stroke=\"#555\" stroke-width=\"0.5\"><title>{label}: {c} {}</title></rect>",
+                x + 0.5,
+                (bw - 1.0).max(0.5),
+                series[si].0,
+                esc(series[si].1)
+            );
+            base += c;
+        }
+    }
+    // X ticks: about eight labels.
+    let every = bins.div_ceil(8).max(1);
+    for b in (0..bins).step_by(every) {
+        let x = left + b as f64 * bw;
+        let _ = write!(
+            o,
+            "<line x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{}\" y2=\"{}\" class=\"axis\"/><text x=\"{x:.1}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{}</text>",
+            top + ph,
+            top + ph + 4.0,
+            top + ph + 16.0,
+            start + b as u32 * width
+        );
+    }
+    let _ = write!(
+        o,
+        "<line x1=\"{left}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" class=\"axis\"/><text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"middle\">{}</text><text x=\"12\" y=\"{}\" class=\"label\" text-anchor=\"middle\" transform=\"rotate(-90 12 {})\">{}</text>",
+        w - right,
+        top + ph,
+        top + ph,
+        left + pw / 2.0,
+        h - 6.0,
+        esc(x_label),
+        top + ph / 2.0,
+        top + ph / 2.0,
+        esc(y_label)
+    );
+    if let Some((at, name)) = limit {
+        let x = left + ((at - start) as f64 / width as f64) * bw;
+        let _ = write!(
+            o,
+            "<line x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{top}\" y2=\"{:.1}\" class=\"mark\"/><text x=\"{:.1}\" y=\"{:.1}\" class=\"tick\" text-anchor=\"end\">{}</text>",
+            top + ph,
+            x - 4.0,
+            top + 36.0,
+            esc(name)
+        );
+    }
+    if series.len() > 1 {
+        let mut lx = w - right - 8.0;
+        for (colour, name, _) in series.iter().rev() {
+            lx -= 8.0 * name.len() as f64 + 22.0;
+            let _ = write!(
+                o,
+                "<rect x=\"{lx:.1}\" y=\"{top}\" width=\"12\" height=\"12\" fill=\"{colour}\" stroke=\"#555\" stroke-width=\"0.5\"/><text x=\"{:.1}\" y=\"{}\" class=\"tick\">{}</text>",
+                lx + 16.0,
+                top + 10.0,
+                esc(name)
+            );
+        }
+    }
+    o.push_str("</svg>");
+    o
+}
+
+/// One row of a horizontal bar chart: label, stacked segments (value, colour, name), and an
+/// optional interval drawn as a whisker over the whole bar.
+struct Row {
+    label: String,
+    parts: Vec<(f64, &'static str, String)>,
+    interval: Option<(f64, f64)>,
+}
+
+/// Horizontal bars on a 0..`max` scale; `fmt` writes a value; `mark` draws a reference line.
+fn hbars(rows: &[Row], max: f64, fmt: &dyn Fn(f64) -> String, mark: Option<f64>) -> String {
+    let w = 640.0;
+    let (left, right, top) = (170.0, 70.0, 8.0);
+    let rh = 26.0;
+    let h = top + rows.len() as f64 * rh + 26.0;
+    let pw = w - left - right;
+    let sx = |v: f64| left + (v / max).clamp(0.0, 1.0) * pw;
+    let mut o = format!(
+        "<svg viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\" class=\"chart\">"
+    );
+    let step = nice_step(max, 5);
+    let mut t = 0.0;
+    while t <= max + 1e-9 {
+        let x = sx(t);
+        let _ = write!(
+            o,
+            "<line x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{top}\" y2=\"{:.1}\" class=\"grid\"/><text x=\"{x:.1}\" y=\"{:.1}\" class=\"tick\" text-anchor=\"middle\">{}</text>",
+            h - 22.0,
+            h - 8.0,
+            fmt(t)
+        );
+        t += step;
+    }
+    for (i, r) in rows.iter().enumerate() {
+        let y = top + i as f64 * rh;
+        let _ = write!(
+            o,
+            "<text x=\"{:.1}\" y=\"{:.1}\" class=\"tick\" text-anchor=\"end\">{}</text>",
+            left - 6.0,
+            y + rh / 2.0 + 4.0,
+            esc(&r.label)
+        );
+        let mut x = 0.0;
+        for (v, colour, name) in &r.parts {
+            if *v > 0.0 {
+                let _ = write!(
+                    o,
+                    "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\" stroke=\"#555\" stroke-width=\"0.5\"><title>{}: {}</title></rect>",
+                    sx(x),
+                    y + 4.0,
+                    (sx(x + v) - sx(x)).max(0.5),
+                    rh - 8.0,
+                    esc(name),
+                    fmt(*v)
+                );
+            }
+            x += v;
+        }
+        if let Some((lo, hi)) = r.interval {
+            let ym = y + rh / 2.0;
+            let _ = write!(
+                o,
+                "<path d=\"M{:.1} {ym:.1}H{:.1}M{:.1} {:.1}V{:.1}M{:.1} {:.1}V{:.1}\" class=\"ci\"><title>95% interval {} - {}</title></path>",
+                sx(lo),
+                sx(hi),
+                sx(lo),
+                ym - 6.0,
+                ym + 6.0,
+                sx(hi),
+                ym - 6.0,
+                ym + 6.0,
+                fmt(lo),
+                fmt(hi)
+            );
+        }
+        let _ = write!(
+            o,
+            "<text x=\"{:.1}\" y=\"{:.1}\" class=\"tick\">{}</text>",
+            w - right + 6.0,
+            y + rh / 2.0 + 4.0,
+            fmt(x)
+        );
+    }
+    if let Some(m) = mark {
+        let x = sx(m);
+        let _ = write!(
+            o,
+            "<line x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{top}\" y2=\"{:.1}\" class=\"mark\"/>",
+            h - 22.0
+        );
+    }
+    o.push_str("</svg>");
+    o
+}
+
+fn figure(title: &str, svg: String, caption: &str) -> String {
+    format!(
+        "<figure><figcaption><b>{}</b> {}</figcaption>{svg}</figure>\n",
+        esc(title),
+        esc(caption)
+    )
+}
+
+/// The whole report: one HTML file with inline CSS and SVG, no scripts.
+pub fn html(f: &StudyFile) -> String {
+    let s = &f.summary;
+    let set = &f.settings;
+    let games = s.games.max(1) as f64;
+    // The draw rule, when the variant is a built-in one with the study's exact rules.
+    let rules = cohort_rules::builtin(&set.variant)
+        .filter(|v| crate::fingerprint(v) == set.variant_fingerprint);
+    let quiet = rules
+        .as_ref()
+        .map(|v| v.quiet_turns as u32)
+        .filter(|&q| q > 0);
+    // Units at the start (none in a free set-up, where units are placed).
+    let units = rules
+        .as_ref()
+        .map(|v| v.start().units().count() as u32)
+        .filter(|&u| u > 0);
+    let mut o = String::new();
+    let _ = write!(
+        o,
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Balance: {name}</title>\n<style>\
+body{{font:15px/1.45 system-ui,sans-serif;max-width:720px;margin:2em auto;padding:0 1em;color:#222}}\
+h1{{font-size:1.5em}}h2{{font-size:1.15em;margin-top:1.8em;border-bottom:1px solid #ddd}}\
+table{{border-collapse:collapse;margin:.6em 0}}td,th{{padding:.2em .6em;border-bottom:1px solid #eee;text-align:right}}\
+td:first-child,th:first-child{{text-align:left}}pre{{background:#f6f5f1;padding:.6em;white-space:pre-wrap;word-break:break-all;font-size:13px}}\
+figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;height:auto}}\
+.chart .grid{{stroke:#e6e6e6}}.chart .axis{{stroke:#888}}.chart .tick{{font-size:11px;fill:#444}}\
+.chart .label{{font-size:12px;fill:#333}}.chart .ci{{stroke:#b02a1a;stroke-width:2;fill:none}}\
+.chart .mark{{stroke:{ACCENT};stroke-dasharray:4 3;stroke-width:1.5}}.note{{color:#555}}.big{{font-size:1.1em}}\
+</style></head><body>\n",
+        name = esc(&set.variant_name)
+    );
+    let _ = writeln!(
+        o,
+        "<h1>Balance study: {} <small>({})</small></h1>",
+        esc(&set.variant_name),
+        esc(&set.variant)
+    );
+    let _ = writeln!(
+        o,
+        "<p>{} games of the engine against itself, {}, seed {}, {} random opening turns, \
+         drawn at turn {} at the latest. {} Engine {}, variant fingerprint <code>{}</code>; \
+         {:.0} s of wall clock on {} thread(s).</p>",
+        s.games,
+        esc(&set.limits_text()),
+        set.seed,
+        set.opening_turns,
+        set.max_turns,
+        if set.deterministic() {
+            "Without a clock each game is a function of its seed: a rerun, whole or in shards, gives the same games."
+        } else {
+            "On the clock: the engine searches as deep as time allows, so a rerun gives other games."
+        },
+        esc(&set.version),
+        esc(&set.variant_fingerprint),
+        f.wall_seconds,
+        f.threads
+    );
+    let _ = writeln!(o, "<pre>{}</pre>", esc(&f.commands.join("\n")));
+
+    // Results.
+    let _ = writeln!(o, "<h2>Who wins</h2>");
+    let pcts = |x: f64| format!("{:.0}%", x * 100.0);
+    let rows = vec![
+        Row {
+            label: format!("White wins ({})", s.white_wins),
+            parts: vec![(s.white_rate.p, WHITE, "White wins".into())],
+            interval: Some((s.white_rate.lo, s.white_rate.hi)),
+        },
+        Row {
+            label: format!("Draws ({})", s.draws),
+            parts: vec![(s.draw_rate.p, DRAW, "draws".into())],
+            interval: Some((s.draw_rate.lo, s.draw_rate.hi)),
+        },
+        Row {
+            label: format!("Black wins ({})", s.black_wins),
+            parts: vec![(s.black_rate.p, BLACK, "Black wins".into())],
+            interval: Some((s.black_rate.lo, s.black_rate.hi)),
+        },
+    ];
+    o.push_str(&figure(
+        "Results.",
+        hbars(&rows, 1.0, &pcts, None),
+        "Share of the games; the red whiskers are 95% Wilson intervals.",
+    ));
+    let first = capitalised(&s.first_mover);
+    let rows = vec![
+        Row {
+            label: format!("{first} (moves first)"),
+            parts: vec![(
+                s.first_score.p,
+                if first == "White" { WHITE } else { BLACK },
+                "score".into(),
+            )],
+            interval: Some((s.first_score.lo, s.first_score.hi)),
+        },
+        Row {
+            label: "White, decisive games".into(),
+            parts: vec![(s.white_of_decisive.p, WHITE, "White's share".into())],
+            interval: Some((s.white_of_decisive.lo, s.white_of_decisive.hi)),
+        },
+    ];
+    o.push_str(&figure(
+        "First-turn advantage.",
+        hbars(&rows, 1.0, &pcts, Some(0.5)),
+        "The first mover's score (a win 1, a draw 1/2) and White's share of the decisive games; the dashed line is an even game.",
+    ));
+    let _ = writeln!(
+        o,
+        "<p class=\"big\">{first} moves first and scores <b>{}</b> (95% {} - {}): an Elo \
+         difference of <b>{}</b> ({} to {}). {}</p>",
+        pct(s.first_score.p),
+        pct(s.first_score.lo),
+        pct(s.first_score.hi),
+        signed(s.first_elo),
+        signed(s.first_elo_lo),
+        signed(s.first_elo_hi),
+        if s.first_score.lo > 0.5 {
+            "The interval lies above 50%: moving first is an advantage."
+        } else if s.first_score.hi < 0.5 {
+            "The interval lies below 50%: moving first is a disadvantage."
+        } else {
+            "The interval contains 50%: no first-turn advantage is shown at this sample size."
+        }
+    );
+    let _ = writeln!(
+        o,
+        "<table><tr><th></th><th>games</th><th>rate</th><th>95% interval</th></tr>"
+    );
+    for (name, k, r) in [
+        ("White wins", s.white_wins, &s.white_rate),
+        ("Draws", s.draws, &s.draw_rate),
+        ("Black wins", s.black_wins, &s.black_rate),
+    ] {
+        let _ = writeln!(
+            o,
+            "<tr><td>{name}</td><td>{k}</td><td>{}</td><td>{} - {}</td></tr>",
+            pct(r.p),
+            pct(r.lo),
+            pct(r.hi)
+        );
+    }
+    let _ = writeln!(o, "</table>");
+
+    // Endings.
+    let _ = writeln!(o, "<h2>How games end</h2>");
+    let rows: Vec<Row> = s
+        .terminations
+        .iter()
+        .map(|t| Row {
+            label: format!("{} ({})", t.reason, t.total()),
+            parts: vec![
+                (t.white as f64 / games, WHITE, "White won".into()),
+                (t.draw as f64 / games, DRAW, "drawn".into()),
+                (t.black as f64 / games, BLACK, "Black won".into()),
+            ],
+            interval: None,
+        })
+        .collect();
+    o.push_str(&figure(
+        "Endings.",
+        hbars(&rows, 1.0, &pcts, None),
+        "Share of the games ending each way, split by result (light: White won, grey: drawn, dark: Black won).",
+    ));
+
+    // Length.
+    let _ = writeln!(o, "<h2>Game length</h2>");
+    let lengths = |draw: bool| -> std::collections::BTreeMap<u32, u32> {
+        if draw {
+            s.drawn_length.counts.clone()
+        } else {
+            s.decisive_length.counts.clone()
+        }
+    };
+    let (dec, drw) = (lengths(false), lengths(true));
+    o.push_str(&figure(
+        "Turns per game.",
+        histogram(
+            &[(BLUE, "decisive", &dec), (DRAW, "drawn", &drw)],
+            "turns (a turn is one side's whole move, the random opening included)",
+            "games",
+            // The cap, when some game reached it.
+            s.terminations
+                .iter()
+                .any(|t| t.reason.starts_with("turn cap"))
+                .then_some((set.max_turns as u32, "turn cap")),
+        ),
+        &format!(
+            "All games: {}. Decisive: {}. Drawn: {}.",
+            dist(&s.length),
+            dist(&s.decisive_length),
+            dist(&s.drawn_length)
+        ),
+    ));
+    let _ = writeln!(
+        o,
+        "<table><tr><th>turns</th><th>mean</th><th>min</th><th>10%</th><th>median</th><th>90%</th><th>max</th></tr>"
+    );
+    for (name, d) in [
+        ("per game", &s.length),
+        ("per decisive game", &s.decisive_length),
+        ("per drawn game", &s.drawn_length),
+        ("longest run without a capture", &s.longest_quiet),
+        ("every run without a capture", &s.quiet_runs),
+        ("captures per game", &s.captures),
+        ("captures per decisive game", &s.decisive_captures),
+        ("captures per drawn game", &s.drawn_captures),
+    ] {
+        if d.n == 0 {
+            let _ = writeln!(o, "<tr><td>{name}</td><td colspan=\"6\">-</td></tr>");
+        } else {
+            let _ = writeln!(
+                o,
+                "<tr><td>{name}</td><td>{:.1}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                d.mean, d.min, d.p10, d.median, d.p90, d.max
+            );
+        }
+    }
+    let _ = writeln!(o, "</table>");
+
+    // Quiet turns.
+    let _ = writeln!(o, "<h2>Turns without a capture</h2>");
+    let _ = writeln!(
+        o,
+        "<p>{} of all turns took nothing. A run is a stretch of consecutive turns (both sides') \
+         without a capture; {}</p>",
+        pct(s.quiet_share),
+        match quiet {
+            Some(q) => format!(
+                "the variant's quiet-turn rule draws a game when a run reaches {q} turns (the dashed line)."
+            ),
+            None => "a quiet-turn rule, if the variant has one, draws a game when a run reaches its limit.".into(),
+        }
+    );
+    o.push_str(&figure(
+        "Longest run per game.",
+        histogram(
+            &[(ACCENT, "games", &s.longest_quiet.counts)],
+            "longest run of turns without a capture",
+            "games",
+            quiet.map(|q| (q, "quiet-turn rule")),
+        ),
+        &dist(&s.longest_quiet),
+    ));
+    o.push_str(&figure(
+        "Every run.",
+        histogram(
+            &[(DRAW, "runs", &s.quiet_runs.counts)],
+            "turns in a run without a capture",
+            "runs",
+            None,
+        ),
+        &format!("{} runs: {}", s.quiet_runs.n, dist(&s.quiet_runs)),
+    ));
+    o.push_str(&figure(
+        "Captures per game.",
+        histogram(
+            &[
+                (BLUE, "decisive", &s.decisive_captures.counts),
+                (DRAW, "drawn", &s.drawn_captures.counts),
+            ],
+            "units captured in the game",
+            "games",
+            units.map(|u| (u, "every unit")),
+        ),
+        &format!(
+            "{}Decisive games: {}. Drawn games: {}.",
+            units.map_or(String::new(), |u| format!(
+                "{u} units stand on the board at the start. "
+            )),
+            dist(&s.decisive_captures),
+            dist(&s.drawn_captures)
+        ),
+    ));
+
+    // Kinds.
+    let _ = writeln!(o, "<h2>Which units do the work</h2>");
+    let max_moves = s
+        .kinds
+        .iter()
+        .map(|k| (k.moves[0] + k.moves[1]) as f64 / games)
+        .fold(0.0, f64::max)
+        .max(1e-9);
+    let rows: Vec<Row> = s
+        .kinds
+        .iter()
+        .map(|k| Row {
+            label: format!("{} {}", k.letter, k.name),
+            parts: vec![
+                (k.moves[0] as f64 / games, WHITE, "moves by White".into()),
+                (k.moves[1] as f64 / games, BLACK, "moves by Black".into()),
+            ],
+            interval: None,
+        })
+        .collect();
+    let num = |x: f64| format!("{x:.1}");
+    o.push_str(&figure(
+        "Moves per game by kind.",
+        hbars(&rows, max_moves, &num, None),
+        "Unit moves per game in the engines' turns (light: White's, dark: Black's).",
+    ));
+    let max_caps = s
+        .kinds
+        .iter()
+        .map(|k| {
+            ((k.captures[0] + k.captures[1]) as f64 / games)
+                .max((k.lost[0] + k.lost[1]) as f64 / games)
+        })
+        .fold(0.0, f64::max)
+        .max(1e-9);
+    let mut rows = Vec::new();
+    for k in &s.kinds {
+        rows.push(Row {
+            label: format!("{} captures made", k.letter),
+            parts: vec![(
+                (k.captures[0] + k.captures[1]) as f64 / games,
+                BLUE,
+                "captures made".into(),
+            )],
+            interval: None,
+        });
+        rows.push(Row {
+            label: format!("{} lost", k.letter),
+            parts: vec![(
+                (k.lost[0] + k.lost[1]) as f64 / games,
+                ACCENT,
+                "units lost".into(),
+            )],
+            interval: None,
+        });
+    }
+    o.push_str(&figure(
+        "Captures by kind.",
+        hbars(&rows, max_caps, &num, None),
+        "Per game: captures made by units of each kind (blue) and units of the kind captured (red).",
+    ));
+    let _ = writeln!(
+        o,
+        "<table><tr><th>kind</th><th>moves/game</th><th>share</th><th>captures/game</th><th>lost/game</th><th>captures per move</th><th>at the start</th><th>left after a draw</th></tr>"
+    );
+    let all_moves: u64 = s.kinds.iter().map(|k| k.moves[0] + k.moves[1]).sum();
+    let counts = start_counts(f);
+    for (i, k) in s.kinds.iter().enumerate() {
+        let m = k.moves[0] + k.moves[1];
+        let c = k.captures[0] + k.captures[1];
+        let _ = writeln!(
+            o,
+            "<tr><td>{} {}</td><td>{:.2}</td><td>{}</td><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&k.letter),
+            esc(&k.name),
+            m as f64 / games,
+            pct(m as f64 / all_moves.max(1) as f64),
+            c as f64 / games,
+            (k.lost[0] + k.lost[1]) as f64 / games,
+            if m == 0 { "-".into() } else { pct(c as f64 / m as f64) },
+            counts.as_ref().map_or("-".into(), |c| c[i].to_string()),
+            left_in_draws(f, &counts, i)
+        );
+    }
+    let _ = writeln!(o, "</table>");
+    let _ = writeln!(
+        o,
+        "<p class=\"note\">Left after a draw: the units of the kind at the start less those lost, \
+         averaged over the drawn games (both sides). The engines made {:.2} unit moves per turn and searched {:.0} nodes per turn. {}</p>",
+        s.steps_per_turn,
+        s.nodes_per_turn,
+        if s.forfeits > 0 {
+            format!("{} game(s) were forfeited by an illegal step or an unfinished turn.", s.forfeits)
+        } else {
+            "No game was forfeited (every engine step was legal).".into()
+        }
+    );
+    let _ = writeln!(
+        o,
+        "<p class=\"note\">Statistics: docs/balance.md. Generated by <code>cohort balance</code>.</p></body></html>"
+    );
+    o
+}
