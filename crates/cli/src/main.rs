@@ -146,6 +146,13 @@ enum Command {
         /// AI-against-AI games in progress at once; more are refused until one ends.
         #[arg(long, default_value_t = 4)]
         max_ai_games: usize,
+        /// Mark session cookies Secure (the site is served over TLS, e.g. by a proxy).
+        #[arg(long)]
+        secure_cookies: bool,
+        /// Behind a reverse proxy: the client's address from X-Forwarded-For, and cookies
+        /// Secure when X-Forwarded-Proto is https.
+        #[arg(long)]
+        behind_proxy: bool,
     },
     /// Replay every game stored in a database and report any that does not replay legally
     /// (the database must exist: a missing SQLite file is an error and is not created).
@@ -389,10 +396,14 @@ fn run(cli: Cli) -> Res<()> {
             ai_workers,
             ai_max_time_ms,
             max_ai_games,
+            secure_cookies,
+            behind_proxy,
         } => {
             let mut config = cohort_server::Config {
                 ai_max_time_ms,
                 max_ai_games,
+                secure_cookies,
+                behind_proxy,
                 ..Default::default()
             };
             if let Some(n) = ai_workers {

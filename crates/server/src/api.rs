@@ -24,22 +24,23 @@ use serde_json::{json, Value};
 
 use crate::live::{board_view, side_name, LiveGame};
 use crate::sched::Class;
+use crate::clock::{Clock, TimeControl};
 use crate::store::{now_ms, Change, GameRow};
 use crate::{App, Slot};
 
 /// Largest request body accepted (a step request is well under 100 bytes).
 pub const MAX_BODY: usize = 16 * 1024;
 
-pub struct ApiError(StatusCode, String);
+pub struct ApiError(pub StatusCode, pub String);
 
 impl ApiError {
-    fn bad(msg: impl Into<String>) -> ApiError {
+    pub fn bad(msg: impl Into<String>) -> ApiError {
         ApiError(StatusCode::BAD_REQUEST, msg.into())
     }
-    fn conflict(msg: impl Into<String>) -> ApiError {
+    pub fn conflict(msg: impl Into<String>) -> ApiError {
         ApiError(StatusCode::CONFLICT, msg.into())
     }
-    fn internal(msg: impl Into<String>) -> ApiError {
+    pub fn internal(msg: impl Into<String>) -> ApiError {
         ApiError(StatusCode::INTERNAL_SERVER_ERROR, msg.into())
     }
 }
@@ -50,7 +51,7 @@ impl IntoResponse for ApiError {
     }
 }
 
-type Answer = Result<Json<Value>, ApiError>;
+pub(crate) type Answer = Result<Json<Value>, ApiError>;
 
 /// axum's `Path`, refused with a JSON [`ApiError`] instead of axum's plain-text rejection.
 pub struct ApiPath<T>(pub T);
@@ -128,7 +129,7 @@ pub fn router(app: Arc<App>) -> Router {
 }
 
 /// Parse a JSON body, turning every way it can be wrong into one clear sentence.
-fn body<T: for<'de> Deserialize<'de>>(raw: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+pub(crate) fn body<T: for<'de> Deserialize<'de>>(raw: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
     let bytes = raw.map_err(|e| {
         let status = e.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
@@ -175,6 +176,22 @@ struct NewGame {
     ai: Option<AiSpec>,
     /// A start position other than the variant's (NOTATION.md position string).
     position: Option<String>,
+    /// A clock: `{"minutes": 1, "increment": 1}` or `{"days": 3}` (docs/server.md, "Clocks").
+    clock: Option<ClockSpec>,
+}
+
+#[derive(Deserialize, Clone, Copy, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClockSpec {
+    pub minutes: Option<f64>,
+    pub increment: Option<i64>,
+    pub days: Option<i64>,
+}
+
+impl ClockSpec {
+    pub fn control(&self, at: &str) -> Result<TimeControl, ApiError> {
+        TimeControl::from_request(self.minutes, self.increment, self.days, at).map_err(ApiError::bad)
+    }
 }
 
 #[derive(Deserialize)]
@@ -184,7 +201,7 @@ struct AiSpec {
     time_ms: u64,
 }
 
-fn token() -> String {
+pub(crate) fn token() -> String {
     let mut b = [0u8; 16];
     getrandom::getrandom(&mut b).expect("the operating system's random source");
     b.iter().map(|x| format!("{x:02x}")).collect()
@@ -221,6 +238,7 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
             "ai.time_ms: must be between 50 and {max_time} (this server's limit per AI turn)"
         )));
     }
+    let control = req.clock.unwrap_or_default().control("clock")?;
     let ai_only = req.white == "ai" && req.black == "ai";
     let start = match &req.position {
         Some(text) => cohort_rules::Position::parse(&variant, text)
@@ -246,7 +264,38 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
         version: 1,
         created_ms: now,
         updated_ms: now,
+        clock: Clock::start(control, now),
+        ..GameRow::default()
     };
+    launch(&app, &row).await?;
+    let seat = |kind: &str, tok: &str| {
+        if kind == "human" {
+            (
+                Value::from(tok),
+                Value::from(format!("/game/{id}?token={tok}")),
+            )
+        } else {
+            (Value::Null, Value::Null)
+        }
+    };
+    let (wt, wl) = seat(&row.white, &row.white_token);
+    let (bt, bl) = seat(&row.black, &row.black_token);
+    let mut created = json!({
+        "id": id,
+        "tokens": {"white": wt, "black": bt},
+        "links": {"white": wl, "black": bl},
+        "watch": format!("/game/{id}"),
+    });
+    if ai_only {
+        created["creator_token"] = row.creator_token.clone().into();
+    }
+    Ok(Json(created))
+}
+
+/// Store a new game and start it: into memory, the AI asked for its turn, the clock armed.
+pub(crate) async fn launch(app: &Arc<App>, row: &GameRow) -> Result<(), ApiError> {
+    let id = row.id.clone();
+    let ai_only = row.white == "ai" && row.black == "ai";
     let live = LiveGame::replay(row.clone(), &[]).map_err(ApiError::bad)?;
     if live.game.result().is_some() {
         return Err(ApiError::bad(
@@ -277,34 +326,14 @@ async fn create_game(State(app): State<Arc<App>>, raw: Result<Bytes, BytesReject
             None
         };
         app.store
-            .insert_game(&row)
+            .insert_game(row)
             .await
             .map_err(|e| ApiError::internal(format!("storing the game failed: {e}")))?;
     }
     let slot = app.insert(id.clone(), live);
-    kick_ai(&app, &id, &slot).await;
-    let seat = |kind: &str, tok: &str| {
-        if kind == "human" {
-            (
-                Value::from(tok),
-                Value::from(format!("/game/{id}?token={tok}")),
-            )
-        } else {
-            (Value::Null, Value::Null)
-        }
-    };
-    let (wt, wl) = seat(&row.white, &row.white_token);
-    let (bt, bl) = seat(&row.black, &row.black_token);
-    let mut created = json!({
-        "id": id,
-        "tokens": {"white": wt, "black": bt},
-        "links": {"white": wl, "black": bl},
-        "watch": format!("/game/{id}"),
-    });
-    if ai_only {
-        created["creator_token"] = row.creator_token.clone().into();
-    }
-    Ok(Json(created))
+    arm_clock(app, &id, &slot).await;
+    kick_ai(app, &id, &slot).await;
+    Ok(())
 }
 
 #[derive(Deserialize)]
@@ -345,6 +374,7 @@ async fn stop(
         return Err(ApiError::conflict("the game is over"));
     }
     let mut next = live.clone();
+    next.row.clock.stop(live.to_move(), now_ms());
     next.game.agree_draw();
     next.row.ending = Some("stopped".into());
     next.row.draw_offer = None;
@@ -525,7 +555,16 @@ async fn act(State(app): State<Arc<App>>, id: String, a: Act, action: Action) ->
                 "this token holds no seat in this game".into(),
             )
         })?;
-        apply(&app, &mut live, seat, action).await?;
+        let before = live.row.version;
+        if let Err(e) = apply(&app, &mut live, seat, action).await {
+            if live.row.version != before {
+                // The flag had fallen: the game ended on time before the action.
+                rate_if_finished(&app, &mut live).await;
+                let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+            }
+            return Err(e);
+        }
+        rate_if_finished(&app, &mut live).await;
         // One view serves the watchers (no seat) and, with the seat, the answer.
         let mut view = live.view(None);
         if slot.updates.receiver_count() > 0 {
@@ -534,14 +573,115 @@ async fn act(State(app): State<Arc<App>>, id: String, a: Act, action: Action) ->
         view["seat"] = side_name(seat).into();
         view
     };
+    arm_clock(&app, &id, &slot).await;
     kick_ai(&app, &id, &slot).await;
     Ok(Json(view))
+}
+
+/// End the game on time if the side to move's flag has fallen; stored before it counts.
+/// True if it ended now.
+async fn settle_clock(app: &App, live: &mut LiveGame) -> Result<bool, ApiError> {
+    let now = now_ms();
+    if !live.flag_fallen(now) {
+        return Ok(false);
+    }
+    let mut next = live.clone();
+    next.end_on_time(now);
+    next.row.version += 1;
+    next.row.updated_ms = now;
+    app.store.commit(&next.row, Change::Row).await.map_err(|e| {
+        ApiError::internal(format!("storing the time forfeit failed: {e}"))
+    })?;
+    next.ai_thinking = live.ai_thinking;
+    *live = next;
+    Ok(true)
+}
+
+/// A rated game between two accounts that has just ended: apply the rating change (once).
+pub(crate) async fn rate_if_finished(app: &App, live: &mut LiveGame) {
+    let row = &live.row;
+    if !row.finished || !row.rated || row.rating_change.is_some() {
+        return;
+    }
+    let (Some(w), Some(b)) = (row.white_user.clone(), row.black_user.clone()) else {
+        return;
+    };
+    let score = match live.view_result_winner() {
+        Some(Side::White) => 1.0,
+        Some(Side::Black) => 0.0,
+        None => 0.5,
+    };
+    match app
+        .store
+        .rate_game(&row.id, &row.variant, &w, &b, score)
+        .await
+    {
+        Ok(change) => live.row.rating_change = Some(change),
+        Err(e) => eprintln!("cohort serve: game {}: rating failed: {e}", row.id),
+    }
+}
+
+/// Watch the clock of game `id`: when the side to move's flag falls, the game ends on time
+/// (stored, shown to the watchers, rated), whether or not anyone sends a request. Called after
+/// every change; the timer it replaces is cancelled.
+pub(crate) async fn arm_clock(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
+    let deadline = {
+        let live = slot.live.lock().await;
+        if live.game.result().is_some() {
+            None
+        } else {
+            live.row.clock.deadline(live.to_move())
+        }
+    };
+    let mut timer = slot.timer.lock().unwrap();
+    if let Some(old) = timer.take() {
+        old.abort();
+    }
+    let Some(mut deadline) = deadline else {
+        return;
+    };
+    let (app, slot2, id) = (app.clone(), slot.clone(), id.to_string());
+    let task = tokio::spawn(async move {
+        loop {
+            let wait = (deadline - now_ms()).max(0) as u64;
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+            let mut live = slot2.live.lock().await;
+            if live.game.result().is_some() {
+                return;
+            }
+            match settle_clock(&app, &mut live).await {
+                Ok(true) => {
+                    rate_if_finished(&app, &mut live).await;
+                    let _ = slot2.updates.send(Arc::new(live.view(None).to_string()));
+                    return;
+                }
+                Ok(false) => match live.row.clock.deadline(live.to_move()) {
+                    // The clock moved on (a turn ended): wait for the new deadline.
+                    Some(d) => deadline = d,
+                    None => return,
+                },
+                Err(ApiError(_, e)) => {
+                    eprintln!("cohort serve: game {id}: {e}; trying again in a second");
+                    deadline = now_ms() + 1000;
+                }
+            }
+        }
+    });
+    *timer = Some(task.abort_handle());
 }
 
 /// Carry out `action` for `seat` on a copy of the game, store it, then keep the copy.
 async fn apply(app: &App, live: &mut LiveGame, seat: Side, action: Action) -> Result<(), ApiError> {
     if live.game.result().is_some() {
         return Err(ApiError::conflict("the game is over"));
+    }
+    // The clock first: a flag that has fallen ends the game before anything is played.
+    if settle_clock(app, live).await? {
+        let loser = live.to_move();
+        return Err(ApiError::conflict(format!(
+            "the game is over: {}'s time ran out",
+            loser.name()
+        )));
     }
     let mut next = live.clone();
     let mover = live.to_move();
@@ -630,9 +770,16 @@ async fn apply(app: &App, live: &mut LiveGame, seat: Side, action: Action) -> Re
         Change::Step { ply, .. } => Change::Step { ply, text: &text },
         other => other,
     };
+    let now = now_ms();
     next.row.version += 1;
-    next.row.updated_ms = now_ms();
+    next.row.updated_ms = now;
     next.row.finished = next.game.result().is_some();
+    // The clock switches only when a turn ends, and stops when the game does.
+    if next.row.finished {
+        next.row.clock.stop(mover, now);
+    } else if next.to_move() != mover {
+        next.row.clock.switch(mover, now);
+    }
     app.store.commit(&next.row, change).await.map_err(|e| {
         ApiError::internal(format!("storing the change failed, nothing changed: {e}"))
     })?;
@@ -658,8 +805,9 @@ pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
         (
             live.game.clone(),
             live.row.ai_agent.clone(),
-            // Games stored before the limit was lowered search no longer than it.
-            (live.row.ai_time_ms as u64).min(app.config.ai_max_time_ms),
+            // Games stored before the limit was lowered search no longer than it; on a live
+            // clock, at most a tenth of what the AI has left (its thinking counts on it).
+            ai_time(&live, app.config.ai_max_time_ms),
             live.to_move(),
             // Queued now, in the order the turns came.
             app.scheduler.request(id, class),
@@ -709,9 +857,22 @@ pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
         }
         let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
         drop(live);
+        arm_clock(&app, &id, &slot).await;
         // Both seats may be the AI's: then the next turn is its too.
         kick_ai_later(app, id, slot);
     });
+}
+
+/// The AI's time for its turn: its setting, the server's cap, and its clock.
+fn ai_time(live: &LiveGame, cap: u64) -> u64 {
+    let mut t = (live.row.ai_time_ms as u64).min(cap);
+    let c = &live.row.clock;
+    if let TimeControl::Live { .. } = c.control {
+        let side = live.to_move();
+        let left = c.left(side, side, now_ms()).max(0) as u64;
+        t = t.min((left / 10).max(50));
+    }
+    t
 }
 
 /// `kick_ai` from a new task (a plain function: the AI's task cannot contain itself).

@@ -1,8 +1,12 @@
 //! Cohort's game server: the HTTP/WebSocket API of docs/server.md, the web pages, and the
 //! games kept in memory with every change committed to storage before it is acknowledged.
 
+mod accounts;
 mod api;
+pub mod clock;
+pub mod glicko;
 pub mod live;
+mod lobby;
 mod pages;
 pub mod sched;
 pub mod store;
@@ -20,6 +24,8 @@ use store::Store;
 pub struct Slot {
     pub live: Mutex<LiveGame>,
     pub updates: broadcast::Sender<Arc<String>>,
+    /// The task that ends the game when the side to move's flag falls (clock.rs).
+    pub timer: std::sync::Mutex<Option<tokio::task::AbortHandle>>,
 }
 
 /// The server's limits on the AI's compute (docs/server.md, "Fair AI compute").
@@ -31,6 +37,11 @@ pub struct Config {
     pub ai_max_time_ms: u64,
     /// AI-against-AI games in progress at once (`--max-ai-games`).
     pub max_ai_games: usize,
+    /// Session cookies carry `Secure` (`--secure-cookies`: the site is served over TLS).
+    pub secure_cookies: bool,
+    /// Behind a reverse proxy (`--behind-proxy`): the client's address is the first of
+    /// `X-Forwarded-For`, and `X-Forwarded-Proto: https` makes cookies `Secure`.
+    pub behind_proxy: bool,
 }
 
 impl Default for Config {
@@ -39,6 +50,8 @@ impl Default for Config {
             ai_workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
             ai_max_time_ms: 5000,
             max_ai_games: 4,
+            secure_cookies: false,
+            behind_proxy: false,
         }
     }
 }
@@ -51,6 +64,10 @@ pub struct App {
     pub scheduler: Arc<sched::Scheduler>,
     /// Held while an AI-against-AI game is counted and created (the limit holds under races).
     ai_games_gate: Mutex<()>,
+    /// Failed log-ins counted per user name and per address (accounts.rs).
+    pub(crate) limiter: accounts::Limiter,
+    /// Open challenges (lobby.rs).
+    pub(crate) lobby: lobby::Lobby,
 }
 
 #[derive(Debug)]
@@ -79,15 +96,30 @@ impl App {
             config,
             games: Default::default(),
             ai_games_gate: Mutex::new(()),
+            limiter: Default::default(),
+            lobby: Default::default(),
         });
         let ids = app
             .store
             .game_ids(true, i64::MAX)
             .await
             .map_err(|e| ServeError(format!("reading games: {e}")))?;
+        // Rated games that ended just before a crash, ratings not yet applied.
+        if let Ok(ids) = app.store.unrated_finished().await {
+            for id in ids {
+                if let Ok(Some(slot)) = app.slot(&id).await {
+                    api::rate_if_finished(&app, &mut *slot.live.lock().await).await;
+                }
+            }
+        }
         for id in ids {
             match app.slot(&id).await {
-                Ok(Some(slot)) => api::kick_ai(&app, &id, &slot).await,
+                Ok(Some(slot)) => {
+                    // Time ran on while the server was down: the timer ends the game at once
+                    // if a flag fell meanwhile.
+                    api::arm_clock(&app, &id, &slot).await;
+                    api::kick_ai(&app, &id, &slot).await
+                }
                 Ok(None) => {}
                 Err(e) => eprintln!("cohort serve: game {id} not resumed: {e}"),
             }
@@ -107,6 +139,7 @@ impl App {
         let slot = Arc::new(Slot {
             live: Mutex::new(live),
             updates: broadcast::channel(64).0,
+            timer: Default::default(),
         });
         // Another request may have loaded it meanwhile: keep the first.
         Ok(Some(
@@ -123,6 +156,7 @@ impl App {
         let slot = Arc::new(Slot {
             live: Mutex::new(live),
             updates: broadcast::channel(64).0,
+            timer: Default::default(),
         });
         self.games.lock().unwrap().insert(id, slot.clone());
         slot
@@ -131,9 +165,13 @@ impl App {
 
 /// Every route: the API and the pages.
 pub fn router(app: Arc<App>) -> axum::Router {
-    api::router(app)
+    api::router(app.clone())
+        .merge(accounts::router(app.clone()))
+        .merge(lobby::router(app))
         .merge(pages::router())
         .fallback(api::no_route)
+        // A request from another site acts for nobody (accounts.rs, `same_origin`).
+        .layer(axum::middleware::from_fn(accounts::same_origin))
 }
 
 /// Run the server on `addr` until the process is stopped. Prints the address to open.
@@ -154,7 +192,10 @@ pub async fn serve(addr: SocketAddr, database: &str, config: Config) -> Result<(
         app.config.max_ai_games
     );
     let router = router(app.clone());
-    axum::serve(listener, router)
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })

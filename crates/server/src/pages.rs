@@ -25,12 +25,35 @@ const STATIC: &[(&str, &str, &str)] = &[
         "text/css",
         include_str!("../../../web/static/style.css"),
     ),
+    (
+        "account.js",
+        "text/javascript",
+        include_str!("../../../web/static/account.js"),
+    ),
+    (
+        "clock.js",
+        "text/javascript",
+        include_str!("../../../web/static/clock.js"),
+    ),
+    (
+        "lobby.js",
+        "text/javascript",
+        include_str!("../../../web/static/lobby.js"),
+    ),
+    (
+        "play.css",
+        "text/css",
+        include_str!("../../../web/static/play.css"),
+    ),
 ];
 
 pub fn router() -> Router {
     Router::new()
         .route("/", get(|| async { shell("home", "") }))
         .route("/game/{id}", get(game_page))
+        .route("/lobby", get(|| async { shell("lobby", "") }))
+        .route("/login", get(|| async { shell("login", "") }))
+        .route("/player/{name}", get(player_page))
         .route("/static/{file}", get(static_file))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
 }
@@ -39,10 +62,12 @@ fn shell(page: &str, game: &str) -> Html<String> {
     Html(format!(
         r#"<!doctype html><html><head><meta charset="utf-8"><title>Cohort</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="/static/style.css"></head>
+<link rel="stylesheet" href="/static/style.css"><link rel="stylesheet" href="/static/play.css"></head>
 <body data-page="{page}" data-game="{game}">
-<header><a href="/">Cohort</a></header><main id="app"></main>
-<script src="/static/board.js"></script><script src="/static/app.js"></script></body></html>
+<header><a href="/">Cohort</a><nav id="account" class="account"></nav></header><main id="app"></main>
+<script src="/static/board.js"></script><script src="/static/account.js"></script>
+<script src="/static/clock.js"></script><script src="/static/lobby.js"></script>
+<script src="/static/app.js"></script></body></html>
 "#
     ))
 }
@@ -55,6 +80,17 @@ async fn game_page(Path(id): Path<String>, _q: Query<Ignored>) -> Response {
         return (StatusCode::NOT_FOUND, "no such game").into_response();
     }
     shell("game", &id).into_response()
+}
+
+async fn player_page(Path(name): Path<String>) -> Response {
+    let ok = (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !ok {
+        return (StatusCode::NOT_FOUND, "no such player").into_response();
+    }
+    shell("player", "").into_response()
 }
 
 async fn static_file(Path(file): Path<String>) -> Response {

@@ -19,6 +19,7 @@ fn config(max_time: u64, max_games: usize) -> Config {
         ai_workers: 1,
         ai_max_time_ms: max_time,
         max_ai_games: max_games,
+        ..Config::default()
     }
 }
 

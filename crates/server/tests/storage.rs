@@ -24,6 +24,7 @@ fn row(id: &str, variant: &str) -> GameRow {
         version: 1,
         created_ms: now_ms(),
         updated_ms: now_ms(),
+        ..GameRow::default()
     }
 }
 
