@@ -390,7 +390,7 @@ async fn every_error_of_accounts_and_lobby_is_json() {
         ("GET", "/api/challenges/nothere".into(), vec![], None, StatusCode::NOT_FOUND, vec!["no challenge"]),
         ("POST", format!("/api/challenges/{cid}/accept"), vec![], Some("{}"), StatusCode::UNAUTHORIZED, vec!["rated", "log in"]),
         ("POST", format!("/api/challenges/{cid}/accept"), vec![("cookie", alice.as_str())], Some("{}"), StatusCode::CONFLICT, vec!["your own challenge"]),
-        ("POST", format!("/api/challenges/{cid}/accept"), vec![], Some("[1"), StatusCode::BAD_REQUEST, vec!["malformed JSON"]),
+        ("POST", format!("/api/challenges/{cid}/accept"), vec![], Some("[1"), StatusCode::BAD_REQUEST, vec!["request body"]),
         ("POST", format!("/api/challenges/{cid}/cancel"), vec![], Some(r#"{"token": "wrong"}"#), StatusCode::FORBIDDEN, vec!["creator"]),
         ("POST", "/api/challenges/nothere/cancel".into(), vec![], Some("{}"), StatusCode::NOT_FOUND, vec!["no challenge"]),
         ("DELETE", "/api/challenges".into(), vec![], None, StatusCode::METHOD_NOT_ALLOWED, vec!["does not take DELETE"]),
