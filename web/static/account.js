@@ -40,7 +40,7 @@
     const nav = document.getElementById('account');
     if (!nav) return;
     const name = await ready;
-    nav.replaceChildren(
+    nav.replaceChildren(...[
       el('a', { href: '/lobby', 'data-testid': 'nav-lobby' }, 'Lobby'),
       name
         ? [el('a', { href: `/player/${encodeURIComponent(name)}`, 'data-testid': 'nav-me' }, name),
@@ -48,7 +48,8 @@
             try { await call('POST', '/api/account/logout'); } catch { /* shown by the next page */ }
             location.href = '/';
           } }, 'Log out')]
-        : el('a', { href: `/login?next=${encodeURIComponent(location.pathname + location.search)}`, 'data-testid': 'nav-login' }, 'Log in / sign up'));
+        : el('a', { href: `/login?next=${encodeURIComponent(location.pathname + location.search)}`, 'data-testid': 'nav-login' }, 'Log in / sign up'),
+    ].flat());
   }
 
   function loginPage() {
