@@ -22,9 +22,9 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::clock::{Clock, TimeControl};
 use crate::live::{board_view, side_name, LiveGame};
 use crate::sched::Class;
-use crate::clock::{Clock, TimeControl};
 use crate::store::{now_ms, Change, GameRow};
 use crate::{App, Slot};
 
@@ -129,7 +129,9 @@ pub fn router(app: Arc<App>) -> Router {
 }
 
 /// Parse a JSON body, turning every way it can be wrong into one clear sentence.
-pub(crate) fn body<T: for<'de> Deserialize<'de>>(raw: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+pub(crate) fn body<T: for<'de> Deserialize<'de>>(
+    raw: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
     let bytes = raw.map_err(|e| {
         let status = e.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
@@ -190,7 +192,8 @@ pub(crate) struct ClockSpec {
 
 impl ClockSpec {
     pub fn control(&self, at: &str) -> Result<TimeControl, ApiError> {
-        TimeControl::from_request(self.minutes, self.increment, self.days, at).map_err(ApiError::bad)
+        TimeControl::from_request(self.minutes, self.increment, self.days, at)
+            .map_err(ApiError::bad)
     }
 }
 
@@ -589,9 +592,10 @@ async fn settle_clock(app: &App, live: &mut LiveGame) -> Result<bool, ApiError> 
     next.end_on_time(now);
     next.row.version += 1;
     next.row.updated_ms = now;
-    app.store.commit(&next.row, Change::Row).await.map_err(|e| {
-        ApiError::internal(format!("storing the time forfeit failed: {e}"))
-    })?;
+    app.store
+        .commit(&next.row, Change::Row)
+        .await
+        .map_err(|e| ApiError::internal(format!("storing the time forfeit failed: {e}")))?;
     next.ai_thinking = live.ai_thinking;
     *live = next;
     Ok(true)

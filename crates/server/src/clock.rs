@@ -219,7 +219,11 @@ mod tests {
         assert_eq!(c.left(W, W, 1_010_000), 50_000);
         assert_eq!(c.left(B, W, 1_010_000), 60_000, "Black's time does not run");
         c.switch(W, 1_010_000);
-        assert_eq!(c.left(W, B, 1_010_000), 51_000, "50 s left plus the 1 s increment");
+        assert_eq!(
+            c.left(W, B, 1_010_000),
+            51_000,
+            "50 s left plus the 1 s increment"
+        );
         assert_eq!(c.left(B, B, 1_013_500), 56_500);
         c.switch(B, 1_013_500);
         assert_eq!(c.remaining_ms, [51_000, 57_500]);
@@ -237,9 +241,17 @@ mod tests {
         assert_eq!(c.deadline(B), Some(2_005 + 60_000));
         assert!(!c.flagged(B, 62_004));
         assert!(c.flagged(B, 62_005));
-        assert_eq!(c.left(W, B, 62_005), 59_000, "White's time stands while Black moves");
+        assert_eq!(
+            c.left(W, B, 62_005),
+            59_000,
+            "White's time stands while Black moves"
+        );
         c.stop(B, 70_000);
-        assert_eq!(c.remaining_ms, [59_000, 0], "a stopped clock shows no negative time");
+        assert_eq!(
+            c.remaining_ms,
+            [59_000, 0],
+            "a stopped clock shows no negative time"
+        );
         assert!(!c.running() && !c.flagged(B, 1 << 40));
         assert_eq!(c.deadline(B), None);
     }
@@ -251,7 +263,7 @@ mod tests {
         };
         let mut c = Clock::start(tc, 1_000);
         c.switch(W, 3_600_000); // White took an hour
-        // What storage holds, read back by a new process a day later.
+                                // What storage holds, read back by a new process a day later.
         let (kind, (base, inc)) = (c.control.kind(), c.control.stored());
         let back = Clock {
             control: TimeControl::from_stored(kind, base, inc),

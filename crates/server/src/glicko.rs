@@ -148,7 +148,11 @@ mod tests {
         assert_eq!(format!("{:.4}", after.rd / SCALE), "0.8722");
         assert_eq!(format!("{:.2}", after.rd), "151.52");
         // 0.0599960: the paper writes it truncated, 0.05999.
-        assert!((after.vol - 0.05999).abs() < 0.00001 && after.vol < 0.06, "{}", after.vol);
+        assert!(
+            (after.vol - 0.05999).abs() < 0.00001 && after.vol < 0.06,
+            "{}",
+            after.vol
+        );
     }
 
     #[test]

@@ -196,11 +196,11 @@ pub async fn serve(addr: SocketAddr, database: &str, config: Config) -> Result<(
         listener,
         router.into_make_service_with_connect_info::<SocketAddr>(),
     )
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .map_err(|e| ServeError(e.to_string()))?;
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+    .map_err(|e| ServeError(e.to_string()))?;
     app.store.close().await;
     Ok(())
 }

@@ -307,12 +307,20 @@ async fn accept(
     let creator_white = match c.colour.as_str() {
         "white" => true,
         "black" => false,
-        _ => u8::from_str_radix(&token()[..2], 16).unwrap_or(0) % 2 == 0,
+        _ => u8::from_str_radix(&token()[..2], 16)
+            .unwrap_or(0)
+            .is_multiple_of(2),
     };
     let (white_user, black_user) = if creator_white {
-        (c.by.as_ref().map(|b| b.0.clone()), me.as_ref().map(|m| m.0.clone()))
+        (
+            c.by.as_ref().map(|b| b.0.clone()),
+            me.as_ref().map(|m| m.0.clone()),
+        )
     } else {
-        (me.as_ref().map(|m| m.0.clone()), c.by.as_ref().map(|b| b.0.clone()))
+        (
+            me.as_ref().map(|m| m.0.clone()),
+            c.by.as_ref().map(|b| b.0.clone()),
+        )
     };
     let variant = builtin(&c.variant).ok_or_else(|| ApiError::internal("variant gone"))?;
     let game_id = token()[..12].to_string();

@@ -23,8 +23,13 @@ fn ms(v: &serde_json::Value, side: &str) -> i64 {
 async fn the_clock_switches_at_the_end_of_a_turn_not_at_each_step() {
     let (dir, url) = temp_db("clock-switch");
     let app = App::open(&url).await.unwrap();
-    let (s, created) = post(&app, "/api/games", json!({"variant": "mini-chieftain", "white": "human", "black": "human",
-        "clock": {"minutes": 1, "increment": 2}})).await;
+    let (s, created) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "mini-chieftain", "white": "human", "black": "human",
+        "clock": {"minutes": 1, "increment": 2}}),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK, "{created}");
     let id = created["id"].as_str().unwrap();
     let white = created["tokens"]["white"].as_str().unwrap();
@@ -37,13 +42,27 @@ async fn the_clock_switches_at_the_end_of_a_turn_not_at_each_step() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     // One step of White's turn: still White's clock.
     let step = v["legal"][0]["text"].as_str().unwrap();
-    let (s, v) = post(&app, &format!("/api/games/{id}/step"), json!({"token": white, "step": step})).await;
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/step"),
+        json!({"token": white, "step": step}),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["to_move"], "white");
     assert_eq!(v["clock"]["running"], "white", "the turn goes on");
-    assert!(ms(&v, "white") <= 59_700, "White's time ran: {}", ms(&v, "white"));
+    assert!(
+        ms(&v, "white") <= 59_700,
+        "White's time ran: {}",
+        ms(&v, "white")
+    );
     // End of the turn: White gets the increment, Black's time runs.
-    let (s, v) = post(&app, &format!("/api/games/{id}/step"), json!({"token": white, "step": "end"})).await;
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/step"),
+        json!({"token": white, "step": "end"}),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["clock"]["running"], "black");
     let w = ms(&v, "white");
@@ -53,8 +72,17 @@ async fn the_clock_switches_at_the_end_of_a_turn_not_at_each_step() {
     assert_eq!(ms(&v, "white"), w, "White's time stands");
     assert!(ms(&v, "black") <= 59_800);
     // A game without a clock shows none.
-    let (_, plain) = post(&app, "/api/games", json!({"variant": "chess", "white": "human", "black": "human"})).await;
-    let v = get(&app, &format!("/api/games/{}", plain["id"].as_str().unwrap())).await;
+    let (_, plain) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "chess", "white": "human", "black": "human"}),
+    )
+    .await;
+    let v = get(
+        &app,
+        &format!("/api/games/{}", plain["id"].as_str().unwrap()),
+    )
+    .await;
     assert!(v["clock"].is_null());
     app.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
@@ -88,7 +116,14 @@ async fn the_servers_timer_ends_the_game_when_the_flag_falls() {
     let (dir, url) = temp_db("clock-flag");
     let app = App::open(&url).await.unwrap();
     app.store
-        .insert_game(&row_with_clock("flagsoon", TimeControl::Live { base_ms: 60_000, inc_ms: 0 }, 400))
+        .insert_game(&row_with_clock(
+            "flagsoon",
+            TimeControl::Live {
+                base_ms: 60_000,
+                inc_ms: 0,
+            },
+            400,
+        ))
         .await
         .unwrap();
     app.store.close().await;
@@ -112,14 +147,25 @@ async fn the_servers_timer_ends_the_game_when_the_flag_falls() {
     assert_eq!(rec["result"], "0-1");
     assert_eq!(rec["reason"], "time forfeit");
     // A step after the flag: 409, nothing stored.
-    let (s, e) = post(&app, "/api/games/flagsoon/step", json!({"token": "a".repeat(32), "step": "e2-e4"})).await;
+    let (s, e) = post(
+        &app,
+        "/api/games/flagsoon/step",
+        json!({"token": "a".repeat(32), "step": "e2-e4"}),
+    )
+    .await;
     assert_eq!(s, StatusCode::CONFLICT, "{e}");
     assert!(app.store.steps("flagsoon").await.unwrap().is_empty());
     app.store.close().await;
     // Time that ran out while the server was down ends the game on start.
     let app2 = App::open(&url).await.unwrap();
     app2.store
-        .insert_game(&row_with_clock("flagdown", TimeControl::Correspondence { per_turn_ms: 86_400_000 }, -5_000))
+        .insert_game(&row_with_clock(
+            "flagdown",
+            TimeControl::Correspondence {
+                per_turn_ms: 86_400_000,
+            },
+            -5_000,
+        ))
         .await
         .unwrap();
     app2.store.close().await;
@@ -136,12 +182,22 @@ async fn the_servers_timer_ends_the_game_when_the_flag_falls() {
 async fn a_restart_keeps_the_clock_running_from_the_stored_timestamp() {
     let (dir, url) = temp_db("clock-restart");
     let app = App::open(&url).await.unwrap();
-    let (_, created) = post(&app, "/api/games", json!({"variant": "chess", "white": "human", "black": "human",
-        "clock": {"days": 2}})).await;
+    let (_, created) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "chess", "white": "human", "black": "human",
+        "clock": {"days": 2}}),
+    )
+    .await;
     let id = created["id"].as_str().unwrap().to_string();
     let white = created["tokens"]["white"].as_str().unwrap();
     for step in ["e2-e4"] {
-        let (s, v) = post(&app, &format!("/api/games/{id}/step"), json!({"token": white, "step": step})).await;
+        let (s, v) = post(
+            &app,
+            &format!("/api/games/{id}/step"),
+            json!({"token": white, "step": step}),
+        )
+        .await;
         assert_eq!(s, StatusCode::OK, "{v}");
     }
     let before = get(&app, &format!("/api/games/{id}")).await;
@@ -156,8 +212,15 @@ async fn a_restart_keeps_the_clock_running_from_the_stored_timestamp() {
     let elapsed = now_ms() - t0;
     // Black's time ran on while the server was down, by the time that passed.
     let used = ms(&before, "black") - ms(&after, "black");
-    assert!(used >= 700 && used <= elapsed + 50, "used {used} ms of {elapsed}");
-    assert_eq!(ms(&after, "white"), ms(&before, "white"), "White's time stands");
+    assert!(
+        used >= 700 && used <= elapsed + 50,
+        "used {used} ms of {elapsed}"
+    );
+    assert_eq!(
+        ms(&after, "white"),
+        ms(&before, "white"),
+        "White's time stands"
+    );
     assert_eq!(after["clock"]["running"], "black");
     app.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
@@ -167,8 +230,13 @@ async fn a_restart_keeps_the_clock_running_from_the_stored_timestamp() {
 async fn the_ais_thinking_counts_on_its_clock() {
     let (dir, url) = temp_db("clock-ai");
     let app = App::open(&url).await.unwrap();
-    let (_, created) = post(&app, "/api/games", json!({"variant": "micro-chieftain", "white": "ai", "black": "human",
-        "ai": {"agent": "engine", "time_ms": 300}, "clock": {"minutes": 1, "increment": 0}})).await;
+    let (_, created) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "micro-chieftain", "white": "ai", "black": "human",
+        "ai": {"agent": "engine", "time_ms": 300}, "clock": {"minutes": 1, "increment": 0}}),
+    )
+    .await;
     let id = created["id"].as_str().unwrap().to_string();
     let mut v = get(&app, &format!("/api/games/{id}")).await;
     for _ in 0..100 {
@@ -180,7 +248,10 @@ async fn the_ais_thinking_counts_on_its_clock() {
     }
     assert_eq!(v["to_move"], "black", "the AI played its turn");
     let used = 60_000 - ms(&v, "white");
-    assert!(used >= 200, "the AI's search (300 ms) is on its clock: {used} ms");
+    assert!(
+        used >= 200,
+        "the AI's search (300 ms) is on its clock: {used} ms"
+    );
     assert_eq!(v["clock"]["running"], "black");
     app.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
@@ -191,10 +262,22 @@ async fn a_flag_fall_in_a_rated_game_changes_both_ratings() {
     let (dir, url) = temp_db("clock-rated");
     let app = App::open(&url).await.unwrap();
     for name in ["alice", "bob"] {
-        let (s, v) = post(&app, "/api/account/signup", json!({"username": name, "password": "a long password"})).await;
+        let (s, v) = post(
+            &app,
+            "/api/account/signup",
+            json!({"username": name, "password": "a long password"}),
+        )
+        .await;
         assert_eq!(s, StatusCode::OK, "{v}");
     }
-    let mut row = row_with_clock("ratedflag", TimeControl::Live { base_ms: 60_000, inc_ms: 1_000 }, 300);
+    let mut row = row_with_clock(
+        "ratedflag",
+        TimeControl::Live {
+            base_ms: 60_000,
+            inc_ms: 1_000,
+        },
+        300,
+    );
     row.white_user = Some("alice".into());
     row.black_user = Some("bob".into());
     row.rated = true;
@@ -209,12 +292,19 @@ async fn a_flag_fall_in_a_rated_game_changes_both_ratings() {
     assert_eq!(rc["white"]["user"], "alice");
     assert_eq!(rc["white"]["before"], 1500);
     assert!(rc["white"]["delta"].as_i64().unwrap() < -100, "{rc}");
-    assert_eq!(rc["black"]["delta"], -rc["white"]["delta"].as_i64().unwrap(), "{rc}");
+    assert_eq!(
+        rc["black"]["delta"],
+        -rc["white"]["delta"].as_i64().unwrap(),
+        "{rc}"
+    );
     let bob = get(&app, "/api/players/bob").await;
     assert_eq!(bob["ratings"][0]["variant"], "chess");
     assert_eq!(bob["ratings"][0]["rating"], rc["black"]["after"]);
     assert_eq!(bob["ratings"][0]["games"], 1);
-    assert_eq!(bob["finished"][0]["rating_change"]["delta"], rc["black"]["delta"]);
+    assert_eq!(
+        bob["finished"][0]["rating_change"]["delta"],
+        rc["black"]["delta"]
+    );
     app.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -2,8 +2,8 @@
 //! server named by COHORT_TEST_POSTGRES; scripts/test starts one and sets it).
 
 use cohort_rules::{builtin, StepList};
-use cohort_server::live::LiveGame;
 use cohort_server::clock::{Clock, TimeControl};
+use cohort_server::live::LiveGame;
 use cohort_server::store::{now_ms, Change, GameRow, Store};
 
 fn row(id: &str, variant: &str) -> GameRow {
@@ -70,12 +70,33 @@ async fn play_and_store(store: &Store, live: &mut LiveGame, n: usize, seed: u64)
 /// The clock, the accounts seated, sessions and ratings round trip (migrations 5 to 19).
 async fn clocks_accounts_ratings(store: &Store) {
     let (a, b) = (unique("alice"), unique("bob"));
-    assert!(store.create_user(&a, "Alice", "$argon2id$v=19$x", 1).await.unwrap());
-    assert!(!store.create_user(&a, "ALICE", "$argon2id$v=19$y", 2).await.unwrap(), "a taken id");
-    assert!(store.create_user(&b, "Bob", "$argon2id$v=19$z", 3).await.unwrap());
-    assert_eq!(store.user(&a).await.unwrap(), Some(("Alice".into(), "$argon2id$v=19$x".into())));
+    assert!(store
+        .create_user(&a, "Alice", "$argon2id$v=19$x", 1)
+        .await
+        .unwrap());
+    assert!(
+        !store
+            .create_user(&a, "ALICE", "$argon2id$v=19$y", 2)
+            .await
+            .unwrap(),
+        "a taken id"
+    );
+    assert!(store
+        .create_user(&b, "Bob", "$argon2id$v=19$z", 3)
+        .await
+        .unwrap());
+    assert_eq!(
+        store.user(&a).await.unwrap(),
+        Some(("Alice".into(), "$argon2id$v=19$x".into()))
+    );
     let mut r = row(&unique("clk"), "chess");
-    r.clock = Clock::start(TimeControl::Live { base_ms: 60_000, inc_ms: 1_000 }, 1_000);
+    r.clock = Clock::start(
+        TimeControl::Live {
+            base_ms: 60_000,
+            inc_ms: 1_000,
+        },
+        1_000,
+    );
     r.clock.remaining_ms = [12_345, 54_321];
     r.white_user = Some(a.clone());
     r.black_user = Some(b.clone());
@@ -89,11 +110,16 @@ async fn clocks_accounts_ratings(store: &Store) {
     let back = store.game(&r.id).await.unwrap().unwrap().0;
     assert_eq!(back.clock, r.clock);
     assert_eq!(back.clock.remaining_ms, [11_345, 54_321]);
-    let corr = TimeControl::Correspondence { per_turn_ms: 86_400_000 };
+    let corr = TimeControl::Correspondence {
+        per_turn_ms: 86_400_000,
+    };
     let mut c = row(&unique("corr"), "chess");
     c.clock = Clock::start(corr, 7);
     store.insert_game(&c).await.unwrap();
-    assert_eq!(store.game(&c.id).await.unwrap().unwrap().0.clock.control, corr);
+    assert_eq!(
+        store.game(&c.id).await.unwrap().unwrap().0.clock.control,
+        corr
+    );
     // Finished and rated once, whatever the number of calls.
     r.version += 1;
     r.finished = true;
@@ -101,21 +127,39 @@ async fn clocks_accounts_ratings(store: &Store) {
     store.commit(&r, Change::Row).await.unwrap();
     assert!(store.unrated_finished().await.unwrap().contains(&r.id));
     let change = store.rate_game(&r.id, "chess", &a, &b, 1.0).await.unwrap();
-    assert_eq!(store.rate_game(&r.id, "chess", &a, &b, 1.0).await.unwrap(), change);
+    assert_eq!(
+        store.rate_game(&r.id, "chess", &a, &b, 1.0).await.unwrap(),
+        change
+    );
     assert!(!store.unrated_finished().await.unwrap().contains(&r.id));
     let v: serde_json::Value = serde_json::from_str(&change).unwrap();
     assert_eq!(v["white"]["after"], 1662);
     assert_eq!(v["black"]["after"], 1338);
     let ra = store.ratings_of(&a).await.unwrap();
     assert_eq!(ra.len(), 1);
-    assert_eq!((ra[0].0.as_str(), ra[0].1.rating.round() as i64, ra[0].2), ("chess", 1662, 1));
-    assert_eq!(store.game(&r.id).await.unwrap().unwrap().0.rating_change, Some(change));
-    let games: Vec<String> = store.games_of(&b, 10).await.unwrap().into_iter().map(|g| g.id).collect();
+    assert_eq!(
+        (ra[0].0.as_str(), ra[0].1.rating.round() as i64, ra[0].2),
+        ("chess", 1662, 1)
+    );
+    assert_eq!(
+        store.game(&r.id).await.unwrap().unwrap().0.rating_change,
+        Some(change)
+    );
+    let games: Vec<String> = store
+        .games_of(&b, 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| g.id)
+        .collect();
     assert_eq!(games, [r.id.clone()]);
     // Sessions expire and end.
     let h = unique("hash");
     store.create_session(&h, &a, 100, 1_000).await.unwrap();
-    assert_eq!(store.session_user(&h, 999).await.unwrap(), Some((a.clone(), "Alice".into())));
+    assert_eq!(
+        store.session_user(&h, 999).await.unwrap(),
+        Some((a.clone(), "Alice".into()))
+    );
     assert_eq!(store.session_user(&h, 1_000).await.unwrap(), None);
     store.delete_session(&h).await.unwrap();
     assert_eq!(store.session_user(&h, 500).await.unwrap(), None);
@@ -303,7 +347,10 @@ async fn old_database_opens(url: &str) {
     let (r, steps) = store.game("old1").await.unwrap().unwrap();
     assert_eq!(r.creator_token, "");
     assert_eq!(r.clock, Clock::default(), "an old game has no clock");
-    assert_eq!((r.white_user.clone(), r.rated, r.rating_change.clone()), (None, false, None));
+    assert_eq!(
+        (r.white_user.clone(), r.rated, r.rating_change.clone()),
+        (None, false, None)
+    );
     assert_eq!(steps, ["d2-d3"]);
     LiveGame::replay(r, &steps).unwrap();
     assert_eq!(store.count_ai_games().await.unwrap(), 1);
