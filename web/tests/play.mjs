@@ -16,6 +16,7 @@ import { chromium } from 'playwright-core';
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = resolve(process.env.COHORT_BIN || join(here, '../../target/release/cohort'));
 const BROWSER = process.env.CHROMIUM || '/usr/bin/chromium';
+const SHOTS = resolve(process.env.SCREENSHOTS || join(here, '../../docs/screenshots'));
 const WAIT_MS = 25000;
 
 function check(cond, msg) {
@@ -119,6 +120,7 @@ async function meetInLobby(page, other, { variant, clock, colour, rated }) {
   const row = other.locator(`[data-challenge="${id}"]`);
   await row.waitFor();
   const text = await row.textContent();
+  if (rated) await other.screenshot({ path: join(SHOTS, 'lobby.png') });
   check(text.includes(clock) && text.includes(rated ? 'rated' : 'casual'), `the challenge reads "${text}"`);
   await other.click(`[data-testid=accept-${id}]`);
   await other.waitForSelector('[data-testid=board] svg');
@@ -205,6 +207,7 @@ scenarios.push(['rated 1+1 game in the lobby, a flag falls, both see the rating 
     check(t.includes(`bob: 1500 \u2192 ${rc.black.after} (\u2212${-rc.black.delta})`), `Black's change shown: ${t}`);
     shown.push(t);
   }
+  await bob.screenshot({ path: join(SHOTS, 'clock-time-forfeit.png') });
   const rec = await (await fetch(`${base}/api/games/${id}/record`)).json();
   check(rec.result === '1-0' && rec.reason === 'time forfeit' && rec.time_control === '1+1', `the record: ${rec.result} ${rec.reason}`);
   // bob's player page: the rating and the finished game.

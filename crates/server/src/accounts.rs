@@ -109,7 +109,7 @@ pub fn router(app: Arc<App>) -> Router {
 /// cannot hide them. Requests without either (command-line clients) are not a browser's
 /// ambient-cookie requests and pass. Every POST under /api is checked, so no other site can
 /// act for a logged-in player (nor log someone in or out).
-pub async fn same_origin(req: Request, next: Next) -> Response {
+pub async fn same_origin(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
     let safe = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     let path = req.uri().path();
     if safe || !(path == "/api" || path.starts_with("/api/")) {
@@ -127,8 +127,14 @@ pub async fn same_origin(req: Request, next: Next) -> Response {
     }
     if let Some(origin) = h.get(header::ORIGIN) {
         let origin = String::from_utf8_lossy(origin.as_bytes()).to_string();
-        let host = h
-            .get(header::HOST)
+        // Behind a proxy the public host is the one the proxy was asked for.
+        let forwarded = if app.config.behind_proxy {
+            h.get("x-forwarded-host")
+        } else {
+            None
+        };
+        let host = forwarded
+            .or_else(|| h.get(header::HOST))
             .map(|v| String::from_utf8_lossy(v.as_bytes()).to_string());
         let authority = origin
             .strip_prefix("http://")

@@ -167,11 +167,14 @@ impl App {
 pub fn router(app: Arc<App>) -> axum::Router {
     api::router(app.clone())
         .merge(accounts::router(app.clone()))
-        .merge(lobby::router(app))
+        .merge(lobby::router(app.clone()))
         .merge(pages::router())
         .fallback(api::no_route)
         // A request from another site acts for nobody (accounts.rs, `same_origin`).
-        .layer(axum::middleware::from_fn(accounts::same_origin))
+        .layer(axum::middleware::from_fn_with_state(
+            app,
+            accounts::same_origin,
+        ))
 }
 
 /// Run the server on `addr` until the process is stopped. Prints the address to open.

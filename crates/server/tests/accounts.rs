@@ -608,6 +608,50 @@ async fn another_site_cannot_act_for_a_logged_in_player() {
     )
     .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.raw);
+    // Behind a proxy the public host is X-Forwarded-Host; without --behind-proxy it is not
+    // believed.
+    let proxied = [
+        ("host", "127.0.0.1:8080"),
+        ("x-forwarded-host", "cohort.example"),
+        ("origin", "https://cohort.example"),
+    ];
+    let a = send(
+        &app,
+        "POST",
+        "/api/challenges",
+        &proxied,
+        Some(json!({"variant": "chess"})),
+        None,
+    )
+    .await;
+    assert_json_error(
+        &a,
+        StatusCode::FORBIDDEN,
+        &["another site"],
+        "X-Forwarded-Host without --behind-proxy",
+    );
+    let (proxy_dir, proxy_url) = common::temp_db("csrf-proxy");
+    let behind = App::open_with(
+        &proxy_url,
+        Config {
+            behind_proxy: true,
+            ..Config::default()
+        },
+    )
+    .await
+    .unwrap();
+    let a = send(
+        &behind,
+        "POST",
+        "/api/challenges",
+        &proxied,
+        Some(json!({"variant": "chess"})),
+        None,
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "behind a proxy: {}", a.raw);
+    behind.store.close().await;
+    let _ = std::fs::remove_dir_all(proxy_dir);
     // Reading stays open to everyone (GET is never refused for its origin).
     let a = send(
         &app,
