@@ -104,6 +104,9 @@ impl App {
             .game_ids(true, i64::MAX)
             .await
             .map_err(|e| ServeError(format!("reading games: {e}")))?;
+        if let Err(e) = app.store.purge_sessions(store::now_ms()).await {
+            eprintln!("cohort serve: expired sessions not purged: {e}");
+        }
         // Rated games that ended just before a crash, ratings not yet applied.
         if let Ok(ids) = app.store.unrated_finished().await {
             for id in ids {
