@@ -704,6 +704,8 @@ function draw() {
     h('span', { class: 'side-dot white' }), `White: ${v.players.white}`,
     h('span', { class: 'side-dot black' }), `Black: ${v.players.black}`,
     h('span', { class: 'seat' }, state.seat ? ` (you play ${cap(state.seat)})` : ' (you are watching)')));
+  // Clocks, accounts and the rating change (clock.js).
+  if (window.CohortClock) panel.append(CohortClock.box(v, state.seat) || '');
   const invite = inviteBox(v);
   if (invite) panel.append(invite);
   panel.append(h('p', { class: `error${state.error ? '' : ' empty'}`, 'data-testid': 'error', role: 'alert' }, state.error));

@@ -172,6 +172,13 @@ enum Command {
         /// Games with a custom variant one caller (IP address) may create in an hour.
         #[arg(long, default_value_t = 10)]
         custom_games_per_hour: usize,
+        /// Mark session cookies Secure (the site is served over TLS, e.g. by a proxy).
+        #[arg(long)]
+        secure_cookies: bool,
+        /// Behind a reverse proxy: the client's address from X-Forwarded-For, and cookies
+        /// Secure when X-Forwarded-Proto is https.
+        #[arg(long)]
+        behind_proxy: bool,
     },
     /// Replay every game stored in a database and report any that does not replay legally
     /// (the database must exist: a missing SQLite file is an error and is not created).
@@ -476,12 +483,16 @@ fn run(cli: Cli) -> Res<()> {
             max_ai_games,
             max_custom_games,
             custom_games_per_hour,
+            secure_cookies,
+            behind_proxy,
         } => {
             let mut config = cohort_server::Config {
                 ai_max_time_ms,
                 max_ai_games,
                 max_custom_games,
                 custom_games_per_hour,
+                secure_cookies,
+                behind_proxy,
                 ..Default::default()
             };
             if let Some(n) = ai_workers {

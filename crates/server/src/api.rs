@@ -22,6 +22,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::clock::{Clock, TimeControl};
 use crate::live::{board_view, side_name, LiveGame};
 use crate::sched::Class;
 use crate::store::{now_ms, Change, GameRow};
@@ -33,13 +34,13 @@ pub const MAX_BODY: usize = 16 * 1024;
 pub struct ApiError(pub StatusCode, pub String);
 
 impl ApiError {
-    pub(crate) fn bad(msg: impl Into<String>) -> ApiError {
+    pub fn bad(msg: impl Into<String>) -> ApiError {
         ApiError(StatusCode::BAD_REQUEST, msg.into())
     }
-    fn conflict(msg: impl Into<String>) -> ApiError {
+    pub fn conflict(msg: impl Into<String>) -> ApiError {
         ApiError(StatusCode::CONFLICT, msg.into())
     }
-    pub(crate) fn internal(msg: impl Into<String>) -> ApiError {
+    pub fn internal(msg: impl Into<String>) -> ApiError {
         ApiError(StatusCode::INTERNAL_SERVER_ERROR, msg.into())
     }
 }
@@ -149,7 +150,7 @@ pub fn router(app: Arc<App>) -> Router {
 }
 
 /// Parse a JSON body, turning every way it can be wrong into one clear sentence.
-fn body<T: for<'de> Deserialize<'de>>(raw: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+pub(crate) fn body<T: for<'de> Deserialize<'de>>(raw: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
     body_with(raw, MAX_BODY)
 }
 
@@ -221,6 +222,23 @@ struct NewGame {
     /// (default: all of them) are the new game's.
     record: Option<String>,
     at: Option<usize>,
+    /// A clock: `{"minutes": 1, "increment": 1}` or `{"days": 3}` (docs/server.md, "Clocks").
+    clock: Option<ClockSpec>,
+}
+
+#[derive(Deserialize, Clone, Copy, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClockSpec {
+    pub minutes: Option<f64>,
+    pub increment: Option<i64>,
+    pub days: Option<i64>,
+}
+
+impl ClockSpec {
+    pub fn control(&self, at: &str) -> Result<TimeControl, ApiError> {
+        TimeControl::from_request(self.minutes, self.increment, self.days, at)
+            .map_err(ApiError::bad)
+    }
 }
 
 #[derive(Deserialize)]
@@ -230,7 +248,7 @@ struct AiSpec {
     time_ms: u64,
 }
 
-fn token() -> String {
+pub(crate) fn token() -> String {
     let mut b = [0u8; 16];
     getrandom::getrandom(&mut b).expect("the operating system's random source");
     b.iter().map(|x| format!("{x:02x}")).collect()
@@ -275,6 +293,7 @@ async fn create_game(
             "ai.time_ms: must be between 50 and {max_time} (this server's limit per AI turn)"
         )));
     }
+    let control = req.clock.unwrap_or_default().control("clock")?;
     let ai_only = req.white == "ai" && req.black == "ai";
     let (start, steps) = match (&req.record, &req.position) {
         (Some(_), Some(_)) => {
@@ -313,10 +332,50 @@ async fn create_game(
         version: 1,
         created_ms: now,
         updated_ms: now,
+        clock: Clock::start(control, now),
+        ..GameRow::default()
     };
     let mut row = row;
     row.version += steps.len() as i64;
-    let live = LiveGame::replay_in(variant.clone(), row.clone(), &steps).map_err(ApiError::bad)?;
+    let custom_caller = req.variant_text.is_some().then_some(&caller);
+    launch(&app, &row, &steps, variant.clone(), custom_caller).await?;
+    let seat = |kind: &str, tok: &str| {
+        if kind == "human" {
+            (
+                Value::from(tok),
+                Value::from(format!("/game/{id}?token={tok}")),
+            )
+        } else {
+            (Value::Null, Value::Null)
+        }
+    };
+    let (wt, wl) = seat(&row.white, &row.white_token);
+    let (bt, bl) = seat(&row.black, &row.black_token);
+    let mut created = json!({
+        "id": id,
+        "tokens": {"white": wt, "black": bt},
+        "links": {"white": wl, "black": bl},
+        "watch": format!("/game/{id}"),
+    });
+    if ai_only {
+        created["creator_token"] = row.creator_token.clone().into();
+    }
+    Ok(Json(created))
+}
+
+/// Store a new game and start it: into memory, the AI asked for its turn, the clock armed.
+/// `steps`: the first steps (a game continued from a record); `custom_caller`: who creates
+/// a game of a custom variant (counted against the limits of custom.rs).
+pub(crate) async fn launch(
+    app: &Arc<App>,
+    row: &GameRow,
+    steps: &[String],
+    variant: Arc<cohort_rules::Variant>,
+    custom_caller: Option<&custom::Caller>,
+) -> Result<(), ApiError> {
+    let id = row.id.clone();
+    let ai_only = row.white == "ai" && row.black == "ai";
+    let live = LiveGame::replay_in(variant, row.clone(), steps).map_err(ApiError::bad)?;
     if live.game.result().is_some() {
         return Err(ApiError::bad(
             "position: the game would be over before it starts",
@@ -324,10 +383,9 @@ async fn create_game(
     }
     {
         // Custom variants: counted (all callers, and this caller) under one lock.
-        let _custom_gate = if req.variant_text.is_some() {
-            Some(custom::admit(&app, &caller).await?)
-        } else {
-            None
+        let _custom_gate = match custom_caller {
+            Some(caller) => Some(custom::admit(app, caller).await?),
+            None => None,
         };
         // Counted and stored under one lock: two creations cannot both take the last place.
         let _gate = if ai_only {
@@ -352,37 +410,17 @@ async fn create_game(
             None
         };
         app.store
-            .insert_game_with_steps(&row, &steps)
+            .insert_game_with_steps(row, steps)
             .await
             .map_err(|e| ApiError::internal(format!("storing the game failed: {e}")))?;
-        if req.variant_text.is_some() {
-            custom::created(&app, &caller);
+        if let Some(caller) = custom_caller {
+            custom::created(app, caller);
         }
     }
     let slot = app.insert(id.clone(), live);
-    kick_ai(&app, &id, &slot).await;
-    let seat = |kind: &str, tok: &str| {
-        if kind == "human" {
-            (
-                Value::from(tok),
-                Value::from(format!("/game/{id}?token={tok}")),
-            )
-        } else {
-            (Value::Null, Value::Null)
-        }
-    };
-    let (wt, wl) = seat(&row.white, &row.white_token);
-    let (bt, bl) = seat(&row.black, &row.black_token);
-    let mut created = json!({
-        "id": id,
-        "tokens": {"white": wt, "black": bt},
-        "links": {"white": wl, "black": bl},
-        "watch": format!("/game/{id}"),
-    });
-    if ai_only {
-        created["creator_token"] = row.creator_token.clone().into();
-    }
-    Ok(Json(created))
+    arm_clock(app, &id, &slot).await;
+    kick_ai(app, &id, &slot).await;
+    Ok(())
 }
 
 #[derive(Deserialize)]
@@ -423,6 +461,7 @@ async fn stop(
         return Err(ApiError::conflict("the game is over"));
     }
     let mut next = live.clone();
+    next.row.clock.stop(live.to_move(), now_ms());
     next.game.agree_draw();
     next.row.ending = Some("stopped".into());
     next.row.draw_offer = None;
@@ -632,7 +671,16 @@ async fn act(State(app): State<Arc<App>>, id: String, a: Act, action: Action) ->
                 "this token holds no seat in this game".into(),
             )
         })?;
-        apply(&app, &mut live, seat, action).await?;
+        let before = live.row.version;
+        if let Err(e) = apply(&app, &mut live, seat, action).await {
+            if live.row.version != before {
+                // The flag had fallen: the game ended on time before the action.
+                rate_if_finished(&app, &mut live).await;
+                let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+            }
+            return Err(e);
+        }
+        rate_if_finished(&app, &mut live).await;
         // One view serves the watchers (no seat) and, with the seat, the answer.
         let mut view = live.view(None);
         if slot.updates.receiver_count() > 0 {
@@ -641,14 +689,116 @@ async fn act(State(app): State<Arc<App>>, id: String, a: Act, action: Action) ->
         view["seat"] = side_name(seat).into();
         view
     };
+    arm_clock(&app, &id, &slot).await;
     kick_ai(&app, &id, &slot).await;
     Ok(Json(view))
+}
+
+/// End the game on time if the side to move's flag has fallen; stored before it counts.
+/// True if it ended now.
+async fn settle_clock(app: &App, live: &mut LiveGame) -> Result<bool, ApiError> {
+    let now = now_ms();
+    if !live.flag_fallen(now) {
+        return Ok(false);
+    }
+    let mut next = live.clone();
+    next.end_on_time(now);
+    next.row.version += 1;
+    next.row.updated_ms = now;
+    app.store
+        .commit(&next.row, Change::Row)
+        .await
+        .map_err(|e| ApiError::internal(format!("storing the time forfeit failed: {e}")))?;
+    next.ai_thinking = live.ai_thinking;
+    *live = next;
+    Ok(true)
+}
+
+/// A rated game between two accounts that has just ended: apply the rating change (once).
+pub(crate) async fn rate_if_finished(app: &App, live: &mut LiveGame) {
+    let row = &live.row;
+    if !row.finished || !row.rated || row.rating_change.is_some() {
+        return;
+    }
+    let (Some(w), Some(b)) = (row.white_user.clone(), row.black_user.clone()) else {
+        return;
+    };
+    let score = match live.view_result_winner() {
+        Some(Side::White) => 1.0,
+        Some(Side::Black) => 0.0,
+        None => 0.5,
+    };
+    match app
+        .store
+        .rate_game(&row.id, &row.variant, &w, &b, score)
+        .await
+    {
+        Ok(change) => live.row.rating_change = Some(change),
+        Err(e) => eprintln!("cohort serve: game {}: rating failed: {e}", row.id),
+    }
+}
+
+/// Watch the clock of game `id`: when the side to move's flag falls, the game ends on time
+/// (stored, shown to the watchers, rated), whether or not anyone sends a request. Called after
+/// every change; the timer it replaces is cancelled.
+pub(crate) async fn arm_clock(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
+    let deadline = {
+        let live = slot.live.lock().await;
+        if live.game.result().is_some() {
+            None
+        } else {
+            live.row.clock.deadline(live.to_move())
+        }
+    };
+    let mut timer = slot.timer.lock().unwrap();
+    if let Some(old) = timer.take() {
+        old.abort();
+    }
+    let Some(mut deadline) = deadline else {
+        return;
+    };
+    let (app, slot2, id) = (app.clone(), slot.clone(), id.to_string());
+    let task = tokio::spawn(async move {
+        loop {
+            let wait = (deadline - now_ms()).max(0) as u64;
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+            let mut live = slot2.live.lock().await;
+            if live.game.result().is_some() {
+                return;
+            }
+            match settle_clock(&app, &mut live).await {
+                Ok(true) => {
+                    rate_if_finished(&app, &mut live).await;
+                    let _ = slot2.updates.send(Arc::new(live.view(None).to_string()));
+                    return;
+                }
+                Ok(false) => match live.row.clock.deadline(live.to_move()) {
+                    // The clock moved on (a turn ended): wait for the new deadline.
+                    Some(d) => deadline = d,
+                    None => return,
+                },
+                Err(ApiError(_, e)) => {
+                    eprintln!("cohort serve: game {id}: {e}; trying again in a second");
+                    deadline = now_ms() + 1000;
+                }
+            }
+        }
+    });
+    *timer = Some(task.abort_handle());
 }
 
 /// Carry out `action` for `seat` on a copy of the game, store it, then keep the copy.
 async fn apply(app: &App, live: &mut LiveGame, seat: Side, action: Action) -> Result<(), ApiError> {
     if live.game.result().is_some() {
         return Err(ApiError::conflict("the game is over"));
+    }
+    // The clock first: a flag that has fallen ends the game before anything is played.
+    if settle_clock(app, live).await? {
+        let loser = live.to_move();
+        return Err(ApiError::conflict(format!(
+            "the game is over: {}'s time ran out",
+            loser.name()
+        )));
     }
     let mut next = live.clone();
     let mover = live.to_move();
@@ -737,9 +887,16 @@ async fn apply(app: &App, live: &mut LiveGame, seat: Side, action: Action) -> Re
         Change::Step { ply, .. } => Change::Step { ply, text: &text },
         other => other,
     };
+    let now = now_ms();
     next.row.version += 1;
-    next.row.updated_ms = now_ms();
+    next.row.updated_ms = now;
     next.row.finished = next.game.result().is_some();
+    // The clock switches only when a turn ends, and stops when the game does.
+    if next.row.finished {
+        next.row.clock.stop(mover, now);
+    } else if next.to_move() != mover {
+        next.row.clock.switch(mover, now);
+    }
     app.store.commit(&next.row, change).await.map_err(|e| {
         ApiError::internal(format!("storing the change failed, nothing changed: {e}"))
     })?;
@@ -765,8 +922,9 @@ pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
         (
             live.game.clone(),
             live.row.ai_agent.clone(),
-            // Games stored before the limit was lowered search no longer than it.
-            (live.row.ai_time_ms as u64).min(app.config.ai_max_time_ms),
+            // Games stored before the limit was lowered search no longer than it; on a live
+            // clock, at most a tenth of what the AI has left (its thinking counts on it).
+            ai_time(&live, app.config.ai_max_time_ms),
             live.to_move(),
             // Queued now, in the order the turns came.
             app.scheduler.request(id, class),
@@ -818,11 +976,24 @@ pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
         }
         let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
         drop(live);
+        arm_clock(&app, &id, &slot).await;
         // Both seats may be the AI's: then the next turn is its too.
         if !failed {
             kick_ai_later(app, id, slot);
         }
     });
+}
+
+/// The AI's time for its turn: its setting, the server's cap, and its clock.
+fn ai_time(live: &LiveGame, cap: u64) -> u64 {
+    let mut t = (live.row.ai_time_ms as u64).min(cap);
+    let c = &live.row.clock;
+    if let TimeControl::Live { .. } = c.control {
+        let side = live.to_move();
+        let left = c.left(side, side, now_ms()).max(0) as u64;
+        t = t.min((left / 10).max(50));
+    }
+    t
 }
 
 /// `kick_ai` from a new task (a plain function: the AI's task cannot contain itself).

@@ -74,7 +74,7 @@ pub fn end_preview(game: &Game, legal: &StepList) -> Option<(Vec<Removed>, Optio
     copy.play(end).ok()?;
     let removed = removed_by(&before, copy.position());
     let result = copy.result().map(|r| {
-        crate::live::result_json(Some(r))["text"]
+        crate::live::result_json(Some(r), None)["text"]
             .as_str()
             .unwrap_or("")
             .to_string()

@@ -1,10 +1,14 @@
 //! Cohort's game server: the HTTP/WebSocket API of docs/server.md, the web pages, and the
 //! games kept in memory with every change committed to storage before it is acknowledged.
 
+mod accounts;
 mod api;
 pub mod events;
 pub mod custom;
+pub mod clock;
+pub mod glicko;
 pub mod live;
+mod lobby;
 mod pages;
 pub mod rules_info;
 mod records;
@@ -24,6 +28,8 @@ use store::Store;
 pub struct Slot {
     pub live: Mutex<LiveGame>,
     pub updates: broadcast::Sender<Arc<String>>,
+    /// The task that ends the game when the side to move's flag falls (clock.rs).
+    pub timer: std::sync::Mutex<Option<tokio::task::AbortHandle>>,
 }
 
 /// The server's limits on the AI's compute (docs/server.md, "Fair AI compute").
@@ -41,6 +47,11 @@ pub struct Config {
     /// Games with a custom variant one caller (one IP address) may create in an hour
     /// (`--custom-games-per-hour`).
     pub custom_games_per_hour: usize,
+    /// Session cookies carry `Secure` (`--secure-cookies`: the site is served over TLS).
+    pub secure_cookies: bool,
+    /// Behind a reverse proxy (`--behind-proxy`): the client's address is the first of
+    /// `X-Forwarded-For`, and `X-Forwarded-Proto: https` makes cookies `Secure`.
+    pub behind_proxy: bool,
 }
 
 impl Default for Config {
@@ -51,6 +62,8 @@ impl Default for Config {
             max_ai_games: 4,
             max_custom_games: 32,
             custom_games_per_hour: 10,
+            secure_cookies: false,
+            behind_proxy: false,
         }
     }
 }
@@ -67,6 +80,10 @@ pub struct App {
     /// created its recent ones (custom.rs).
     custom_gate: Mutex<()>,
     custom_callers: std::sync::Mutex<custom::Callers>,
+    /// Failed log-ins counted per user name and per address (accounts.rs).
+    pub(crate) limiter: accounts::Limiter,
+    /// Open challenges (lobby.rs).
+    pub(crate) lobby: lobby::Lobby,
 }
 
 #[derive(Debug)]
@@ -97,15 +114,33 @@ impl App {
             ai_games_gate: Mutex::new(()),
             custom_gate: Mutex::new(()),
             custom_callers: Default::default(),
+            limiter: Default::default(),
+            lobby: Default::default(),
         });
         let ids = app
             .store
             .game_ids(true, i64::MAX)
             .await
             .map_err(|e| ServeError(format!("reading games: {e}")))?;
+        if let Err(e) = app.store.purge_sessions(store::now_ms()).await {
+            eprintln!("cohort serve: expired sessions not purged: {e}");
+        }
+        // Rated games that ended just before a crash, ratings not yet applied.
+        if let Ok(ids) = app.store.unrated_finished().await {
+            for id in ids {
+                if let Ok(Some(slot)) = app.slot(&id).await {
+                    api::rate_if_finished(&app, &mut *slot.live.lock().await).await;
+                }
+            }
+        }
         for id in ids {
             match app.slot(&id).await {
-                Ok(Some(slot)) => api::kick_ai(&app, &id, &slot).await,
+                Ok(Some(slot)) => {
+                    // Time ran on while the server was down: the timer ends the game at once
+                    // if a flag fell meanwhile.
+                    api::arm_clock(&app, &id, &slot).await;
+                    api::kick_ai(&app, &id, &slot).await
+                }
                 Ok(None) => {}
                 Err(e) => eprintln!("cohort serve: game {id} not resumed: {e}"),
             }
@@ -125,6 +160,7 @@ impl App {
         let slot = Arc::new(Slot {
             live: Mutex::new(live),
             updates: broadcast::channel(64).0,
+            timer: Default::default(),
         });
         // Another request may have loaded it meanwhile: keep the first.
         Ok(Some(
@@ -141,6 +177,7 @@ impl App {
         let slot = Arc::new(Slot {
             live: Mutex::new(live),
             updates: broadcast::channel(64).0,
+            timer: Default::default(),
         });
         self.games.lock().unwrap().insert(id, slot.clone());
         slot
@@ -149,9 +186,16 @@ impl App {
 
 /// Every route: the API and the pages.
 pub fn router(app: Arc<App>) -> axum::Router {
-    api::router(app)
+    api::router(app.clone())
+        .merge(accounts::router(app.clone()))
+        .merge(lobby::router(app.clone()))
         .merge(pages::router())
         .fallback(api::no_route)
+        // A request from another site acts for nobody (accounts.rs, `same_origin`).
+        .layer(axum::middleware::from_fn_with_state(
+            app,
+            accounts::same_origin,
+        ))
 }
 
 /// Run the server on `addr` until the process is stopped. Prints the address to open.

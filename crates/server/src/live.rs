@@ -94,7 +94,8 @@ impl LiveGame {
         match live.row.ending.as_deref() {
             Some("agreement") | Some("stopped") => live.game.agree_draw(),
             Some("resign white") => live.game.resign(Side::White),
-            Some("resign black") => live.game.resign(Side::Black),
+            Some("resign black") | Some("time black") => live.game.resign(Side::Black),
+            Some("time white") => live.game.resign(Side::White),
             _ => {}
         }
         Ok(live)
@@ -154,6 +155,62 @@ impl LiveGame {
         } else {
             None
         }
+    }
+
+    /// The winner as shown (a time forfeit included); None for a draw or a game going on.
+    pub fn view_result_winner(&self) -> Option<Side> {
+        if let Some(loser) = self.time_loser() {
+            return Some(loser.other());
+        }
+        match self.game.result() {
+            Some((Outcome::Win(side), _)) => Some(side),
+            _ => None,
+        }
+    }
+
+    /// The side that lost on time, if the game ended so.
+    pub fn time_loser(&self) -> Option<Side> {
+        match self.row.ending.as_deref() {
+            Some("time white") => Some(Side::White),
+            Some("time black") => Some(Side::Black),
+            _ => None,
+        }
+    }
+
+    /// Has the side to move run out of time at `now` (game not over yet)?
+    pub fn flag_fallen(&self, now: i64) -> bool {
+        self.game.result().is_none() && self.row.clock.flagged(self.to_move(), now)
+    }
+
+    /// End the game on time: the side to move loses. The caller stores the row.
+    pub fn end_on_time(&mut self, now: i64) {
+        let loser = self.to_move();
+        self.row.clock.stop(loser, now);
+        self.row.clock.remaining_ms[loser.index()] = 0;
+        self.game.resign(loser);
+        self.row.ending = Some(format!("time {}", side_name(loser)));
+        self.row.draw_offer = None;
+        self.row.finished = true;
+    }
+
+    /// The clock as the pages show it: each side's time left now, which side's runs.
+    pub fn clock_view(&self, now: i64) -> Value {
+        let c = &self.row.clock;
+        if !c.active() {
+            return Value::Null;
+        }
+        let (base, inc) = c.control.stored();
+        let to_move = self.to_move();
+        let running = c.running() && self.game.result().is_none();
+        json!({
+            "kind": c.control.kind(),
+            "control": c.control.describe(),
+            "base_ms": base,
+            "inc_ms": inc,
+            "white_ms": c.left(Side::White, to_move, now).max(0),
+            "black_ms": c.left(Side::Black, to_move, now).max(0),
+            "running": if running { Value::from(side_name(to_move)) } else { Value::Null },
+        })
     }
 
     pub fn wants_ai(&self) -> bool {
@@ -233,7 +290,24 @@ impl LiveGame {
         );
         o.insert("ai_thinking".into(), self.ai_thinking.into());
         o.insert("draw_offer".into(), self.row.draw_offer.clone().into());
-        o.insert("result".into(), result_json(self.game.result()));
+        o.insert(
+            "result".into(),
+            result_json(self.game.result(), self.time_loser()),
+        );
+        o.insert("clock".into(), self.clock_view(crate::store::now_ms()));
+        o.insert(
+            "accounts".into(),
+            json!({"white": self.row.white_user, "black": self.row.black_user}),
+        );
+        o.insert("rated".into(), self.row.rated.into());
+        o.insert(
+            "rating_change".into(),
+            self.row
+                .rating_change
+                .as_deref()
+                .and_then(|t| serde_json::from_str(t).ok())
+                .unwrap_or(Value::Null),
+        );
         if self.game.result().is_some() {
             // Over by a rule of the game (not only by a capture): nothing may move.
             o.insert("movable".into(), Value::Array(vec![]));
@@ -270,12 +344,15 @@ impl LiveGame {
     /// The game record as JSON (`?format=json`): the turns as `cohort match` writes them
     /// (`end` implied), every step, and the text record.
     pub fn record(&self) -> Value {
-        let (result, reason) = match self.game.result() {
+        let (result, mut reason) = match self.game.result() {
             Some((Outcome::Win(Side::White), r)) => ("1-0", r.describe()),
             Some((Outcome::Win(Side::Black), r)) => ("0-1", r.describe()),
             Some((Outcome::Draw, r)) => ("1/2-1/2", r.describe()),
             None => ("*", "unfinished"),
         };
+        if self.time_loser().is_some() {
+            reason = "time forfeit";
+        }
         let played: Vec<&(Side, Vec<String>)> =
             self.turns.iter().filter(|t| !t.1.is_empty()).collect();
         let turns: Vec<Vec<&String>> = played
@@ -304,6 +381,9 @@ impl LiveGame {
             "sides": sides,
             "steps": steps,
             "text": self.record_text(),
+            "time_control": self.row.clock.control.describe(),
+            "accounts": {"white": self.row.white_user, "black": self.row.black_user},
+            "rated": self.row.rated,
         });
         if !self.row.variant_text.is_empty() {
             // A custom variant: the record carries its file, so it replays anywhere.
@@ -313,7 +393,15 @@ impl LiveGame {
     }
 }
 
-pub(crate) fn result_json(result: Option<(Outcome, EndReason)>) -> Value {
+pub(crate) fn result_json(result: Option<(Outcome, EndReason)>, time_loser: Option<Side>) -> Value {
+    if let Some(loser) = time_loser {
+        let winner = loser.other();
+        return json!({
+            "winner": side_name(winner),
+            "reason": "time forfeit",
+            "text": format!("{} wins (time forfeit)", winner.name()),
+        });
+    }
     match result {
         None => Value::Null,
         Some((Outcome::Win(side), reason)) => json!({

@@ -40,6 +40,26 @@ const STATIC: &[(&str, &str, &str)] = &[
         "text/css",
         include_str!("../../../web/static/style.css"),
     ),
+    (
+        "account.js",
+        "text/javascript",
+        include_str!("../../../web/static/account.js"),
+    ),
+    (
+        "clock.js",
+        "text/javascript",
+        include_str!("../../../web/static/clock.js"),
+    ),
+    (
+        "lobby.js",
+        "text/javascript",
+        include_str!("../../../web/static/lobby.js"),
+    ),
+    (
+        "play.css",
+        "text/css",
+        include_str!("../../../web/static/play.css"),
+    ),
 ];
 
 pub fn router() -> Router {
@@ -48,6 +68,9 @@ pub fn router() -> Router {
         .route("/game/{id}", get(game_page))
         .route("/rules/{id}", get(rules_page))
         .route("/record", get(|| async { shell("record", "") }))
+        .route("/lobby", get(|| async { shell("lobby", "") }))
+        .route("/login", get(|| async { shell("login", "") }))
+        .route("/player/{name}", get(player_page))
         .route("/static/{file}", get(static_file))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
 }
@@ -56,11 +79,12 @@ fn shell(page: &str, game: &str) -> Html<String> {
     Html(format!(
         r#"<!doctype html><html><head><meta charset="utf-8"><title>Cohort</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="/static/style.css"></head>
+<link rel="stylesheet" href="/static/style.css"><link rel="stylesheet" href="/static/play.css"></head>
 <body data-page="{page}" data-game="{game}">
-<header><a href="/">Cohort</a></header><main id="app"></main>
-<script src="/static/pieces.js"></script><script src="/static/board.js"></script><script src="/static/custom.js"></script><script src="/static/app.js"></script>
-<script src="/static/records.js"></script></body></html>
+<header><a href="/">Cohort</a><nav id="account" class="account"></nav></header><main id="app"></main>
+<script src="/static/pieces.js"></script><script src="/static/board.js"></script><script src="/static/custom.js"></script>
+<script src="/static/account.js"></script><script src="/static/clock.js"></script><script src="/static/lobby.js"></script>
+<script src="/static/app.js"></script><script src="/static/records.js"></script></body></html>
 "#
     ))
 }
@@ -81,6 +105,17 @@ async fn rules_page(Path(id): Path<String>) -> Response {
         return (StatusCode::NOT_FOUND, "no such variant").into_response();
     }
     shell("rules", "").into_response()
+}
+
+async fn player_page(Path(name): Path<String>) -> Response {
+    let ok = (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !ok {
+        return (StatusCode::NOT_FOUND, "no such player").into_response();
+    }
+    shell("player", "").into_response()
 }
 
 async fn static_file(Path(file): Path<String>) -> Response {

@@ -5,6 +5,9 @@
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
 
+use crate::clock::{Clock, TimeControl};
+use crate::glicko::Rating;
+
 /// The schema, one migration per entry; `schema_version` records how many have run.
 const MIGRATIONS: &[&str] = &[
     "CREATE TABLE games (
@@ -36,10 +39,49 @@ const MIGRATIONS: &[&str] = &[
     // A custom variant's file, as the player gave it ('' for built-in variants and older
     // games): the game is rebuilt from it after a restart (crates/server/src/custom.rs).
     "ALTER TABLE games ADD COLUMN variant_text TEXT NOT NULL DEFAULT ''",
+    // Clocks (clock.rs): the kind ('' none, 'live', 'corr'), base and increment, each side's
+    // time left when the side to move's time began running, and since when (0: stopped).
+    "ALTER TABLE games ADD COLUMN clock_kind TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE games ADD COLUMN clock_base_ms BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN clock_inc_ms BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN white_ms BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN black_ms BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN clock_since_ms BIGINT NOT NULL DEFAULT 0",
+    // Accounts seated in a game (NULL: anonymous), rated or not, the rating change (JSON).
+    "ALTER TABLE games ADD COLUMN white_user TEXT",
+    "ALTER TABLE games ADD COLUMN black_user TEXT",
+    "ALTER TABLE games ADD COLUMN rated BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN rating_change TEXT",
+    "CREATE INDEX games_by_white_user ON games (white_user)",
+    "CREATE INDEX games_by_black_user ON games (black_user)",
+    // Accounts: `id` is the lower-case user name; the password as an argon2id PHC string.
+    "CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        password_hash TEXT NOT NULL,
+        created_ms BIGINT NOT NULL
+    )",
+    // Sessions by the BLAKE2s hash of the cookie's secret (the secret itself is not stored).
+    "CREATE TABLE sessions (
+        id_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        created_ms BIGINT NOT NULL,
+        expires_ms BIGINT NOT NULL
+    )",
+    // Glicko-2 ratings per account and variant.
+    "CREATE TABLE ratings (
+        user_id TEXT NOT NULL REFERENCES users(id),
+        variant TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        rd DOUBLE PRECISION NOT NULL,
+        vol DOUBLE PRECISION NOT NULL,
+        games BIGINT NOT NULL,
+        PRIMARY KEY (user_id, variant)
+    )",
 ];
 
 /// A game's row: everything but its steps.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameRow {
     pub id: String,
     pub variant: String,
@@ -64,6 +106,15 @@ pub struct GameRow {
     pub version: i64,
     pub created_ms: i64,
     pub updated_ms: i64,
+    /// The game's clock (no clock: `TimeControl::None`).
+    pub clock: Clock,
+    /// The accounts seated (lower-case user ids), if any.
+    pub white_user: Option<String>,
+    pub black_user: Option<String>,
+    /// A rated game between two accounts: the ratings change when it ends.
+    pub rated: bool,
+    /// The rating change once applied (JSON: see `Store::rate_game`).
+    pub rating_change: Option<String>,
 }
 
 /// A change to store in one transaction.
@@ -156,32 +207,51 @@ impl Store {
         tx.commit().await
     }
 
+    /// Every column of a new game row, in the order `bind_game` binds them.
+    const INSERT: &'static str = "INSERT INTO games (id, variant, start, white, black, ai_agent,
+         ai_time_ms, white_token, black_token, draw_offer, ending, finished, version, created_ms,
+         updated_ms, creator_token, variant_text, clock_kind, clock_base_ms, clock_inc_ms,
+         white_ms, black_ms, clock_since_ms, white_user, black_user, rated, rating_change)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+         $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)";
+
+    fn bind_game<'q>(
+        q: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+        g: &'q GameRow,
+    ) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+        q.bind(&g.id)
+            .bind(&g.variant)
+            .bind(&g.start)
+            .bind(&g.white)
+            .bind(&g.black)
+            .bind(&g.ai_agent)
+            .bind(g.ai_time_ms)
+            .bind(&g.white_token)
+            .bind(&g.black_token)
+            .bind(g.draw_offer.clone())
+            .bind(g.ending.clone())
+            .bind(g.finished as i64)
+            .bind(g.version)
+            .bind(g.created_ms)
+            .bind(g.updated_ms)
+            .bind(&g.creator_token)
+            .bind(&g.variant_text)
+            .bind(g.clock.control.kind())
+            .bind(g.clock.control.stored().0)
+            .bind(g.clock.control.stored().1)
+            .bind(g.clock.remaining_ms[0])
+            .bind(g.clock.remaining_ms[1])
+            .bind(g.clock.since_ms)
+            .bind(g.white_user.clone())
+            .bind(g.black_user.clone())
+            .bind(g.rated as i64)
+            .bind(g.rating_change.clone())
+    }
+
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO games (id, variant, start, white, black, ai_agent, ai_time_ms,
-             white_token, black_token, draw_offer, ending, finished, version, created_ms,
-             updated_ms, creator_token, variant_text)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
-        )
-        .bind(&g.id)
-        .bind(&g.variant)
-        .bind(&g.start)
-        .bind(&g.white)
-        .bind(&g.black)
-        .bind(&g.ai_agent)
-        .bind(g.ai_time_ms)
-        .bind(&g.white_token)
-        .bind(&g.black_token)
-        .bind(g.draw_offer.clone())
-        .bind(g.ending.clone())
-        .bind(g.finished as i64)
-        .bind(g.version)
-        .bind(g.created_ms)
-        .bind(g.updated_ms)
-        .bind(&g.creator_token)
-        .bind(&g.variant_text)
-        .execute(&self.pool)
-        .await?;
+        Self::bind_game(sqlx::query(Self::INSERT), g)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
@@ -195,30 +265,9 @@ impl Store {
             return self.insert_game(g).await;
         }
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO games (id, variant, start, white, black, ai_agent, ai_time_ms,
-             white_token, black_token, draw_offer, ending, finished, version, created_ms,
-             updated_ms, creator_token)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
-        )
-        .bind(&g.id)
-        .bind(&g.variant)
-        .bind(&g.start)
-        .bind(&g.white)
-        .bind(&g.black)
-        .bind(&g.ai_agent)
-        .bind(g.ai_time_ms)
-        .bind(&g.white_token)
-        .bind(&g.black_token)
-        .bind(g.draw_offer.clone())
-        .bind(g.ending.clone())
-        .bind(g.finished as i64)
-        .bind(g.version)
-        .bind(g.created_ms)
-        .bind(g.updated_ms)
-        .bind(&g.creator_token)
-        .execute(&mut *tx)
-        .await?;
+        Self::bind_game(sqlx::query(Self::INSERT), g)
+            .execute(&mut *tx)
+            .await?;
         for (ply, text) in steps.iter().enumerate() {
             sqlx::query("INSERT INTO steps (game_id, ply, step) VALUES ($1, $2, $3)")
                 .bind(&g.id)
@@ -257,13 +306,17 @@ impl Store {
         }
         let done = sqlx::query(
             "UPDATE games SET draw_offer = $1, ending = $2, finished = $3, version = $4,
-             updated_ms = $5 WHERE id = $6 AND version = $7",
+             updated_ms = $5, white_ms = $6, black_ms = $7, clock_since_ms = $8
+             WHERE id = $9 AND version = $10",
         )
         .bind(row.draw_offer.clone())
         .bind(row.ending.clone())
         .bind(row.finished as i64)
         .bind(row.version)
         .bind(row.updated_ms)
+        .bind(row.clock.remaining_ms[0])
+        .bind(row.clock.remaining_ms[1])
+        .bind(row.clock.since_ms)
         .bind(&row.id)
         .bind(row.version - 1)
         .execute(&mut *tx)
@@ -293,12 +346,26 @@ impl Store {
             version: r.try_get("version")?,
             created_ms: r.try_get("created_ms")?,
             updated_ms: r.try_get("updated_ms")?,
+            clock: Clock {
+                control: TimeControl::from_stored(
+                    &r.try_get::<String, _>("clock_kind")?,
+                    r.try_get("clock_base_ms")?,
+                    r.try_get("clock_inc_ms")?,
+                ),
+                remaining_ms: [r.try_get("white_ms")?, r.try_get("black_ms")?],
+                since_ms: r.try_get("clock_since_ms")?,
+            },
+            white_user: r.try_get("white_user")?,
+            black_user: r.try_get("black_user")?,
+            rated: r.try_get::<i64, _>("rated")? != 0,
+            rating_change: r.try_get("rating_change")?,
         })
     }
 
     const COLUMNS: &'static str = "id, variant, start, white, black, ai_agent, ai_time_ms,
         white_token, black_token, draw_offer, ending, finished, version, created_ms, updated_ms,
-        creator_token, variant_text";
+        creator_token, variant_text, clock_kind, clock_base_ms, clock_inc_ms, white_ms, black_ms,
+        clock_since_ms, white_user, black_user, rated, rating_change";
 
     pub async fn game(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
         let sql = format!("SELECT {} FROM games WHERE id = $1", Self::COLUMNS);
@@ -363,6 +430,230 @@ impl Store {
             .fetch_one(&self.pool)
             .await?;
         r.try_get(0)
+    }
+
+    /// Create an account; false if the name is taken (whatever its case).
+    pub async fn create_user(
+        &self,
+        id: &str,
+        name: &str,
+        hash: &str,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "INSERT INTO users (id, name, password_hash, created_ms) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(id)
+        .bind(name)
+        .bind(hash)
+        .bind(now)
+        .execute(&self.pool)
+        .await;
+        match done {
+            Ok(_) => Ok(true),
+            Err(e)
+                if e.as_database_error()
+                    .is_some_and(|d| d.is_unique_violation()) =>
+            {
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// An account's display name and password hash.
+    pub async fn user(&self, id: &str) -> Result<Option<(String, String)>, StoreError> {
+        let r = sqlx::query("SELECT name, password_hash FROM users WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        r.map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).transpose()
+    }
+
+    pub async fn create_session(
+        &self,
+        id_hash: &str,
+        user: &str,
+        now: i64,
+        expires_ms: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO sessions (id_hash, user_id, created_ms, expires_ms) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(id_hash)
+        .bind(user)
+        .bind(now)
+        .bind(expires_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The account (id, name) of a session that has not expired.
+    pub async fn session_user(
+        &self,
+        id_hash: &str,
+        now: i64,
+    ) -> Result<Option<(String, String)>, StoreError> {
+        let r = sqlx::query(
+            "SELECT u.id, u.name FROM sessions s JOIN users u ON u.id = s.user_id
+             WHERE s.id_hash = $1 AND s.expires_ms > $2",
+        )
+        .bind(id_hash)
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        r.map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).transpose()
+    }
+
+    pub async fn delete_session(&self, id_hash: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sessions WHERE id_hash = $1")
+            .bind(id_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// An account's ratings: (variant, rating, games), best known first.
+    pub async fn ratings_of(&self, user: &str) -> Result<Vec<(String, Rating, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT variant, rating, rd, vol, games FROM ratings WHERE user_id = $1
+             ORDER BY games DESC, variant",
+        )
+        .bind(user)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get(0)?,
+                    Rating {
+                        rating: r.try_get(1)?,
+                        rd: r.try_get(2)?,
+                        vol: r.try_get(3)?,
+                    },
+                    r.try_get(4)?,
+                ))
+            })
+            .collect()
+    }
+
+    /// Rate a finished game between two accounts, once: both ratings (Glicko-2, one game as
+    /// a rating period) and the game's `rating_change` in one transaction. Returns the
+    /// change as stored (JSON text), or the one stored before if the game was rated already.
+    pub async fn rate_game(
+        &self,
+        game_id: &str,
+        variant: &str,
+        white: &str,
+        black: &str,
+        white_score: f64,
+    ) -> Result<String, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done: Option<String> = sqlx::query("SELECT rating_change FROM games WHERE id = $1")
+            .bind(game_id)
+            .fetch_one(&mut *tx)
+            .await?
+            .try_get(0)?;
+        if let Some(done) = done {
+            return Ok(done);
+        }
+        let mut before = [(Rating::default(), 0i64); 2];
+        for (i, user) in [white, black].iter().enumerate() {
+            let r = sqlx::query(
+                "SELECT rating, rd, vol, games FROM ratings WHERE user_id = $1 AND variant = $2",
+            )
+            .bind(*user)
+            .bind(variant)
+            .fetch_optional(&mut *tx)
+            .await?;
+            if let Some(r) = r {
+                before[i] = (
+                    Rating {
+                        rating: r.try_get(0)?,
+                        rd: r.try_get(1)?,
+                        vol: r.try_get(2)?,
+                    },
+                    r.try_get(3)?,
+                );
+            }
+        }
+        let (w, b) = crate::glicko::rate_game(before[0].0, before[1].0, white_score);
+        for (i, (user, after)) in [(white, w), (black, b)].iter().enumerate() {
+            sqlx::query("DELETE FROM ratings WHERE user_id = $1 AND variant = $2")
+                .bind(*user)
+                .bind(variant)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(
+                "INSERT INTO ratings (user_id, variant, rating, rd, vol, games)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(*user)
+            .bind(variant)
+            .bind(after.rating)
+            .bind(after.rd)
+            .bind(after.vol)
+            .bind(before[i].1 + 1)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let side = |user: &str, b: Rating, a: Rating| {
+            serde_json::json!({
+                "user": user,
+                "before": b.rating.round() as i64,
+                "after": a.rating.round() as i64,
+                "delta": a.rating.round() as i64 - b.rating.round() as i64,
+                "rd": a.rd.round() as i64,
+            })
+        };
+        let change = serde_json::json!({
+            "white": side(white, before[0].0, w),
+            "black": side(black, before[1].0, b),
+        })
+        .to_string();
+        sqlx::query("UPDATE games SET rating_change = $1 WHERE id = $2")
+            .bind(&change)
+            .bind(game_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(change)
+    }
+
+    /// Finished rated games whose ratings were not applied yet (a crash in between).
+    pub async fn unrated_finished(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE finished = 1 AND rated = 1 AND rating_change IS NULL",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| r.try_get(0)).collect()
+    }
+
+    /// The games an account sits in, newest change first (at most `limit`).
+    pub async fn games_of(&self, user: &str, limit: i64) -> Result<Vec<GameRow>, StoreError> {
+        let sql = format!(
+            "SELECT {} FROM games WHERE white_user = $1 OR black_user = $2
+             ORDER BY updated_ms DESC LIMIT $3",
+            Self::COLUMNS
+        );
+        let rows = sqlx::query(&sql)
+            .bind(user)
+            .bind(user)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(Self::game_row).collect()
+    }
+
+    /// Delete expired sessions.
+    pub async fn purge_sessions(&self, now: i64) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sessions WHERE expires_ms <= $1")
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     pub async fn close(&self) {

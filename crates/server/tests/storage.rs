@@ -2,6 +2,7 @@
 //! server named by COHORT_TEST_POSTGRES; scripts/test starts one and sets it).
 
 use cohort_rules::{builtin, StepList};
+use cohort_server::clock::{Clock, TimeControl};
 use cohort_server::live::LiveGame;
 use cohort_server::store::{now_ms, Change, GameRow, Store};
 
@@ -25,6 +26,7 @@ fn row(id: &str, variant: &str) -> GameRow {
         version: 1,
         created_ms: now_ms(),
         updated_ms: now_ms(),
+        ..GameRow::default()
     }
 }
 
@@ -64,6 +66,104 @@ async fn play_and_store(store: &Store, live: &mut LiveGame, n: usize, seed: u64)
         *live = next;
     }
     live.game.position().to_text()
+}
+
+/// The clock, the accounts seated, sessions and ratings round trip (migrations 5 to 19).
+async fn clocks_accounts_ratings(store: &Store) {
+    let (a, b) = (unique("alice"), unique("bob"));
+    assert!(store
+        .create_user(&a, "Alice", "$argon2id$v=19$x", 1)
+        .await
+        .unwrap());
+    assert!(
+        !store
+            .create_user(&a, "ALICE", "$argon2id$v=19$y", 2)
+            .await
+            .unwrap(),
+        "a taken id"
+    );
+    assert!(store
+        .create_user(&b, "Bob", "$argon2id$v=19$z", 3)
+        .await
+        .unwrap());
+    assert_eq!(
+        store.user(&a).await.unwrap(),
+        Some(("Alice".into(), "$argon2id$v=19$x".into()))
+    );
+    let mut r = row(&unique("clk"), "chess");
+    r.clock = Clock::start(
+        TimeControl::Live {
+            base_ms: 60_000,
+            inc_ms: 1_000,
+        },
+        1_000,
+    );
+    r.clock.remaining_ms = [12_345, 54_321];
+    r.white_user = Some(a.clone());
+    r.black_user = Some(b.clone());
+    r.rated = true;
+    store.insert_game(&r).await.unwrap();
+    assert_eq!(store.game(&r.id).await.unwrap().unwrap().0, r);
+    // A change stores the clock with it.
+    r.version += 1;
+    r.clock.switch(cohort_rules::Side::White, 3_000);
+    store.commit(&r, Change::Row).await.unwrap();
+    let back = store.game(&r.id).await.unwrap().unwrap().0;
+    assert_eq!(back.clock, r.clock);
+    assert_eq!(back.clock.remaining_ms, [11_345, 54_321]);
+    let corr = TimeControl::Correspondence {
+        per_turn_ms: 86_400_000,
+    };
+    let mut c = row(&unique("corr"), "chess");
+    c.clock = Clock::start(corr, 7);
+    store.insert_game(&c).await.unwrap();
+    assert_eq!(
+        store.game(&c.id).await.unwrap().unwrap().0.clock.control,
+        corr
+    );
+    // Finished and rated once, whatever the number of calls.
+    r.version += 1;
+    r.finished = true;
+    r.ending = Some("time black".into());
+    store.commit(&r, Change::Row).await.unwrap();
+    assert!(store.unrated_finished().await.unwrap().contains(&r.id));
+    let change = store.rate_game(&r.id, "chess", &a, &b, 1.0).await.unwrap();
+    assert_eq!(
+        store.rate_game(&r.id, "chess", &a, &b, 1.0).await.unwrap(),
+        change
+    );
+    assert!(!store.unrated_finished().await.unwrap().contains(&r.id));
+    let v: serde_json::Value = serde_json::from_str(&change).unwrap();
+    assert_eq!(v["white"]["after"], 1662);
+    assert_eq!(v["black"]["after"], 1338);
+    let ra = store.ratings_of(&a).await.unwrap();
+    assert_eq!(ra.len(), 1);
+    assert_eq!(
+        (ra[0].0.as_str(), ra[0].1.rating.round() as i64, ra[0].2),
+        ("chess", 1662, 1)
+    );
+    assert_eq!(
+        store.game(&r.id).await.unwrap().unwrap().0.rating_change,
+        Some(change)
+    );
+    let games: Vec<String> = store
+        .games_of(&b, 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(games, [r.id.clone()]);
+    // Sessions expire and end.
+    let h = unique("hash");
+    store.create_session(&h, &a, 100, 1_000).await.unwrap();
+    assert_eq!(
+        store.session_user(&h, 999).await.unwrap(),
+        Some((a.clone(), "Alice".into()))
+    );
+    assert_eq!(store.session_user(&h, 1_000).await.unwrap(), None);
+    store.delete_session(&h).await.unwrap();
+    assert_eq!(store.session_user(&h, 500).await.unwrap(), None);
 }
 
 async fn suite(url: &str) {
@@ -215,6 +315,7 @@ async fn suite(url: &str) {
         .game
         .result()
         .is_some());
+    clocks_accounts_ratings(&store).await;
     store.close().await;
 }
 
@@ -246,6 +347,11 @@ async fn old_database_opens(url: &str) {
     let store = Store::open(url).await.expect("an old database opens");
     let (r, steps) = store.game("old1").await.unwrap().unwrap();
     assert_eq!(r.creator_token, "");
+    assert_eq!(r.clock, Clock::default(), "an old game has no clock");
+    assert_eq!(
+        (r.white_user.clone(), r.rated, r.rating_change.clone()),
+        (None, false, None)
+    );
     assert_eq!(steps, ["d2-d3"]);
     LiveGame::replay(r, &steps).unwrap();
     assert_eq!(store.count_ai_games().await.unwrap(), 1);

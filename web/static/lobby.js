@@ -1,0 +1,116 @@
+// Cohort's lobby (docs/server.md, "Lobby"): open challenges listed live (asked for every
+// second), a form to post one (variant, time control, colour, rated), and accepting one,
+// which starts the game: each side is sent to the page of its own seat.
+'use strict';
+
+(function () {
+  if (document.body.dataset.page !== 'lobby') return;
+  const app = document.getElementById('app');
+  const KEY = 'cohort-challenges';
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k.startsWith('on') && typeof v === 'function') e[k] = v;
+      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? '' : v);
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c);
+    return e;
+  }
+  const call = (...a) => window.CohortAccount.call(...a);
+  const mine = () => { try { return JSON.parse(sessionStorage.getItem(KEY)) || {}; } catch { return {}; } };
+  const saveMine = (m) => { try { sessionStorage.setItem(KEY, JSON.stringify(m)); } catch { /* private mode */ } };
+
+  const CONTROLS = [
+    ['1+1', { minutes: 1, increment: 1 }], ['3+2', { minutes: 3, increment: 2 }], ['5+3', { minutes: 5, increment: 3 }],
+    ['10+5', { minutes: 10, increment: 5 }], ['15+10', { minutes: 15, increment: 10 }],
+    ['1 day per turn', { days: 1 }], ['3 days per turn', { days: 3 }], ['no clock', null],
+  ];
+
+  async function main() {
+    document.title = 'Lobby: Cohort';
+    const user = await window.CohortAccount.ready();
+    let variants = [];
+    try { variants = await call('GET', '/api/variants'); } catch (e) {
+      app.append(el('p', { class: 'error', 'data-testid': 'error' }, e.message));
+      return;
+    }
+    const variant = el('select', { 'data-testid': 'challenge-variant' },
+      variants.map((v) => el('option', { value: v.id }, `${v.name} (${v.id})`)));
+    const control = el('select', { 'data-testid': 'challenge-clock' },
+      CONTROLS.map(([label], i) => el('option', { value: String(i) }, label)));
+    const colour = el('select', { 'data-testid': 'challenge-colour' },
+      el('option', { value: 'random' }, 'random'), el('option', { value: 'white' }, 'White'), el('option', { value: 'black' }, 'Black'));
+    const rated = el('input', { type: 'checkbox', 'data-testid': 'challenge-rated', disabled: !user });
+    const err = el('p', { class: 'error', 'data-testid': 'lobby-error', role: 'alert' });
+    const post = el('button', { type: 'submit', class: 'primary', 'data-testid': 'challenge-create' }, 'Post challenge');
+    const form = el('form', { class: 'new-game lobby-form', 'data-testid': 'challenge-form' },
+      el('label', {}, 'Game ', variant), el('label', {}, 'Clock ', control), el('label', {}, 'You play ', colour),
+      el('label', { title: user ? '' : 'Log in to play rated games' }, rated, user ? ' rated' : ' rated (log in first)'), post, err);
+    form.onsubmit = async (ev) => {
+      ev.preventDefault();
+      err.textContent = '';
+      const body = { variant: variant.value, colour: colour.value, rated: rated.checked };
+      const c = CONTROLS[Number(control.value)][1];
+      if (c) body.clock = c;
+      post.disabled = true;
+      try {
+        const made = await call('POST', '/api/challenges', body);
+        const m = mine();
+        m[made.id] = made.token;
+        saveMine(m);
+        await refresh();
+      } catch (e) { err.textContent = e.message; }
+      post.disabled = false;
+    };
+    const list = el('div', { 'data-testid': 'challenges' });
+    app.append(el('section', { class: 'lobby' },
+      el('h1', {}, 'Lobby'),
+      el('p', { class: 'hint' }, user ? `Logged in as ${user}.` : 'Playing anonymously: log in to play rated games.',
+        ' Post a challenge and keep this page open until someone accepts it; or accept one below.'),
+      form, el('h2', {}, 'Open challenges'), list));
+
+    async function refresh() {
+      // Our own challenges first: accepted ones send us to our seat.
+      const m = mine();
+      for (const [id, tok] of Object.entries(m)) {
+        try {
+          const s = await call('GET', `/api/challenges/${id}?token=${encodeURIComponent(tok)}`);
+          if (s.state === 'accepted' && s.link) {
+            delete m[id];
+            saveMine(m);
+            location.href = s.link;
+            return;
+          }
+          if (s.state !== 'open') { delete m[id]; saveMine(m); }
+        } catch { delete m[id]; saveMine(m); }
+      }
+      let open;
+      try { open = await call('GET', '/api/challenges'); } catch (e) { err.textContent = e.message; return; }
+      const own = mine();
+      list.replaceChildren(open.length
+        ? el('ul', { class: 'challenge-list' }, open.map((c) => el('li', { 'data-challenge': c.id, 'data-testid': `challenge-${c.id}` },
+          el('span', { class: 'rg-name' }, c.name || c.variant), ' ',
+          el('span', { class: 'rg-players' }, c.time_control === 'none' ? 'no clock' : c.time_control), ' ',
+          el('span', { class: 'rg-players' }, c.rated ? 'rated' : 'casual'), ' ',
+          el('span', { class: 'rg-players' }, `by ${c.by || 'anonymous'}, plays ${c.colour}`), ' ',
+          own[c.id]
+            ? [el('b', { 'data-testid': 'own-challenge' }, 'yours: waiting for an opponent'), ' ',
+              el('button', { class: 'small', 'data-testid': `cancel-${c.id}`, onclick: async () => {
+                try { await call('POST', `/api/challenges/${c.id}/cancel`, { token: own[c.id] }); } catch (e) { err.textContent = e.message; }
+                refresh();
+              } }, 'Cancel')]
+            : el('button', { class: 'small primary', 'data-testid': `accept-${c.id}`, disabled: c.rated && !user,
+              title: c.rated && !user ? 'Log in to accept a rated challenge' : '', onclick: async () => {
+                try {
+                  const g = await call('POST', `/api/challenges/${c.id}/accept`, {});
+                  location.href = g.link;
+                } catch (e) { err.textContent = e.message; refresh(); }
+              } }, 'Accept')))
+        ) : el('p', { class: 'hint', 'data-testid': 'no-challenges' }, 'No open challenges: post one.'));
+    }
+    await refresh();
+    setInterval(refresh, 1000);
+  }
+  main();
+}());

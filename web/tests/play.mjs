@@ -1,0 +1,298 @@
+// Browser tests of clocks, the lobby, accounts and ratings (docs/server.md): playwright-core
+// drives Debian's chromium against a real `cohort serve` on a temporary SQLite file.
+//   1. Two accounts (two browser contexts) sign up, find each other in the lobby and play a
+//      rated micro-chieftain game at 1+1; the clocks run on both pages; Black lets its clock
+//      fall; both pages show the time forfeit and the rating change.
+//   2. A correspondence game (1 day per turn) survives a server restart with its clock intact.
+// Usage (from web/): npm ci && COHORT_BIN=../target/release/cohort node tests/play.mjs [filter]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = resolve(process.env.COHORT_BIN || join(here, '../../target/release/cohort'));
+const BROWSER = process.env.CHROMIUM || '/usr/bin/chromium';
+const SHOTS = resolve(process.env.SCREENSHOTS || join(here, '../../docs/screenshots'));
+const WAIT_MS = 25000;
+
+function check(cond, msg) {
+  if (!cond) throw new Error(`check failed: ${msg}`);
+}
+
+async function freePort() {
+  return new Promise((res, rej) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
+    s.on('error', rej);
+  });
+}
+
+let server = null;
+let browser = null;
+let dir = null;
+let base = '';
+let port = 0;
+let database = '';
+
+function startServer() {
+  return new Promise((res, rej) => {
+    const child = spawn(BIN, ['serve', '--port', String(port), '--database', database], { stdio: ['ignore', 'pipe', 'pipe'] });
+    server = child;
+    let out = '';
+    const t = setTimeout(() => rej(new Error(`the server did not start in 20 s: ${out}`)), 20000);
+    const seen = (d) => { out += d; if (out.includes(`:${port}`)) { clearTimeout(t); res(child); } };
+    child.stdout.on('data', seen);
+    child.stderr.on('data', (d) => { seen(d); if (!String(d).includes(`:${port}`)) process.stderr.write(`[server] ${d}`); });
+    child.on('error', (e) => { clearTimeout(t); rej(new Error(`cannot run ${BIN}: ${e.message}`)); });
+    child.on('exit', (c) => { clearTimeout(t); rej(new Error(`the server exited with ${c}: ${out}`)); });
+  });
+}
+
+async function killServer() {
+  const s = server;
+  server = null;
+  s.removeAllListeners('exit');
+  const gone = new Promise((r) => s.once('exit', r));
+  s.kill('SIGKILL');
+  await gone;
+}
+
+async function cleanup() {
+  if (browser) { const b = browser; browser = null; await b.close().catch(() => {}); }
+  if (server) { server.removeAllListeners('exit'); server.kill('SIGKILL'); server = null; }
+  if (dir) { rmSync(dir, { recursive: true, force: true }); dir = null; }
+}
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, async () => { await cleanup(); process.exit(130); });
+
+async function getView(id) {
+  const r = await fetch(`${base}/api/games/${id}`);
+  check(r.ok, `GET game ${id}: ${r.status}`);
+  return r.json();
+}
+
+class Scenario {
+  constructor() { this.contexts = []; this.errors = []; }
+  async page() {
+    const c = await browser.newContext({ viewport: { width: 1300, height: 900 } });
+    this.contexts.push(c);
+    const page = await c.newPage();
+    page.on('pageerror', (e) => this.errors.push(`page error on ${page.url()}: ${e.message}`));
+    page.setDefaultTimeout(WAIT_MS);
+    return page;
+  }
+  async close() { for (const c of this.contexts) await c.close().catch(() => {}); this.contexts = []; }
+}
+
+const gameOf = (page) => {
+  const u = new URL(page.url());
+  return { id: u.pathname.split('/').pop(), token: u.searchParams.get('token') };
+};
+const clockMs = (page, side) => page.getAttribute(`[data-testid=clock-${side}]`, 'data-ms').then(Number);
+const running = (page, side) => page.getAttribute(`[data-testid=clock-${side}]`, 'data-running');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function signUp(page, name) {
+  await page.goto(`${base}/login?next=/lobby`);
+  await page.fill('[data-testid=signup-username]', name);
+  await page.fill('[data-testid=signup-password]', `${name}'s secret password`);
+  await page.click('[data-testid=signup-submit]');
+  await page.waitForURL(`${base}/lobby`);
+  await page.waitForSelector(`[data-testid=nav-me]:has-text("${name}")`);
+}
+
+/** Post a challenge from `page` (on the lobby) and accept it from `other`; both land on their seats. */
+async function meetInLobby(page, other, { variant, clock, colour, rated }) {
+  await page.waitForSelector('[data-testid=challenge-form]');
+  await page.selectOption('[data-testid=challenge-variant]', variant);
+  const labels = await page.locator('[data-testid=challenge-clock] option').allTextContents();
+  await page.selectOption('[data-testid=challenge-clock]', String(labels.indexOf(clock)));
+  await page.selectOption('[data-testid=challenge-colour]', colour);
+  if (rated) await page.check('[data-testid=challenge-rated]');
+  await page.click('[data-testid=challenge-create]');
+  await page.waitForSelector('[data-testid=own-challenge]');
+  const id = await page.getAttribute('[data-testid=own-challenge] >> xpath=..', 'data-challenge');
+  // The other player sees it live (the list is asked for every second) and accepts.
+  await other.goto(`${base}/lobby`);
+  const row = other.locator(`[data-challenge="${id}"]`);
+  await row.waitFor();
+  const text = await row.textContent();
+  if (rated) await other.screenshot({ path: join(SHOTS, 'lobby.png') });
+  check(text.includes(clock) && text.includes(rated ? 'rated' : 'casual'), `the challenge reads "${text}"`);
+  await other.click(`[data-testid=accept-${id}]`);
+  await other.waitForSelector('[data-testid=board] svg');
+  await page.waitForURL(/\/game\/[0-9a-f]+\?token=/, { timeout: WAIT_MS });
+  await page.waitForSelector('[data-testid=board] svg');
+  const a = gameOf(page);
+  const b = gameOf(other);
+  check(a.id === b.id && a.token && b.token && a.token !== b.token, 'both players hold their own seat of one game');
+  return a.id;
+}
+
+/** Play one quiet legal step by clicking its unit and destination, then end the turn. */
+async function playTurn(page, id) {
+  const v = await getView(id);
+  const s = v.legal.find((x) => x.from && !x.text.includes('x'));
+  await page.click(`[data-testid=sq-${s.from}]`);
+  await page.click(`[data-testid=sq-${s.to}]`);
+  // In chess the step ends the turn; elsewhere the turn goes on until End turn.
+  await page.waitForFunction(([t, side]) => document.querySelector('[data-testid=board]').dataset.toMove !== side
+    || document.querySelector('[data-testid=turn-steps]').textContent.includes(t), [s.text, v.to_move]);
+  if (await page.getAttribute('[data-testid=board]', 'data-to-move') === v.to_move) {
+    await page.click('[data-testid=end-turn]');
+    await page.waitForFunction((side) => document.querySelector('[data-testid=board]').dataset.toMove !== side, v.to_move);
+  }
+  return s.text;
+}
+
+const scenarios = [];
+
+scenarios.push(['rated 1+1 game in the lobby, a flag falls, both see the rating change', 150000, async (sc) => {
+  const alice = await sc.page();
+  const bob = await sc.page();
+  await signUp(alice, 'alice');
+  await signUp(bob, 'bob');
+  const id = await meetInLobby(alice, bob, { variant: 'micro-chieftain', clock: '1+1', colour: 'white', rated: true });
+  for (const p of [alice, bob]) {
+    await p.waitForSelector('[data-testid=clock-white]');
+    check(await running(p, 'white') === 'true' && await running(p, 'black') === 'false', 'White\'s clock runs first');
+    check((await p.textContent('[data-testid=time-control]')).includes('1+1, rated'), 'the time control is shown');
+    check((await p.textContent('[data-testid=clock-white]')).includes('alice'), 'the accounts are shown');
+  }
+  // The clock ticks in both browsers.
+  const w0 = [await clockMs(alice, 'white'), await clockMs(bob, 'white')];
+  await sleep(1300);
+  const w1 = [await clockMs(alice, 'white'), await clockMs(bob, 'white')];
+  check(w1[0] < w0[0] - 900 && w1[1] < w0[1] - 900, `White's clock runs on both pages (${w0} -> ${w1})`);
+  check(w1[0] > 55000, `about a minute for White (${w1[0]})`);
+  // alice's player page marks the game as her turn.
+  const ap = await alice.context().newPage();
+  await ap.goto(`${base}/player/alice`);
+  await ap.waitForSelector(`[data-testid=player-game-${id}] [data-testid=your-turn]`);
+  await ap.close();
+  // White plays a turn: her clock stops with the increment, Black's runs.
+  const step = await playTurn(alice, id);
+  for (const p of [alice, bob]) {
+    await p.waitForFunction(() => document.querySelector('[data-testid=clock-black]').dataset.running === 'true');
+    check(await running(p, 'white') === 'false', 'White\'s clock stopped');
+  }
+  const v = await getView(id);
+  check(v.clock.running === 'black' && v.clock.white_ms > w1[0] - 5000 && v.clock.white_ms <= 61000, `White got her increment (${v.clock.white_ms})`);
+  check((await bob.textContent('[data-testid=move-list]')).includes(step), 'Black sees White\'s turn');
+  const ws = await clockMs(bob, 'white');
+  await sleep(1000);
+  check(await clockMs(bob, 'white') === ws, 'White\'s clock stands while Black thinks');
+  check(await clockMs(bob, 'black') < 60000, 'Black\'s clock runs');
+  // Black lets his clock fall: nobody sends a request; the server's timer ends the game.
+  const t0 = Date.now();
+  for (const p of [alice, bob]) {
+    await p.waitForFunction(() => /time forfeit/.test(document.querySelector('[data-testid=status]').textContent), null, { timeout: 75000 });
+  }
+  const waited = (Date.now() - t0) / 1000;
+  check((await alice.textContent('[data-testid=status]')).includes('White wins (time forfeit): you win'), 'alice wins on time');
+  check((await bob.textContent('[data-testid=status]')).includes('White wins (time forfeit): you lose'), 'bob loses on time');
+  check(await clockMs(bob, 'black') === 0 && await running(bob, 'black') === 'false', 'Black\'s clock shows 0:00 and stopped');
+  const end = await getView(id);
+  check(end.result.reason === 'time forfeit', 'the API says time forfeit');
+  const rc = end.rating_change;
+  check(rc && rc.white.user === 'alice' && rc.white.delta > 0 && rc.black.delta < 0, `ratings changed: ${JSON.stringify(rc)}`);
+  const shown = [];
+  for (const p of [alice, bob]) {
+    await p.waitForSelector('[data-testid=rating-change]');
+    const t = await p.textContent('[data-testid=rating-change]');
+    check(t.includes(`alice: 1500 \u2192 ${rc.white.after} (+${rc.white.delta})`), `White's change shown: ${t}`);
+    check(t.includes(`bob: 1500 \u2192 ${rc.black.after} (\u2212${-rc.black.delta})`), `Black's change shown: ${t}`);
+    shown.push(t);
+  }
+  await bob.screenshot({ path: join(SHOTS, 'clock-time-forfeit.png') });
+  const rec = await (await fetch(`${base}/api/games/${id}/record`)).json();
+  check(rec.result === '1-0' && rec.reason === 'time forfeit' && rec.time_control === '1+1', `the record: ${rec.result} ${rec.reason}`);
+  // bob's player page: the rating and the finished game.
+  await bob.goto(`${base}/player/bob`);
+  await bob.waitForSelector('[data-testid=ratings]');
+  check((await bob.textContent('[data-testid=ratings]')).includes(String(rc.black.after)), 'bob\'s new rating on his page');
+  check((await bob.textContent(`[data-testid=player-game-${id}]`)).includes(String(rc.black.delta)), 'the finished game with its change');
+  return `flag fell ${waited.toFixed(1)} s after Black's clock started; ${shown[0]}`;
+}]);
+
+scenarios.push(['correspondence game survives a restart with its clock', 60000, async (sc) => {
+  const a = await sc.page();
+  const b = await sc.page();
+  await a.goto(`${base}/lobby`);
+  const id = await meetInLobby(a, b, { variant: 'chess', clock: '1 day per turn', colour: 'white', rated: false });
+  await playTurn(a, id);
+  await b.waitForFunction(() => document.querySelector('[data-testid=clock-black]').dataset.running === 'true');
+  const text = await b.textContent('[data-testid=clock-black]');
+  check(/23h 59m/.test(text), `a day per turn shown as hours and minutes: ${text}`);
+  const before = (await getView(id)).clock;
+  const t0 = Date.now();
+  await killServer();
+  await sleep(2000);
+  await startServer();
+  const after = (await getView(id)).clock;
+  const elapsed = Date.now() - t0;
+  const used = before.black_ms - after.black_ms;
+  check(after.running === 'black' && after.white_ms === before.white_ms, 'the same side\'s clock runs, the other stands');
+  check(used >= elapsed - 300 && used <= elapsed + 300, `Black's time ran on through the restart: ${used} ms used in ${elapsed} ms`);
+  // Both pages reconnect and show the server's time (within a second).
+  for (const p of [a, b]) {
+    await p.waitForFunction(() => !document.querySelector('[data-testid=connection]'), null, { timeout: 15000 });
+    await sleep(300);
+    const shown = await clockMs(p, 'black');
+    const truth = (await getView(id)).clock.black_ms;
+    check(Math.abs(shown - truth) < 1000, `the page shows ${shown} ms, the server ${truth} ms`);
+  }
+  await b.reload();
+  await b.waitForSelector('[data-testid=clock-black]');
+  check(await running(b, 'black') === 'true', 'after a reload Black\'s clock runs');
+  await playTurn(b, id);
+  const v = await getView(id);
+  check(v.clock.running === 'white' && v.clock.white_ms > 86400000 - 2000, `a new day for White's next turn: ${JSON.stringify(v.clock)}`);
+  return `clock within ${Math.abs(used - elapsed)} ms of the wall clock across the restart`;
+}]);
+
+let passed = 0;
+let failed = 0;
+try {
+  dir = mkdtempSync(join(tmpdir(), 'cohort-play-'));
+  port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  database = `sqlite://${join(dir, 't.db')}`;
+  await startServer();
+  browser = await chromium.launch({
+    executablePath: BROWSER,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const filter = process.argv[2];
+  for (const [name, limit, run] of scenarios) {
+    if (filter && !name.includes(filter)) continue;
+    const t0 = Date.now();
+    const sc = new Scenario();
+    let timer;
+    try {
+      const what = await Promise.race([run(sc),
+        new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${limit / 1000} s`)), limit); })]);
+      check(!sc.errors.length, sc.errors.join('; '));
+      passed++;
+      console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${what}`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${e.stack || e}`);
+      if (sc.errors.length) console.log(`     page errors: ${sc.errors.join('; ')}`);
+    } finally {
+      clearTimeout(timer);
+      await sc.close();
+    }
+  }
+} catch (e) {
+  failed++;
+  console.log(`FAIL setup: ${e.stack || e}`);
+} finally {
+  await cleanup();
+}
+console.log(`play browser tests: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
