@@ -343,6 +343,7 @@ async fn store_round_trip(url: &str) {
         version: 1,
         created_ms: now_ms(),
         updated_ms: now_ms(),
+        ..GameRow::default()
     };
     let running = store.count_custom_games().await.unwrap();
     store.insert_game(&row).await.unwrap();
