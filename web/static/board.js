@@ -56,11 +56,21 @@ const CohortBoard = (() => {
     return e;
   }
 
+  // Labelled files and ranks of the board being drawn (Chessma 84: z..i and 0 1' 1 .. 8' 9),
+  // or null for letters a.. and numbers 1..
+  let LABELS = null;
+  function useLabels(view) {
+    LABELS = view && view.rank_labels && view.rank_labels.length
+      ? { files: view.file_labels, ranks: view.rank_labels } : null;
+  }
+
   function squareName(file, rank) {
+    if (LABELS) return LABELS.files[file] + LABELS.ranks[rank];
     return FILES[file] + (rank + 1);
   }
 
   function parseSquare(name) {
+    if (LABELS) return { file: LABELS.files.indexOf(name[0]), rank: LABELS.ranks.indexOf(name.slice(1)) };
     return { file: FILES.indexOf(name[0]), rank: parseInt(name.slice(1), 10) - 1 };
   }
 
@@ -74,6 +84,7 @@ const CohortBoard = (() => {
 
   // Cells that do not exist (`*` in the position string, NOTATION.md), for irregular boards.
   function holes(view) {
+    useLabels(view);
     const out = new Set();
     const board = String(view.position || '').split(' ')[0];
     if (!board.includes('*')) return out;
@@ -103,7 +114,7 @@ const CohortBoard = (() => {
 
   // The squares a step text touches: `e2-e4`, `e2xe4`, `c4~c6`, `K@e1`, `e7-e8=Q`.
   function stepSquares(text) {
-    const m = /^(?:([a-p]\d{1,2})[-x~]|[A-Za-z]@)([a-p]\d{1,2})/.exec(text || '');
+    const m = /^(?:([a-z]\d{1,2}'?)[-x~]|[A-Za-z]'?@)([a-z]\d{1,2}'?)/.exec(text || '');
     return m ? { from: m[1] || null, to: m[2] } : null;
   }
 
@@ -122,6 +133,7 @@ const CohortBoard = (() => {
     const S = opts.size || 44;
     const M = opts.small ? 0 : Math.round(S * 0.42); // margin for the coordinates
     const files = view.files, ranks = view.ranks;
+    useLabels(view);
     const W = files * S + M, H = ranks * S + M;
     const svg = el('svg', {
       viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'board-svg', role: 'img',
@@ -181,12 +193,12 @@ const CohortBoard = (() => {
       const coords = el('g', { class: 'coords', 'font-size': Math.max(10, Math.round(S * 0.26)) }, svg);
       for (let f = 0; f < files; f++) {
         const { cx } = pos({ file: f, rank: 0 });
-        el('text', { x: cx, y: ranks * S + M * 0.7, 'text-anchor': 'middle' }, coords).textContent = FILES[f];
+        el('text', { x: cx, y: ranks * S + M * 0.7, 'text-anchor': 'middle' }, coords).textContent = LABELS ? LABELS.files[f] : FILES[f];
       }
       for (let r = 0; r < ranks; r++) {
         const { cy } = pos({ file: 0, rank: r });
         el('text', { x: M * 0.5, y: cy, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, coords)
-          .textContent = String(r + 1);
+          .textContent = LABELS ? LABELS.ranks[r] : String(r + 1);
       }
     }
 
@@ -406,9 +418,29 @@ const CohortBoard = (() => {
       el('circle', { cx: p.cx, cy: p.cy, r: S * 0.44, class: 'selected-ring', 'stroke-width': Math.max(2, S * 0.07) }, units);
     }
 
+    // Pieces an enemy Immobilizer freezes (Chessma 84): a blue frame.
+    for (const sq of view.frozen || []) {
+      const p = pos(sq);
+      el('rect', {
+        x: p.x + S * 0.06, y: p.y + S * 0.06, width: S * 0.88, height: S * 0.88, rx: S * 0.12,
+        class: 'frozen', 'data-testid': `frozen-${sq}`,
+      }, units);
+    }
+
     // Destinations of the selected unit: dots, rings for captures and pins.
     if (targets.size) {
       const g = el('g', { class: 'targets' }, svg);
+      // What a step would take, wherever it stands (Chessma 84's Ultima captures, on either
+      // board): a red cross on each, before the step is made.
+      const taken = new Set();
+      for (const steps of targets.values()) for (const s of steps) for (const c of s.captures || []) taken.add(c);
+      for (const sq of taken) {
+        const p = pos(sq);
+        const x = el('g', { class: 'preview-capture', 'data-testid': `preview-capture-${sq}` }, g);
+        const d = S * 0.3;
+        el('line', { x1: p.cx - d, y1: p.cy - d, x2: p.cx + d, y2: p.cy + d, 'stroke-width': S * 0.08 }, x);
+        el('line', { x1: p.cx - d, y1: p.cy + d, x2: p.cx + d, y2: p.cy - d, 'stroke-width': S * 0.08 }, x);
+      }
       for (const [to, steps] of targets) {
         const p = pos(to);
         const capture = occupied.has(to) || steps.some((s) => /[x~]/.test(s.text));

@@ -230,11 +230,18 @@ impl LiveGame {
             .filter(|s| !s.is_end())
             .map(|s| {
                 let geo = &pos.variant().geometry;
-                json!({
+                let mut step = json!({
                     "from": if matches!(s.kind, StepKind::Drop(_)) { Value::Null } else { geo.square_name(s.from).into() },
                     "to": geo.square_name(s.to),
                     "text": pos.step_text(*s),
-                })
+                });
+                if pos.variant().is_chessma() {
+                    // Chessma 84: what the step takes, on either board, shown before it is made.
+                    let taken: Vec<String> =
+                        pos.capture_squares(*s).into_iter().map(|q| geo.square_name(q)).collect();
+                    step["captures"] = taken.into();
+                }
+                step
             })
             .collect();
         let can_end = list.iter().any(|s| s.is_end());
@@ -486,6 +493,11 @@ pub fn board_view(pos: &Position) -> Value {
         "royals": letters(|p| p.royal),
         "files": geo.files,
         "ranks": geo.ranks,
+        // Boards with labelled files and ranks (Chessma 84: z..i, 0 1' 1 .. 8 8' 9).
+        "file_labels": geo.file_labels,
+        "rank_labels": geo.rank_labels,
+        // Pieces an enemy Immobilizer freezes (Chessma 84).
+        "frozen": (pos.frozen_units(Side::White) | pos.frozen_units(Side::Black)).iter().map(name).collect::<Vec<_>>(),
         "command": command,
         "position": pos.to_text(),
         "to_move": side_name(pos.side_to_move()),

@@ -30,6 +30,10 @@ pub(crate) struct ChessmaState {
     tables: Arc<Tables>,
     /// What each move of the game so far changed wholesale (popped by `unmake`).
     saved: Vec<Saved>,
+    /// The pieces each move took off the board (square and cell), with how many of them
+    /// every earlier move left: the generic view shows them as removed units.
+    removed: Vec<(u8, u8)>,
+    removed_marks: Vec<usize>,
     /// Variant piece kind of each core kind (a spent Encloser is an Encloser).
     variant_kind: [u8; 16],
     core_kind: [u8; 32],
@@ -61,7 +65,15 @@ impl ChessmaState {
                 }
             }
         }
-        ChessmaState { board: Board::empty(), tables, saved: Vec::new(), variant_kind, core_kind }
+        ChessmaState {
+            board: Board::empty(),
+            tables,
+            saved: Vec::new(),
+            removed: Vec::new(),
+            removed_marks: Vec::new(),
+            variant_kind,
+            core_kind,
+        }
     }
 
     /// Legal moves of the position, with their capture counts.
@@ -175,13 +187,38 @@ impl Position {
         })
     }
 
+    /// The squares whose pieces a legal step takes off the board (by any capture method,
+    /// on either board), before it is made: what the interface shows.
+    pub fn capture_squares(&self, step: Step) -> Vec<Square> {
+        let Some(c) = self.chessma.as_deref() else {
+            return match self.unit_at(step.to) {
+                Some(u) if u.side != self.side && matches!(step.kind, StepKind::Move | StepKind::Promote(_)) => vec![step.to],
+                _ => vec![],
+            };
+        };
+        let mv = self.chessma_decode(step);
+        SCRATCH.with(|cell| {
+            let mut scratch = cell.borrow_mut();
+            scratch.copy_from(&c.board);
+            let mut game = Game { t: &c.tables, b: &mut scratch };
+            let before = game.b.cells;
+            game.make(mv);
+            captured_cells(mv, &before, &game.b.cells, c.board.side).into_iter().map(|(s, _)| Square::from_index(s)).collect()
+        })
+    }
+
     /// Play a legal step on the core, save what unmake needs, and rebuild the generic view.
     pub(crate) fn chessma_make(&mut self, step: Step) {
         let mv = self.chessma_decode(step);
         let c = self.chessma.as_deref_mut().expect("a chessma variant");
         let tables = c.tables.clone();
+        let before = c.board.cells;
+        let mover = c.board.side;
         let mut game = Game { t: &tables, b: &mut c.board };
         let (saved, _) = game.make(mv);
+        c.removed_marks.push(c.removed.len());
+        let taken = captured_cells(mv, &before, &c.board.cells, mover);
+        c.removed.extend(taken);
         c.saved.push(saved);
         self.journal.push(crate::effect::Change::Chessma);
         self.side = self.side.other();
@@ -192,6 +229,8 @@ impl Position {
     pub(crate) fn chessma_unmake_core(&mut self) {
         let c = self.chessma.as_deref_mut().expect("a chessma variant");
         let saved = c.saved.pop().expect("a record per chessma move");
+        let mark = c.removed_marks.pop().unwrap_or(0);
+        c.removed.truncate(mark);
         let tables = c.tables.clone();
         let mut game = Game { t: &tables, b: &mut c.board };
         game.unmake(saved);
@@ -226,6 +265,16 @@ impl Position {
             if kind(cell) == K {
                 self.royals[side.index()] += 1;
             }
+        }
+        for &(s, cell) in &c.removed {
+            let side = if side(cell) == 0 { Side::White } else { Side::Black };
+            self.units.push(Unit {
+                square: Square::from_index(s),
+                kind: c.variant_kind[kind(cell) as usize],
+                side,
+                group: 0,
+                alive: false,
+            });
         }
         self.pocket = Default::default();
         for s in 0..2 {
@@ -603,4 +652,19 @@ fn piece_text(cell: u8) -> String {
     let (letter, spent) = if k == ES { ('E', "'") } else { (LETTERS[k as usize] as char, "") };
     let letter = if side(cell) == 1 { letter.to_ascii_lowercase() } else { letter };
     format!("{letter}{spent}")
+}
+
+/// The enemy pieces a move took off the board: squares that held one of them before and do
+/// not after (pushes and swaps move pieces but take none).
+fn captured_cells(mv: Mv, before: &[u8; 256], after: &[u8; 256], mover: usize) -> Vec<(u8, u8)> {
+    if matches!(mv.how, How::Push { .. } | How::Swap | How::Drop(_)) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (s, (&b, &a)) in before.iter().zip(after.iter()).enumerate() {
+        if b != EMPTY && side(b) != mover && (a == EMPTY || side(a) == mover) {
+            out.push((s as u8, b));
+        }
+    }
+    out
 }
