@@ -256,7 +256,11 @@ fn evaluate_chessma(pos: &Position, w: &Weights) -> i32 {
         if w.royal[u.kind as usize] {
             continue;
         }
-        score[s] += if frozen[s].has(u.square) { v * 3 / 5 } else { v };
+        score[s] += if frozen[s].has(u.square) {
+            v * 3 / 5
+        } else {
+            v
+        };
         if Some(u.kind as usize) == pawn {
             // Rows from the own back rank (frame ranks 2..9 for White's 1..8).
             let r = u.square.rank() as i32;

@@ -98,7 +98,11 @@ impl Geometry {
     /// A board of overlapping sheets with labelled files and ranks. Adjacency is the union
     /// of each sheet's; the generic rays are the first sheet's (sheet-aware rules read the
     /// sheets through `sheet_offset`).
-    pub fn with_sheets(file_labels: Vec<String>, rank_labels: Vec<String>, sheets: Vec<Sheet>) -> Geometry {
+    pub fn with_sheets(
+        file_labels: Vec<String>,
+        rank_labels: Vec<String>,
+        sheets: Vec<Sheet>,
+    ) -> Geometry {
         let (files, ranks) = (file_labels.len() as u8, rank_labels.len() as u8);
         let mut g = Geometry::rectangle(files, ranks);
         g.file_labels = file_labels;
@@ -183,7 +187,10 @@ impl Geometry {
     }
     pub fn parse_square(&self, text: &str) -> Option<Square> {
         if !self.rank_labels.is_empty() {
-            let f = self.file_labels.iter().position(|l| text.starts_with(l.as_str()))?;
+            let f = self
+                .file_labels
+                .iter()
+                .position(|l| text.starts_with(l.as_str()))?;
             let rest = &text[self.file_labels[f].len()..];
             let r = self.rank_labels.iter().position(|l| l == rest)?;
             let sq = Square::new(f as u8, r as u8);

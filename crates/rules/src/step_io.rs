@@ -89,7 +89,9 @@ impl Position {
                 "{}-{}/{}",
                 geo.square_name(step.from),
                 geo.square_name(step.to),
-                geo.sheets.get(sheet as usize).map_or("?", |s| s.name.as_str())
+                geo.sheets
+                    .get(sheet as usize)
+                    .map_or("?", |s| s.name.as_str())
             ),
             StepKind::Pin => format!(
                 "{}~{}",

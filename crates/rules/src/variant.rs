@@ -1197,7 +1197,10 @@ fn parse_sheets(entries: &[Entry], board: &Entry, err: &ErrFn) -> Result<Geometr
     };
     let (file_labels, fe) = labels("files")?;
     let (rank_labels, _) = labels("ranks")?;
-    if file_labels.iter().any(|l| l.len() != 1 || !l.as_bytes()[0].is_ascii_lowercase()) {
+    if file_labels
+        .iter()
+        .any(|l| l.len() != 1 || !l.as_bytes()[0].is_ascii_lowercase())
+    {
         return Err(err(fe, "file labels are single lower-case letters".into()));
     }
     let frame = Geometry::with_sheets(
@@ -1223,7 +1226,10 @@ fn parse_sheets(entries: &[Entry], board: &Entry, err: &ErrFn) -> Result<Geometr
                 .position(|x| x == l)
                 .ok_or_else(|| err(e, format!("'{l}' is not a rank label")))?;
             if rows.last().is_some_and(|&p| p >= r as u8) {
-                return Err(err(e, format!("rows go bottom to top: '{l}' is out of order")));
+                return Err(err(
+                    e,
+                    format!("rows go bottom to top: '{l}' is out of order"),
+                ));
             }
             rows.push(r as u8);
         }
@@ -1242,16 +1248,29 @@ fn parse_sheets(entries: &[Entry], board: &Entry, err: &ErrFn) -> Result<Geometr
                 for f in a.file().min(b.file())..=a.file().max(b.file()) {
                     let s = Square::new(f, r);
                     if !rows.contains(&r) {
-                        return Err(err(e, format!("{part}: rank '{}' is not a row of sheet {name}", rank_labels[r as usize])));
+                        return Err(err(
+                            e,
+                            format!(
+                                "{part}: rank '{}' is not a row of sheet {name}",
+                                rank_labels[r as usize]
+                            ),
+                        ));
                     }
                     squares.set(s);
                 }
             }
         }
-        sheets.push(Sheet { name, rows, squares });
+        sheets.push(Sheet {
+            name,
+            rows,
+            squares,
+        });
     }
     if sheets.is_empty() || sheets.len() > 2 {
-        return Err(err(board, "board = sheets needs one or two 'sheet NAME = rows | squares' lines".into()));
+        return Err(err(
+            board,
+            "board = sheets needs one or two 'sheet NAME = rows | squares' lines".into(),
+        ));
     }
     Ok(Geometry::with_sheets(file_labels, rank_labels, sheets))
 }

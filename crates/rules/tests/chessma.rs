@@ -36,7 +36,11 @@ const OPEN_ROWS: &[(u32, &str)] = &[
 fn perft_numbers_of_the_shared_testdata() {
     let v = builtin("chessma-84").expect("chessma-84 is built in");
     let data = rows(&testdata("chessma-perft.tsv"));
-    assert!(data.len() >= 30, "chessma-perft.tsv has {} rows", data.len());
+    assert!(
+        data.len() >= 30,
+        "chessma-perft.tsv has {} rows",
+        data.len()
+    );
     let (mut agree, mut wrong) = (0, Vec::new());
     for row in &data {
         let depth: u32 = row[1].parse().unwrap();
@@ -51,8 +55,13 @@ fn perft_numbers_of_the_shared_testdata() {
         match (got == expected, open) {
             (true, false) => agree += 1,
             (false, true) => {}
-            (true, true) => wrong.push(format!("now agrees, take it off OPEN_ROWS: depth {depth} {position:?}")),
-            (false, false) => wrong.push(format!("depth {depth} {}: expected {expected}, got {got}", position.unwrap_or("start"))),
+            (true, true) => wrong.push(format!(
+                "now agrees, take it off OPEN_ROWS: depth {depth} {position:?}"
+            )),
+            (false, false) => wrong.push(format!(
+                "depth {depth} {}: expected {expected}, got {got}",
+                position.unwrap_or("start")
+            )),
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
@@ -67,7 +76,8 @@ fn the_inventors_worked_examples() {
     for row in &data {
         let (name, start, step, want) = (&row[0], &row[1], &row[2], &row[3]);
         let mut pos = Position::parse(&v, start).unwrap_or_else(|e| panic!("{name}: {e}"));
-        pos.apply_turn(step).unwrap_or_else(|e| panic!("{name}: {step}: {e}"));
+        pos.apply_turn(step)
+            .unwrap_or_else(|e| panic!("{name}: {step}: {e}"));
         assert_eq!(&pos.to_text(), want, "{name}: {step}");
     }
 }
@@ -113,7 +123,8 @@ fn pos(pieces: &[(&str, &str)], rest: &str) -> Position {
         rows.push(row);
     }
     let text = format!("{} {rest}", rows.join("/"));
-    Position::parse(&builtin("chessma-84").unwrap(), &text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    Position::parse(&builtin("chessma-84").unwrap(), &text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 fn steps(p: &Position) -> Vec<String> {
@@ -174,13 +185,44 @@ fn check_by_every_capture_method() {
     // Encloser (unspent): the King's last liberty can be filled by teleport.
     let boxed = [("z9", "K"), ("a8", "K")];
     let _ = boxed;
-    let enclosed = pos(&[("a1", "K"), ("b1", "r"), ("a1'", "q"), ("h8", "k"), ("h6", "e")], "w - - -");
-    assert!(enclosed.in_check(), "a1's one liberty a2 can be filled by the Encloser");
-    let spent = pos(&[("a1", "K"), ("b1", "r"), ("a1'", "q"), ("h8", "k"), ("h6", "e'")], "w - - -");
-    assert!(spent.in_check() == pos(&[("a1", "K"), ("b1", "r"), ("a1'", "q"), ("h8", "k")], "w - - -").in_check());
+    let enclosed = pos(
+        &[
+            ("a1", "K"),
+            ("b1", "r"),
+            ("a1'", "q"),
+            ("h8", "k"),
+            ("h6", "e"),
+        ],
+        "w - - -",
+    );
+    assert!(
+        enclosed.in_check(),
+        "a1's one liberty a2 can be filled by the Encloser"
+    );
+    let spent = pos(
+        &[
+            ("a1", "K"),
+            ("b1", "r"),
+            ("a1'", "q"),
+            ("h8", "k"),
+            ("h6", "e'"),
+        ],
+        "w - - -",
+    );
+    assert!(
+        spent.in_check()
+            == pos(
+                &[("a1", "K"), ("b1", "r"), ("a1'", "q"), ("h8", "k")],
+                "w - - -"
+            )
+            .in_check()
+    );
     // Immobilizer, Pusher, Swapper next to the King: no check.
     for p in ["i", "u", "s"] {
-        assert!(!pos(&w(&[("e5", p), ("h8", "k")]), "w - - -").in_check(), "{p}");
+        assert!(
+            !pos(&w(&[("e5", p), ("h8", "k")]), "w - - -").in_check(),
+            "{p}"
+        );
     }
     // A frozen piece gives no check: a Rook frozen by a White Immobilizer.
     assert!(pos(&w(&[("e8", "r"), ("d8", "I"), ("h6", "k")]), "w - - -").in_check() == false);
@@ -194,10 +236,16 @@ fn pinned_pieces_check_and_impossible_positions_are_refused() {
     let v = builtin("chessma-84").unwrap();
     // Black's Rook e5 is pinned to its King e8 by White's Rook? No: pinned against the King
     // on the other line: it still checks White's King on e1 along the file.
-    let p = pos(&[("e1", "K"), ("e5", "r"), ("a5", "R"), ("h5", "k")], "w - - -");
+    let p = pos(
+        &[("e1", "K"), ("e5", "r"), ("a5", "R"), ("h5", "k")],
+        "w - - -",
+    );
     assert!(p.in_check());
     let bad = "1********1/*8*/*4k3*/*8*/*8*/*8*/*8*/*8*/*8*/*4R3*/*8*/1********K w - - -";
-    assert!(Position::parse(&v, bad).is_err(), "Black to reply while in check");
+    assert!(
+        Position::parse(&v, bad).is_err(),
+        "Black to reply while in check"
+    );
 }
 
 // 7.7 Encloser: the Go rule, corner pieces never enclosed, teleports must capture, frozen
@@ -205,14 +253,32 @@ fn pinned_pieces_check_and_impossible_positions_are_refused() {
 #[test]
 fn encloser_rules() {
     // White Encloser h2 teleports to a6 to enclose Black's Rook on a7 (b7 and a8 White).
-    let base = [("e1", "K"), ("h5", "k"), ("a7", "r"), ("b7", "B"), ("a8", "N"), ("a8'", "N"), ("h2", "E")];
+    let base = [
+        ("e1", "K"),
+        ("h5", "k"),
+        ("a7", "r"),
+        ("b7", "B"),
+        ("a8", "N"),
+        ("a8'", "N"),
+        ("h2", "E"),
+    ];
     let p = pos(&base, "w - - -");
     assert!(has(&p, "h2xa6"), "{:?}", steps(&p));
     let q = after(&p, "h2xa6");
-    assert!(q.to_text().contains("*E'7*"), "spent Encloser on a6: {}", q.to_text());
-    assert!(q.to_text().ends_with(" R"), "the Rook goes to White's pocket: {}", q.to_text());
+    assert!(
+        q.to_text().contains("*E'7*"),
+        "spent Encloser on a6: {}",
+        q.to_text()
+    );
+    assert!(
+        q.to_text().ends_with(" R"),
+        "the Rook goes to White's pocket: {}",
+        q.to_text()
+    );
     // No teleport where nothing is enclosed.
-    assert!(!steps(&p).iter().any(|s| s.starts_with("h2") && s.ends_with("a5")));
+    assert!(!steps(&p)
+        .iter()
+        .any(|s| s.starts_with("h2") && s.ends_with("a5")));
     // Spent: no teleport. Frozen: no teleport.
     let mut spent = base.to_vec();
     spent[6] = ("h2", "E'");
@@ -221,17 +287,49 @@ fn encloser_rules() {
     frozen.push(("g3", "i"));
     assert!(!has(&pos(&frozen, "w - - -"), "h2xa6"));
     // A piece on a corner is never enclosed.
-    let corner = pos(&[("e1", "K"), ("h5", "k"), ("z9", "r"), ("a8", "B"), ("h2", "E")], "w - - -");
-    assert!(!steps(&corner).iter().any(|s| s.contains('x') && s.starts_with("h2")));
+    let corner = pos(
+        &[
+            ("e1", "K"),
+            ("h5", "k"),
+            ("z9", "r"),
+            ("a8", "B"),
+            ("h2", "E"),
+        ],
+        "w - - -",
+    );
+    assert!(!steps(&corner)
+        .iter()
+        .any(|s| s.contains('x') && s.starts_with("h2")));
     // The square the Encloser leaves counts as empty: from b7, a wall of the group, a step to
     // a6 opens b7 and encloses nothing.
-    let leave = pos(&[("e1", "K"), ("h5", "k"), ("a7", "r"), ("b7", "E"), ("a8", "N"), ("a8'", "N")], "w - - -");
-    assert!(has(&leave, "b7-a6") && !has(&leave, "b7xa6"), "{:?}", steps(&leave));
+    let leave = pos(
+        &[
+            ("e1", "K"),
+            ("h5", "k"),
+            ("a7", "r"),
+            ("b7", "E"),
+            ("a8", "N"),
+            ("a8'", "N"),
+        ],
+        "w - - -",
+    );
+    assert!(
+        has(&leave, "b7-a6") && !has(&leave, "b7xa6"),
+        "{:?}",
+        steps(&leave)
+    );
     // Drops: any empty square, no capture, no check; a Pawn not on its last rows.
     let d = pos(&[("e1", "K"), ("e8", "k")], "w - - RP");
     assert!(has(&d, "R@a3"));
     assert!(!has(&d, "R@e5"), "a drop may not give check");
-    assert!(!has(&d, "P@d8") && !has(&d, "P@d8'") && !has(&d, "P@z9") && has(&d, "P@a7") && !has(&d, "P@d7"), "d7 would check");
+    assert!(
+        !has(&d, "P@d8")
+            && !has(&d, "P@d8'")
+            && !has(&d, "P@z9")
+            && has(&d, "P@a7")
+            && !has(&d, "P@d7"),
+        "d7 would check"
+    );
     // X7: a drop that immobilizes the King is no check, so it is allowed.
     let x7 = pos(&[("e1", "K"), ("e8", "k")], "w - - I");
     assert!(has(&x7, "I@e7"));
@@ -241,17 +339,41 @@ fn encloser_rules() {
 #[test]
 fn chameleon_rules() {
     // It takes a Queen by a Queen's move, but not a Knight by a Queen's move.
-    let p = pos(&[("e1", "K"), ("h8", "k"), ("a1'", "X"), ("a5", "q"), ("f6", "n")], "w - - -");
+    let p = pos(
+        &[
+            ("e1", "K"),
+            ("h8", "k"),
+            ("a1'", "X"),
+            ("a5", "q"),
+            ("f6", "n"),
+        ],
+        "w - - -",
+    );
     assert!(has(&p, "a1'xa5"), "{:?}", steps(&p));
     assert!(!steps(&p).iter().any(|s| s.ends_with("f6")));
     // Knight by a Knight's leap.
-    let n = pos(&[("e1", "K"), ("h8", "k"), ("d4", "X"), ("e6", "n")], "w - - -");
+    let n = pos(
+        &[("e1", "K"), ("h8", "k"), ("d4", "X"), ("e6", "n")],
+        "w - - -",
+    );
     assert!(has(&n, "d4xe6"));
     // No en passant: Black's pawn ran d7-d5 past d6; a Chameleon on c5 cannot take it.
-    let ep = pos(&[("e1", "K"), ("h8", "k"), ("c5", "X"), ("d5", "p"), ("e5", "P")], "w - d6 -");
+    let ep = pos(
+        &[
+            ("e1", "K"),
+            ("h8", "k"),
+            ("c5", "X"),
+            ("d5", "p"),
+            ("e5", "P"),
+        ],
+        "w - d6 -",
+    );
     assert!(has(&ep, "e5xd6") && !has(&ep, "c5xd6"));
     // Immobilizer and Chameleon next to each other freeze each other.
-    let f = pos(&[("e1", "K"), ("h8", "k"), ("d4", "X"), ("d5", "i")], "w - - -");
+    let f = pos(
+        &[("e1", "K"), ("h8", "k"), ("d4", "X"), ("d5", "i")],
+        "w - - -",
+    );
     assert!(!steps(&f).iter().any(|s| s.starts_with("d4")));
 }
 
@@ -259,7 +381,16 @@ fn chameleon_rules() {
 // pushed Pawn does not promote; the /A /B fork.
 #[test]
 fn swapper_and_pusher_rules() {
-    let p = pos(&[("e1", "K"), ("h5", "k"), ("e3", "S"), ("e6", "n"), ("d7", "I")], "w - - -");
+    let p = pos(
+        &[
+            ("e1", "K"),
+            ("h5", "k"),
+            ("e3", "S"),
+            ("e6", "n"),
+            ("d7", "I"),
+        ],
+        "w - - -",
+    );
     assert!(has(&p, "e3-e6"), "swap with a piece");
     // Swap with the enemy King (a queen's move away).
     let k = pos(&[("e1", "K"), ("h5", "k"), ("e5", "S")], "w - - -");
@@ -267,19 +398,54 @@ fn swapper_and_pusher_rules() {
     // A frozen enemy piece can be swapped: the Knight e6 next to White's Immobilizer d7.
     assert!(has(&p, "e3-e6"));
     // Push must move the pushed piece: a Rook against the edge cannot be pushed.
-    let edge = pos(&[("e1", "K"), ("a5", "k"), ("h4", "U"), ("h7", "r"), ("h8", "n"), ("h8'", "n")], "w - - -");
+    let edge = pos(
+        &[
+            ("e1", "K"),
+            ("a5", "k"),
+            ("h4", "U"),
+            ("h7", "r"),
+            ("h8", "n"),
+            ("h8'", "n"),
+        ],
+        "w - - -",
+    );
     assert!(!steps(&edge).iter().any(|s| s.starts_with("h4-h7")));
     // A pushed Pawn does not promote; the push along the file forks into /A and /B.
-    let pawn = pos(&[("e1", "K"), ("a5", "k"), ("c5", "U"), ("c6", "p")], "w - - -");
+    let pawn = pos(
+        &[("e1", "K"), ("a5", "k"), ("c5", "U"), ("c6", "p")],
+        "w - - -",
+    );
     let s = steps(&pawn);
-    assert!(s.contains(&"c5-c6/A".to_string()) && s.contains(&"c5-c6/B".to_string()), "{s:?}");
-    let up = pos(&[("e1", "K"), ("a5", "k"), ("c5", "U"), ("c6", "P")], "w - - -");
-    assert!(!steps(&up).iter().any(|s| s.starts_with("c5-c6")), "own pieces are not pushed");
+    assert!(
+        s.contains(&"c5-c6/A".to_string()) && s.contains(&"c5-c6/B".to_string()),
+        "{s:?}"
+    );
+    let up = pos(
+        &[("e1", "K"), ("a5", "k"), ("c5", "U"), ("c6", "P")],
+        "w - - -",
+    );
+    assert!(
+        !steps(&up).iter().any(|s| s.starts_with("c5-c6")),
+        "own pieces are not pushed"
+    );
     let pushed = after(&pawn, "c5-c6/A");
-    assert!(pushed.to_text().contains("*2p5*"), "the pawn stays a pawn on c8: {}", pushed.to_text());
+    assert!(
+        pushed.to_text().contains("*2p5*"),
+        "the pawn stays a pawn on c8: {}",
+        pushed.to_text()
+    );
     // Swap promotion: the Swapper on d8 takes a White Pawn from d2 to d8; 12 choices.
-    let sp = pos(&[("e1", "K"), ("a5", "k"), ("d8", "S"), ("d2", "P")], "w - - -");
-    assert_eq!(steps(&sp).iter().filter(|s| s.starts_with("d8-d2=")).count(), 12);
+    let sp = pos(
+        &[("e1", "K"), ("a5", "k"), ("d8", "S"), ("d2", "P")],
+        "w - - -",
+    );
+    assert_eq!(
+        steps(&sp)
+            .iter()
+            .filter(|s| s.starts_with("d8-d2="))
+            .count(),
+        12
+    );
 }
 
 // X5, 7.7: promotion on 8, 8' and the far corners into 12 kinds; runs and en passant.
@@ -290,7 +456,10 @@ fn pawn_rules() {
     assert_eq!(s.iter().filter(|t| t.starts_with("c7-c8=")).count(), 12);
     assert_eq!(s.iter().filter(|t| t.starts_with("c7-c8'=")).count(), 12);
     // From 1' a pawn runs up to three squares; passing squares allow en passant next move.
-    let run = pos(&[("e1", "K"), ("a5", "k"), ("c1'", "P"), ("d4", "p")], "w - - -");
+    let run = pos(
+        &[("e1", "K"), ("a5", "k"), ("c1'", "P"), ("d4", "p")],
+        "w - - -",
+    );
     assert!(has(&run, "c1'-c2") && has(&run, "c1'-c3") && has(&run, "c1'-c4"));
     let ran = after(&run, "c1'-c4");
     assert!(ran.to_text().contains(" c2,c3 "), "{}", ran.to_text());
@@ -305,8 +474,14 @@ fn pawn_rules() {
 // 7.7: the Long Leaper moves without capturing only when it has no legal capture.
 #[test]
 fn long_leaper_must_capture() {
-    let p = pos(&[("e1", "K"), ("a8", "k"), ("c3", "L"), ("c5", "p")], "w - - -");
-    let s: Vec<String> = steps(&p).into_iter().filter(|t| t.starts_with("c3")).collect();
+    let p = pos(
+        &[("e1", "K"), ("a8", "k"), ("c3", "L"), ("c5", "p")],
+        "w - - -",
+    );
+    let s: Vec<String> = steps(&p)
+        .into_iter()
+        .filter(|t| t.starts_with("c3"))
+        .collect();
     assert!(!s.is_empty() && s.iter().all(|t| t.contains('x')), "{s:?}");
     let q = pos(&[("e1", "K"), ("a8", "k"), ("c3", "L")], "w - - -");
     assert!(has(&q, "c3-c4"));
@@ -316,28 +491,70 @@ fn long_leaper_must_capture() {
 #[test]
 fn coordinator_counts_twin_rows_as_adjacent() {
     // King g1, Coordinator arriving on f1' takes f1 and g1' (counts 0 = 0).
-    let p = pos(&[("g1", "K"), ("a5", "k"), ("f4", "C"), ("f1", "n"), ("g1'", "r")], "w - - -");
+    let p = pos(
+        &[
+            ("g1", "K"),
+            ("a5", "k"),
+            ("f4", "C"),
+            ("f1", "n"),
+            ("g1'", "r"),
+        ],
+        "w - - -",
+    );
     let q = after(&p, "f4xf1'");
-    assert!(q.unit_at(cohort_rules::Square::new(7, 1)).is_none(), "g1' taken");
-    assert!(q.unit_at(cohort_rules::Square::new(6, 2)).is_none(), "f1 taken");
+    assert!(
+        q.unit_at(cohort_rules::Square::new(7, 1)).is_none(),
+        "g1' taken"
+    );
+    assert!(
+        q.unit_at(cohort_rules::Square::new(6, 2)).is_none(),
+        "f1 taken"
+    );
     // A piece between: no capture.
     // A piece between the target and the King: King h1, own Knight g1, target f1.
-    let blocked = pos(&[("h1", "K"), ("g1", "N"), ("a5", "k"), ("f4", "C"), ("f1", "b")], "w - - -");
+    let blocked = pos(
+        &[
+            ("h1", "K"),
+            ("g1", "N"),
+            ("a5", "k"),
+            ("f4", "C"),
+            ("f1", "b"),
+        ],
+        "w - - -",
+    );
     assert!(has(&blocked, "f4-f1'") && !has(&blocked, "f4xf1'"));
 }
 
 // X8: castling on board A; rights end when the squares change; frozen King or Rook.
 #[test]
 fn castling() {
-    let p = pos(&[("e1", "K"), ("h1", "R"), ("a1", "R"), ("e8", "k")], "w KQ - -");
+    let p = pos(
+        &[("e1", "K"), ("h1", "R"), ("a1", "R"), ("e8", "k")],
+        "w KQ - -",
+    );
     assert!(has(&p, "e1-g1") && has(&p, "e1-c1"));
-    let attacked = pos(&[("e1", "K"), ("h1", "R"), ("a1", "R"), ("e8", "k"), ("f5", "r")], "w KQ - -");
+    let attacked = pos(
+        &[
+            ("e1", "K"),
+            ("h1", "R"),
+            ("a1", "R"),
+            ("e8", "k"),
+            ("f5", "r"),
+        ],
+        "w KQ - -",
+    );
     assert!(!has(&attacked, "e1-g1") && has(&attacked, "e1-c1"));
-    let frozen = pos(&[("e1", "K"), ("h1", "R"), ("e8", "k"), ("h2", "i")], "w K - -");
+    let frozen = pos(
+        &[("e1", "K"), ("h1", "R"), ("e8", "k"), ("h2", "i")],
+        "w K - -",
+    );
     assert!(!has(&frozen, "e1-g1"));
     let q = after(&after(&p, "h1-h2"), "e8-e7");
     assert!(!has(&after(&q, "h2-h1"), "e8-d8") || true);
-    assert!(!has(&after(&after(&q, "h2-h1"), "e7-e8"), "e1-g1"), "the right ended when h1 changed");
+    assert!(
+        !has(&after(&after(&q, "h2-h1"), "e7-e8"), "e1-g1"),
+        "the right ended when h1 changed"
+    );
 }
 
 // 7.5: checkmate wins; stalemate on a corner loses; elsewhere it is a draw.
@@ -351,5 +568,8 @@ fn stalemate_on_a_corner_loses() {
     assert_eq!(p.count_steps(), 0);
     assert!(!p.in_check());
     let g = Game::new(p);
-    assert_eq!(g.result(), Some((Outcome::Win(Side::White), EndReason::CornerStalemate)));
+    assert_eq!(
+        g.result(),
+        Some((Outcome::Win(Side::White), EndReason::CornerStalemate))
+    );
 }

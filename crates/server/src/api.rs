@@ -130,7 +130,9 @@ pub fn router(app: Arc<App>) -> Router {
             "/api/games",
             get(list_games)
                 .post(create_game)
-                .layer(DefaultBodyLimit::max(crate::records::MAX_RECORD.max(custom::MAX_BODY))),
+                .layer(DefaultBodyLimit::max(
+                    crate::records::MAX_RECORD.max(custom::MAX_BODY),
+                )),
         )
         .route(
             "/api/records/replay",
@@ -150,7 +152,9 @@ pub fn router(app: Arc<App>) -> Router {
 }
 
 /// Parse a JSON body, turning every way it can be wrong into one clear sentence.
-pub(crate) fn body<T: for<'de> Deserialize<'de>>(raw: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+pub(crate) fn body<T: for<'de> Deserialize<'de>>(
+    raw: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
     body_with(raw, MAX_BODY)
 }
 

@@ -3,15 +3,15 @@
 
 mod accounts;
 mod api;
-pub mod events;
-pub mod custom;
 pub mod clock;
+pub mod custom;
+pub mod events;
 pub mod glicko;
 pub mod live;
 mod lobby;
 mod pages;
-pub mod rules_info;
 mod records;
+pub mod rules_info;
 pub mod sched;
 pub mod store;
 

@@ -222,7 +222,13 @@ impl Board {
 
     fn raw_pocket(&mut self, s: usize, k: u8, new: u8) {
         let old = self.pocket[s][k as usize];
-        let key = |n: u8| if n == 0 { 0 } else { KEYS.pocket[s][k as usize][(n as usize).min(15)] };
+        let key = |n: u8| {
+            if n == 0 {
+                0
+            } else {
+                KEYS.pocket[s][k as usize][(n as usize).min(15)]
+            }
+        };
         self.hash ^= key(old) ^ key(new);
         self.pocket[s][k as usize] = new;
     }
@@ -245,11 +251,6 @@ impl Board {
     pub fn flip_side(&mut self) {
         self.side ^= 1;
         self.hash ^= KEYS.side;
-    }
-
-    pub fn set_castling(&mut self, c: u8) {
-        self.hash ^= KEYS.castling[self.castling as usize] ^ KEYS.castling[c as usize];
-        self.castling = c;
     }
 
     pub fn save(&self) -> Saved {

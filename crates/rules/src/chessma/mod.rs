@@ -36,7 +36,6 @@ pub(crate) struct ChessmaState {
     removed_marks: Vec<usize>,
     /// Variant piece kind of each core kind (a spent Encloser is an Encloser).
     variant_kind: [u8; 16],
-    core_kind: [u8; 32],
 }
 
 thread_local! {
@@ -52,14 +51,15 @@ pub(crate) struct Listed {
 
 impl ChessmaState {
     fn new(variant: &crate::variant::Variant) -> ChessmaState {
-        let tables = variant.chessma.clone().expect("a chessma variant has its tables");
+        let tables = variant
+            .chessma
+            .clone()
+            .expect("a chessma variant has its tables");
         let mut variant_kind = [0u8; 16];
-        let mut core_kind = [0u8; 32];
         for (k, letter) in LETTERS.iter().enumerate().skip(1) {
             if let Some(v) = variant.kind_of_letter(*letter as char) {
                 if k < ES as usize {
                     variant_kind[k] = v as u8;
-                    core_kind[v] = k as u8;
                 } else {
                     variant_kind[k] = variant_kind[E as usize];
                 }
@@ -72,7 +72,6 @@ impl ChessmaState {
             removed: Vec::new(),
             removed_marks: Vec::new(),
             variant_kind,
-            core_kind,
         }
     }
 
@@ -82,7 +81,10 @@ impl ChessmaState {
             let mut scratch = cell.borrow_mut();
             scratch.copy_from(&self.board);
             let mut out = MoveBuf::new();
-            let mut game = Game { t: &self.tables, b: &mut scratch };
+            let mut game = Game {
+                t: &self.tables,
+                b: &mut scratch,
+            };
             game.legal(&mut out);
             f(out.as_slice(), out.caps(), &mut scratch, &self.tables)
         })
@@ -95,8 +97,19 @@ impl ChessmaState {
                 let spent = if k == ES { 0x80 } else { 0 };
                 Step::drop(self.variant_kind[k as usize] | spent, to)
             }
-            How::Push { sheet, labelled: true } => Step { from, to, kind: StepKind::Push(sheet) },
-            _ if m.promo != 0 => Step { from, to, kind: StepKind::Promote(self.variant_kind[m.promo as usize]) },
+            How::Push {
+                sheet,
+                labelled: true,
+            } => Step {
+                from,
+                to,
+                kind: StepKind::Push(sheet),
+            },
+            _ if m.promo != 0 => Step {
+                from,
+                to,
+                kind: StepKind::Promote(self.variant_kind[m.promo as usize]),
+            },
             _ => Step::new(from, to),
         }
     }
@@ -127,7 +140,10 @@ impl Position {
     /// Legal moves now (none once the game is decided).
     pub(crate) fn chessma_moves(&self) -> Vec<Listed> {
         self.chessma().with_moves(|mv, caps, _, _| {
-            mv.iter().zip(caps).map(|(&mv, &captures)| Listed { mv, captures }).collect()
+            mv.iter()
+                .zip(caps)
+                .map(|(&mv, &captures)| Listed { mv, captures })
+                .collect()
         })
     }
 
@@ -169,7 +185,9 @@ impl Position {
     /// The legal move a step stands for.
     fn chessma_move_of(&self, step: Step) -> Option<Listed> {
         let c = self.chessma();
-        self.chessma_moves().into_iter().find(|l| c.step_of(l.mv) == step)
+        self.chessma_moves()
+            .into_iter()
+            .find(|l| c.step_of(l.mv) == step)
     }
 
     /// The move a step (known to be legal) stands for, from the moving piece's moves alone.
@@ -178,12 +196,22 @@ impl Position {
         SCRATCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
             scratch.copy_from(&c.board);
-            let game = Game { t: &c.tables, b: &mut scratch };
+            let game = Game {
+                t: &c.tables,
+                b: &mut scratch,
+            };
             let mut out = MoveBuf::new();
             let drop = matches!(step.kind, StepKind::Drop(_));
-            let only = if drop { crate::Bitboard::EMPTY } else { crate::Bitboard::from_square(step.from) };
+            let only = if drop {
+                crate::Bitboard::EMPTY
+            } else {
+                crate::Bitboard::from_square(step.from)
+            };
             game.pseudo_of(only, drop, &mut out);
-            *out.as_slice().iter().find(|&&m| c.step_of(m) == step).expect("a legal chessma step")
+            *out.as_slice()
+                .iter()
+                .find(|&&m| c.step_of(m) == step)
+                .expect("a legal chessma step")
         })
     }
 
@@ -192,7 +220,12 @@ impl Position {
     pub fn capture_squares(&self, step: Step) -> Vec<Square> {
         let Some(c) = self.chessma.as_deref() else {
             return match self.unit_at(step.to) {
-                Some(u) if u.side != self.side && matches!(step.kind, StepKind::Move | StepKind::Promote(_)) => vec![step.to],
+                Some(u)
+                    if u.side != self.side
+                        && matches!(step.kind, StepKind::Move | StepKind::Promote(_)) =>
+                {
+                    vec![step.to]
+                }
                 _ => vec![],
             };
         };
@@ -200,10 +233,16 @@ impl Position {
         SCRATCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
             scratch.copy_from(&c.board);
-            let mut game = Game { t: &c.tables, b: &mut scratch };
+            let mut game = Game {
+                t: &c.tables,
+                b: &mut scratch,
+            };
             let before = game.b.cells;
             game.make(mv);
-            captured_cells(mv, &before, &game.b.cells, c.board.side).into_iter().map(|(s, _)| Square::from_index(s)).collect()
+            captured_cells(mv, &before, &game.b.cells, c.board.side)
+                .into_iter()
+                .map(|(s, _)| Square::from_index(s))
+                .collect()
         })
     }
 
@@ -214,7 +253,10 @@ impl Position {
         let tables = c.tables.clone();
         let before = c.board.cells;
         let mover = c.board.side;
-        let mut game = Game { t: &tables, b: &mut c.board };
+        let mut game = Game {
+            t: &tables,
+            b: &mut c.board,
+        };
         let (saved, _) = game.make(mv);
         c.removed_marks.push(c.removed.len());
         let taken = captured_cells(mv, &before, &c.board.cells, mover);
@@ -232,7 +274,10 @@ impl Position {
         let mark = c.removed_marks.pop().unwrap_or(0);
         c.removed.truncate(mark);
         let tables = c.tables.clone();
-        let mut game = Game { t: &tables, b: &mut c.board };
+        let mut game = Game {
+            t: &tables,
+            b: &mut c.board,
+        };
         game.unmake(saved);
         self.sync_chessma_view();
     }
@@ -250,7 +295,11 @@ impl Position {
             if cell == EMPTY {
                 continue;
             }
-            let side = if side(cell) == 0 { Side::White } else { Side::Black };
+            let side = if side(cell) == 0 {
+                Side::White
+            } else {
+                Side::Black
+            };
             let id = self.units.len() as u8;
             self.units.push(Unit {
                 square: s,
@@ -267,7 +316,11 @@ impl Position {
             }
         }
         for &(s, cell) in &c.removed {
-            let side = if side(cell) == 0 { Side::White } else { Side::Black };
+            let side = if side(cell) == 0 {
+                Side::White
+            } else {
+                Side::Black
+            };
             self.units.push(Unit {
                 square: Square::from_index(s),
                 kind: c.variant_kind[kind(cell) as usize],
@@ -293,7 +346,9 @@ impl Position {
         let mut c = ChessmaState::new(&self.variant);
         let geo = &self.variant.geometry;
         let mut fields = text.split_whitespace();
-        let board_text = fields.next().ok_or_else(|| PositionError("empty position string".into()))?;
+        let board_text = fields
+            .next()
+            .ok_or_else(|| PositionError("empty position string".into()))?;
         let side_text = fields.next().unwrap_or("");
         let castling_text = fields.next().unwrap_or("-");
         let ep_text = fields.next().unwrap_or("-");
@@ -303,11 +358,19 @@ impl Position {
         }
         let rows: Vec<&str> = board_text.split('/').collect();
         if rows.len() != geo.ranks as usize {
-            return err(format!("board has {} rows separated by '/', chessma needs {}", rows.len(), geo.ranks));
+            return err(format!(
+                "board has {} rows separated by '/', chessma needs {}",
+                rows.len(),
+                geo.ranks
+            ));
         }
         let b = &mut c.board;
         let letter_kind = |ch: char| -> Option<u8> {
-            LETTERS.iter().position(|&l| l as char == ch.to_ascii_uppercase()).filter(|&k| k > 0 && k < 15).map(|k| k as u8)
+            LETTERS
+                .iter()
+                .position(|&l| l as char == ch.to_ascii_uppercase())
+                .filter(|&k| k > 0 && k < 15)
+                .map(|k| k as u8)
         };
         for (ri, row) in rows.iter().enumerate() {
             let rank = geo.ranks - 1 - ri as u8;
@@ -316,7 +379,10 @@ impl Position {
             let (mut i, mut file) = (0usize, 0u8);
             let cell_at = |file: u8| -> Result<Square, PositionError> {
                 if file >= geo.files {
-                    return Err(PositionError(format!("row {label}: more than {} cells", geo.files)));
+                    return Err(PositionError(format!(
+                        "row {label}: more than {} cells",
+                        geo.files
+                    )));
                 }
                 Ok(Square::new(file, rank))
             };
@@ -325,7 +391,10 @@ impl Position {
                 if ch == '*' {
                     let s = cell_at(file)?;
                     if geo.squares.has(s) {
-                        return err(format!("row {label}: '*' on {}, which is a square", geo.square_name(s)));
+                        return err(format!(
+                            "row {label}: '*' on {}, which is a square",
+                            geo.square_name(s)
+                        ));
                     }
                     file += 1;
                     i += 1;
@@ -360,7 +429,10 @@ impl Position {
                     }
                     let s = cell_at(file)?;
                     if !geo.squares.has(s) {
-                        return err(format!("row {label}: a piece where no square exists (column {})", geo.file_labels[file as usize]));
+                        return err(format!(
+                            "row {label}: a piece where no square exists (column {})",
+                            geo.file_labels[file as usize]
+                        ));
                     }
                     let bl = if ch.is_ascii_lowercase() { BLACK } else { 0 };
                     b.set(s.index() as u8, k | bl);
@@ -368,7 +440,10 @@ impl Position {
                 }
             }
             if file != geo.files {
-                return err(format!("row {label} has {file} cells, chessma needs {}", geo.files));
+                return err(format!(
+                    "row {label} has {file} cells, chessma needs {}",
+                    geo.files
+                ));
             }
         }
         b.side = match side_text {
@@ -380,7 +455,10 @@ impl Position {
         for s in 0..2 {
             let kings = b.bb[(K | (s as u8) << 4) as usize].count();
             if kings != 1 {
-                return err(format!("{} has {kings} Kings; a position needs exactly one each", ["White", "Black"][s]));
+                return err(format!(
+                    "{} has {kings} Kings; a position needs exactly one each",
+                    ["White", "Black"][s]
+                ));
             }
         }
         let mut castling = 0u8;
@@ -397,9 +475,16 @@ impl Position {
             }
         }
         // Rights whose King or Rook is not on its square are void.
-        for (right, king_sq, rook_sq, s) in [(1, (5, 2), (8, 2), 0u8), (2, (5, 2), (1, 2), 0), (4, (5, 9), (8, 9), 1), (8, (5, 9), (1, 9), 1)] {
+        for (right, king_sq, rook_sq, s) in [
+            (1, (5, 2), (8, 2), 0u8),
+            (2, (5, 2), (1, 2), 0),
+            (4, (5, 9), (8, 9), 1),
+            (8, (5, 9), (1, 9), 1),
+        ] {
             let bl = s << 4;
-            if b.cells[sq(king_sq.0, king_sq.1) as usize] != K | bl || b.cells[sq(rook_sq.0, rook_sq.1) as usize] != R | bl {
+            if b.cells[sq(king_sq.0, king_sq.1) as usize] != K | bl
+                || b.cells[sq(rook_sq.0, rook_sq.1) as usize] != R | bl
+            {
                 castling &= !right;
             }
         }
@@ -407,19 +492,35 @@ impl Position {
         if ep_text != "-" {
             let mut ep = [NONE; 3];
             for (i, name) in ep_text.split(',').enumerate() {
-                let s = geo.parse_square(name).ok_or_else(|| PositionError(format!("en passant: '{name}' is not a square")))?;
+                let s = geo.parse_square(name).ok_or_else(|| {
+                    PositionError(format!("en passant: '{name}' is not a square"))
+                })?;
                 if i >= 2 || b.cells[s.index()] != EMPTY {
-                    return err(format!("en passant: '{ep_text}' is not the one or two empty squares a pawn passed"));
+                    return err(format!(
+                        "en passant: '{ep_text}' is not the one or two empty squares a pawn passed"
+                    ));
                 }
                 ep[i] = s.index() as u8;
             }
             // The pawn that passed them stands one square further in its direction.
             let mover = b.side ^ 1;
-            let last = ep.iter().copied().filter(|&s| s != NONE).max_by_key(|&s| if mover == 0 { s as i32 } else { -(s as i32) }).unwrap_or(NONE);
-            let victim = if mover == 0 { last as i32 + 16 } else { last as i32 - 16 };
+            let last = ep
+                .iter()
+                .copied()
+                .filter(|&s| s != NONE)
+                .max_by_key(|&s| if mover == 0 { s as i32 } else { -(s as i32) })
+                .unwrap_or(NONE);
+            let victim = if mover == 0 {
+                last as i32 + 16
+            } else {
+                last as i32 - 16
+            };
             let pawn = P | (mover as u8) << 4;
             if !(0..256).contains(&victim) || b.cells[victim as usize] != pawn {
-                return err(format!("en passant: no {} pawn stands beyond {ep_text}", ["White", "Black"][mover]));
+                return err(format!(
+                    "en passant: no {} pawn stands beyond {ep_text}",
+                    ["White", "Black"][mover]
+                ));
             }
             b.ep = ep;
             b.ep_victim = victim as u8;
@@ -453,9 +554,16 @@ impl Position {
         b.log.clear();
         b.hash = b.compute_hash();
         if b.in_check(&c.tables, b.side ^ 1) {
-            return err(format!("the side not to move ({}) is in check", ["White", "Black"][b.side ^ 1]));
+            return err(format!(
+                "the side not to move ({}) is in check",
+                ["White", "Black"][b.side ^ 1]
+            ));
         }
-        self.side = if b.side == 0 { Side::White } else { Side::Black };
+        self.side = if b.side == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
         self.chessma = Some(Box::new(c));
         self.sync_chessma_view();
         Ok(())
@@ -497,7 +605,11 @@ impl Position {
             .filter(|(m, _)| b.castling & m != 0)
             .map(|(_, ch)| *ch)
             .collect();
-        let ep: Vec<String> = b.ep.iter().filter(|&&s| s != NONE).map(|&s| geo.square_name(Square::from_index(s))).collect();
+        let ep: Vec<String> =
+            b.ep.iter()
+                .filter(|&&s| s != NONE)
+                .map(|&s| geo.square_name(Square::from_index(s)))
+                .collect();
         let mut pockets = String::new();
         for s in 0..2u8 {
             for k in [Q, R, B, N, P, I, U, L, W, C, E, ES, S, X] {
@@ -556,17 +668,25 @@ impl Position {
         let steps: Vec<Step> = legal.iter().map(|l| c.step_of(l.mv)).collect();
         if let Some((piece, square)) = text.split_once('@') {
             let mut chars = piece.chars();
-            let letter = chars.next().ok_or_else(|| format!("'{text}': a drop is <letter>@<square>"))?;
+            let letter = chars
+                .next()
+                .ok_or_else(|| format!("'{text}': a drop is <letter>@<square>"))?;
             let spent = match chars.as_str() {
                 "" => false,
                 "'" => true,
-                _ => return Err(format!("'{text}': a drop is <letter>@<square> (E'@d4 for a spent Encloser)")),
+                _ => {
+                    return Err(format!(
+                        "'{text}': a drop is <letter>@<square> (E'@d4 for a spent Encloser)"
+                    ))
+                }
             };
             let kind = self
                 .variant
                 .kind_of_letter(letter)
                 .ok_or_else(|| format!("'{text}': '{letter}' is not a piece of chessma-84"))?;
-            let to = geo.parse_square(square).ok_or_else(|| format!("'{text}': '{square}' is not a square"))?;
+            let to = geo
+                .parse_square(square)
+                .ok_or_else(|| format!("'{text}': '{square}' is not a square"))?;
             let step = Step::drop(kind as u8 | if spent { 0x80 } else { 0 }, to);
             return if steps.contains(&step) {
                 Ok(step)
@@ -582,16 +702,27 @@ impl Position {
             Some((b, p)) => (b, Some(p)),
             None => (body, None),
         };
-        let sep = body.find(['-', 'x']).ok_or_else(|| format!("'{text}': a step is <from>-<to> or <from>x<to>"))?;
+        let sep = body
+            .find(['-', 'x'])
+            .ok_or_else(|| format!("'{text}': a step is <from>-<to> or <from>x<to>"))?;
         let (from_text, to_text) = (&body[..sep], &body[sep + 1..]);
-        let from = geo.parse_square(from_text).ok_or_else(|| format!("'{text}': '{from_text}' is not a square of chessma-84"))?;
-        let to = geo.parse_square(to_text).ok_or_else(|| format!("'{text}': '{to_text}' is not a square of chessma-84"))?;
+        let from = geo
+            .parse_square(from_text)
+            .ok_or_else(|| format!("'{text}': '{from_text}' is not a square of chessma-84"))?;
+        let to = geo
+            .parse_square(to_text)
+            .ok_or_else(|| format!("'{text}': '{to_text}' is not a square of chessma-84"))?;
         let promo = match promo {
             None => None,
             Some(p) => {
                 let mut ch = p.chars();
                 match (ch.next(), ch.next()) {
-                    (Some(l), None) => Some(self.variant.kind_of_letter(l).ok_or_else(|| format!("'{text}': '{l}' is not a piece letter"))? as u8),
+                    (Some(l), None) => Some(
+                        self.variant
+                            .kind_of_letter(l)
+                            .ok_or_else(|| format!("'{text}': '{l}' is not a piece letter"))?
+                            as u8,
+                    ),
                     _ => return Err(format!("'{text}': a promotion is =<letter>")),
                 }
             }
@@ -602,7 +733,8 @@ impl Position {
                 geo.sheets
                     .iter()
                     .position(|s| s.name == l)
-                    .ok_or_else(|| format!("'{text}': '/{l}' names no board (A or B)"))? as u8,
+                    .ok_or_else(|| format!("'{text}': '/{l}' names no board (A or B)"))?
+                    as u8,
             ),
         };
         let wanted = Step {
@@ -618,7 +750,10 @@ impl Position {
             return Ok(wanted);
         }
         // Say what is missing when the squares match a legal step.
-        let same: Vec<&Step> = steps.iter().filter(|s| s.from == from && s.to == to).collect();
+        let same: Vec<&Step> = steps
+            .iter()
+            .filter(|s| s.from == from && s.to == to)
+            .collect();
         if let Some(s) = same.first() {
             return Err(match s.kind {
                 StepKind::Promote(_) => format!("step '{text}' is illegal: it promotes; add =<letter> (Q R B N I U L W C E S X)"),
@@ -649,8 +784,16 @@ impl Position {
 
 fn piece_text(cell: u8) -> String {
     let k = kind(cell);
-    let (letter, spent) = if k == ES { ('E', "'") } else { (LETTERS[k as usize] as char, "") };
-    let letter = if side(cell) == 1 { letter.to_ascii_lowercase() } else { letter };
+    let (letter, spent) = if k == ES {
+        ('E', "'")
+    } else {
+        (LETTERS[k as usize] as char, "")
+    };
+    let letter = if side(cell) == 1 {
+        letter.to_ascii_lowercase()
+    } else {
+        letter
+    };
     format!("{letter}{spent}")
 }
 

@@ -10,8 +10,6 @@ use crate::bitboard::{Bitboard, Square};
 use super::board::*;
 use super::tables::{opposite, Tables, NONE};
 
-pub(crate) static T: std::sync::LazyLock<u32> = std::sync::LazyLock::new(|| std::env::var("CMT").ok().and_then(|v| v.parse().ok()).unwrap_or(0));
-
 /// How a move is made. `Plain` covers every piece's own move with its own effects.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) enum How {
@@ -22,7 +20,10 @@ pub(crate) enum How {
     Drop(u8),
     Swap,
     /// A push along the sheet given; `labelled` when the other sheet's push ends otherwise.
-    Push { sheet: u8, labelled: bool },
+    Push {
+        sheet: u8,
+        labelled: bool,
+    },
     /// An Encloser or Chameleon arriving off any line to complete an enclosure.
     Teleport,
 }
@@ -40,7 +41,13 @@ pub(crate) struct Mv {
 
 impl Mv {
     fn plain(from: u8, to: u8, sheets: u8) -> Mv {
-        Mv { from, to, how: How::Plain, promo: 0, sheets }
+        Mv {
+            from,
+            to,
+            how: How::Plain,
+            promo: 0,
+            sheets,
+        }
     }
 }
 
@@ -108,7 +115,11 @@ struct Caps {
 
 impl Caps {
     fn new() -> Caps {
-        Caps { n: 0, sq: [NONE; 48], pocket: [false; 48] }
+        Caps {
+            n: 0,
+            sq: [NONE; 48],
+            pocket: [false; 48],
+        }
     }
     fn add(&mut self, s: u8, pocket: bool) {
         if !self.sq[..self.n].contains(&s) && self.n < 48 {
@@ -119,11 +130,12 @@ impl Caps {
     }
 }
 
-
 /// Pieces strictly between two squares of one rank.
 fn between_on_rank(cells: &[u8; 256], a: u8, b: u8) -> u32 {
     let (lo, hi) = (file(a).min(file(b)), file(a).max(file(b)));
-    ((lo + 1)..hi).filter(|&f| cells[(rank(a) * 16 + f) as usize] != EMPTY).count() as u32
+    ((lo + 1)..hi)
+        .filter(|&f| cells[(rank(a) * 16 + f) as usize] != EMPTY)
+        .count() as u32
 }
 
 /// Pieces strictly between two squares of one file, by rank level: twin rows are never
@@ -141,7 +153,15 @@ fn between_on_file(cells: &[u8; 256], t: &Tables, a: u8, b: u8) -> u32 {
 
 /// The Coordinator's captures from `at` with side `s`'s King on `king` (only pieces of the
 /// kind `only` allows: the Chameleon takes Coordinators only).
-fn coordinate(cells: &[u8; 256], king: u8, t: &Tables, s: usize, at: u8, only: Option<u8>, caps: &mut Caps) {
+fn coordinate(
+    cells: &[u8; 256],
+    king: u8,
+    t: &Tables,
+    s: usize,
+    at: u8,
+    only: Option<u8>,
+    caps: &mut Caps,
+) {
     if king == NONE {
         return;
     }
@@ -154,9 +174,15 @@ fn coordinate(cells: &[u8; 256], king: u8, t: &Tables, s: usize, at: u8, only: O
             continue;
         }
         let (to_king, to_coord) = if rank(target) == rank(king) {
-            (between_on_rank(cells, target, king), between_on_file(cells, t, target, at))
+            (
+                between_on_rank(cells, target, king),
+                between_on_file(cells, t, target, at),
+            )
         } else {
-            (between_on_file(cells, t, target, king), between_on_rank(cells, target, at))
+            (
+                between_on_file(cells, t, target, king),
+                between_on_rank(cells, target, at),
+            )
         };
         if to_king == to_coord {
             caps.add(target, false);
@@ -192,7 +218,15 @@ fn group(cells: &[u8; 256], t: &Tables, start: u8) -> (Bitboard, bool) {
 /// The group through `start` (one side's, orthogonally connected) and its liberties, counted
 /// up to `limit` (the flood stops there: the group is then incomplete). The board is read
 /// as if `vacated` were empty and `filled` held `piece` (a move not yet made; NONE: none).
-pub(crate) fn flood_libs(cells: &[u8; 256], t: &Tables, start: u8, vacated: u8, filled: u8, piece: u8, limit: u32) -> (Bitboard, u32) {
+pub(crate) fn flood_libs(
+    cells: &[u8; 256],
+    t: &Tables,
+    start: u8,
+    vacated: u8,
+    filled: u8,
+    piece: u8,
+    limit: u32,
+) -> (Bitboard, u32) {
     let at = |q: u8| {
         if q == vacated {
             EMPTY
@@ -304,7 +338,11 @@ impl Board {
         if own_i.any() {
             let enemy_x = self.bb[(X | (e as u8) << 4) as usize];
             for q in own_i.iter() {
-                if t.king[q.index()].as_slice().iter().any(|&n| enemy_x.has(Square::from_index(n))) {
+                if t.king[q.index()]
+                    .as_slice()
+                    .iter()
+                    .any(|&n| enemy_x.has(Square::from_index(n)))
+                {
                     f |= bit(q.index() as u8);
                 }
             }
@@ -320,9 +358,6 @@ impl Board {
     fn coordinate(&self, t: &Tables, s: usize, at: u8, only: Option<u8>, caps: &mut Caps) {
         coordinate(&self.cells, self.kings[s], t, s, at, only, caps)
     }
-    fn group(&self, t: &Tables, start: u8) -> (Bitboard, bool) {
-        group(&self.cells, t, start)
-    }
     fn enclose(&self, t: &Tables, s: usize, at: u8, only_enclosers: bool, caps: &mut Caps) {
         enclose(&self.cells, t, s, at, only_enclosers, caps)
     }
@@ -336,7 +371,8 @@ impl Board {
         let a = s ^ 1;
         let ab = (a as u8) << 4;
         let free = !self.frozen(t, a);
-        let is = |q: u8, kd: u8| self.cells[q as usize] == kd | ab && free.has(Square::from_index(q));
+        let is =
+            |q: u8, kd: u8| self.cells[q as usize] == kd | ab && free.has(Square::from_index(q));
         // King steps and the Chameleon's King imitation; knights; pawns.
         for &q in t.king[k as usize].as_slice() {
             if is(q, K) || is(q, X) {
@@ -431,7 +467,10 @@ impl Board {
             let (group, libs) = flood_libs(&self.cells, t, k, NONE, NONE, 0, 2);
             if libs == 1 {
                 for e in enclosers.iter() {
-                    let touches = t.orth[e.index()].as_slice().iter().any(|&n| group.has(Square::from_index(n)));
+                    let touches = t.orth[e.index()]
+                        .as_slice()
+                        .iter()
+                        .any(|&n| group.has(Square::from_index(n)));
                     if !touches {
                         return true;
                     }
@@ -471,7 +510,12 @@ struct Dests {
 
 impl Dests {
     fn new() -> Dests {
-        Dests { n: 0, to: [0; 64], sheets: [0; 64], cap: [false; 64] }
+        Dests {
+            n: 0,
+            to: [0; 64],
+            sheets: [0; 64],
+            cap: [false; 64],
+        }
     }
     fn add(&mut self, to: u8, sheet: usize, cap: bool) {
         for i in 0..self.n {
@@ -505,7 +549,7 @@ impl Game<'_> {
         // Where a teleport may complete an enclosure: the last liberties of enemy groups
         // (computed once, and only for a side with an unspent Encloser or a Chameleon).
         let teleporters = (b.bb[(E | me) as usize] | b.bb[(X | me) as usize]) & movers;
-        let last = if teleporters.any() && *T & 64 == 0 {
+        let last = if teleporters.any() {
             last_liberties(&b.cells, t, b.occ[s ^ 1])
         } else {
             Bitboard::EMPTY
@@ -564,7 +608,7 @@ impl Game<'_> {
         }
         // Drops.
         for k in 1..16u8 {
-            if !drops || *T & 2048 != 0 || b.pocket[s][k as usize] == 0 {
+            if !drops || b.pocket[s][k as usize] == 0 {
                 continue;
             }
             for q in (t.all & !(b.occ[0] | b.occ[1])).iter() {
@@ -572,7 +616,13 @@ impl Game<'_> {
                 if k == P && t.promo[s][to as usize] {
                     continue;
                 }
-                out.push(Mv { from: to, to, how: How::Drop(k), promo: 0, sheets: 0 });
+                out.push(Mv {
+                    from: to,
+                    to,
+                    how: How::Drop(k),
+                    promo: 0,
+                    sheets: 0,
+                });
             }
         }
     }
@@ -581,7 +631,7 @@ impl Game<'_> {
         let (t, b) = (self.t, &*self.b);
         let s = b.side;
         let row = if s == 0 { 2 } else { 9 };
-        if *T & 32 != 0 || from != sq(5, row) || b.castling & (3 << (2 * s)) == 0 {
+        if from != sq(5, row) || b.castling & (3 << (2 * s)) == 0 {
             return;
         }
         let frozen = b.frozen(t, s);
@@ -589,7 +639,9 @@ impl Game<'_> {
             return;
         }
         let rook = R | (s as u8) << 4;
-        for (right, rook_file, empty, pass) in [(1u8, 8u8, &[6u8, 7][..], 6u8), (2, 1, &[2, 3, 4][..], 4)] {
+        for (right, rook_file, empty, pass) in
+            [(1u8, 8u8, &[6u8, 7][..], 6u8), (2, 1, &[2, 3, 4][..], 4)]
+        {
             let right = right << (2 * s);
             let rsq = sq(rook_file, row);
             if b.castling & right == 0
@@ -603,8 +655,18 @@ impl Game<'_> {
             if b.in_check(t, s) || self.attacked_after_king_step(from, sq(pass, row)) {
                 continue;
             }
-            let to = if rook_file == 8 { sq(7, row) } else { sq(3, row) };
-            out.push(Mv { from, to, how: How::Castle, promo: 0, sheets: 1 });
+            let to = if rook_file == 8 {
+                sq(7, row)
+            } else {
+                sq(3, row)
+            };
+            out.push(Mv {
+                from,
+                to,
+                how: How::Castle,
+                promo: 0,
+                sheets: 1,
+            });
         }
     }
 
@@ -626,10 +688,22 @@ impl Game<'_> {
         let push = |to: u8, sheets: u8, how: How, out: &mut MoveBuf| {
             if t.promo[s][to as usize] {
                 for p in PROMOTIONS {
-                    out.push(Mv { from, to, how, promo: p, sheets });
+                    out.push(Mv {
+                        from,
+                        to,
+                        how,
+                        promo: p,
+                        sheets,
+                    });
                 }
             } else {
-                out.push(Mv { from, to, how, promo: 0, sheets });
+                out.push(Mv {
+                    from,
+                    to,
+                    how,
+                    promo: 0,
+                    sheets,
+                });
             }
         };
         let mut d = Dests::new();
@@ -651,8 +725,14 @@ impl Game<'_> {
             let c = b.cell(n);
             if c != EMPTY && side(c) != s {
                 push(n, 3, How::Plain, out);
-            } else if *T & 16 == 0 && c == EMPTY && b.ep.contains(&n) && b.ep_victim != NONE {
-                out.push(Mv { from, to: n, how: How::EnPassant, promo: 0, sheets: 3 });
+            } else if c == EMPTY && b.ep.contains(&n) && b.ep_victim != NONE {
+                out.push(Mv {
+                    from,
+                    to: n,
+                    how: How::EnPassant,
+                    promo: 0,
+                    sheets: 3,
+                });
             }
         }
     }
@@ -699,7 +779,14 @@ impl Game<'_> {
                             ns += 1;
                         }
                         U if enemy(c) && ns < 32 => {
-                            specials[ns] = (n, sh as u8, How::Push { sheet: sh as u8, labelled: false });
+                            specials[ns] = (
+                                n,
+                                sh as u8,
+                                How::Push {
+                                    sheet: sh as u8,
+                                    labelled: false,
+                                },
+                            );
                             ns += 1;
                         }
                         X if enemy(c) => {
@@ -717,7 +804,14 @@ impl Game<'_> {
                                 specials[ns] = (n, sh as u8, How::Swap);
                                 ns += 1;
                             } else if ck == U && next_empty && ns < 32 {
-                                specials[ns] = (n, sh as u8, How::Push { sheet: sh as u8, labelled: false });
+                                specials[ns] = (
+                                    n,
+                                    sh as u8,
+                                    How::Push {
+                                        sheet: sh as u8,
+                                        labelled: false,
+                                    },
+                                );
                                 ns += 1;
                             }
                         }
@@ -744,24 +838,40 @@ impl Game<'_> {
         let mut done = Bitboard::EMPTY;
         for &(target, sh, how) in &specials[..ns] {
             match how {
-                How::Swap if *T & 256 == 0 => {
+                How::Swap => {
                     if done.has(Square::from_index(target)) {
                         continue;
                     }
                     done |= bit(target);
                     let c = b.cell(target);
                     let sheets = (0..t.sheets)
-                        .filter(|&x| specials[..ns].iter().any(|&(tg, s2, h)| tg == target && s2 as usize == x && h == How::Swap))
+                        .filter(|&x| {
+                            specials[..ns].iter().any(|&(tg, s2, h)| {
+                                tg == target && s2 as usize == x && h == How::Swap
+                            })
+                        })
                         .fold(0u8, |m, x| m | 1 << x);
                     if kind(c) == P && t.promo[side(c)][from as usize] {
                         for p in PROMOTIONS {
-                            out.push(Mv { from, to: target, how, promo: p, sheets });
+                            out.push(Mv {
+                                from,
+                                to: target,
+                                how,
+                                promo: p,
+                                sheets,
+                            });
                         }
                     } else {
-                        out.push(Mv { from, to: target, how, promo: 0, sheets });
+                        out.push(Mv {
+                            from,
+                            to: target,
+                            how,
+                            promo: 0,
+                            sheets,
+                        });
                     }
                 }
-                How::Push { .. } if *T & 128 == 0 => {
+                How::Push { .. } => {
                     let Some(result) = self.push_result(from, target, sh as usize) else {
                         continue;
                     };
@@ -769,11 +879,15 @@ impl Game<'_> {
                     let other = specials[..ns].iter().find(|&&(tg, s2, h)| {
                         tg == target && s2 != sh && matches!(h, How::Push { .. })
                     });
-                    match other.and_then(|&(_, s2, _)| self.push_result(from, target, s2 as usize)) {
+                    match other.and_then(|&(_, s2, _)| self.push_result(from, target, s2 as usize))
+                    {
                         Some(r2) if r2 != result => out.push(Mv {
                             from,
                             to: target,
-                            how: How::Push { sheet: sh, labelled: true },
+                            how: How::Push {
+                                sheet: sh,
+                                labelled: true,
+                            },
                             promo: 0,
                             sheets: 1 << sh,
                         }),
@@ -781,7 +895,10 @@ impl Game<'_> {
                         _ => out.push(Mv {
                             from,
                             to: target,
-                            how: How::Push { sheet: sh, labelled: false },
+                            how: How::Push {
+                                sheet: sh,
+                                labelled: false,
+                            },
                             promo: 0,
                             sheets: 1 << sh,
                         }),
@@ -792,8 +909,12 @@ impl Game<'_> {
         }
         // Teleports: an unspent Encloser to any square completing an enclosure; a Chameleon
         // to one its lines do not reach, to enclose an Encloser.
-        if *T & 64 == 0 && (kd == E || kd == X) {
-            let reach = if kd == X { b.line_dests(t, from) } else { Bitboard::EMPTY };
+        if kd == E || kd == X {
+            let reach = if kd == X {
+                b.line_dests(t, from)
+            } else {
+                Bitboard::EMPTY
+            };
             // A teleport fills the last liberty of an enemy group (before the move: leaving
             // a square only adds liberties).
             for q in last.iter() {
@@ -811,7 +932,13 @@ impl Game<'_> {
                     probe[n as usize] = kd | me;
                     enclose(&probe, t, s, n, kd == X, &mut caps);
                     if caps.n > 0 {
-                        out.push(Mv { from, to: n, how: How::Teleport, promo: 0, sheets: 0 });
+                        out.push(Mv {
+                            from,
+                            to: n,
+                            how: How::Teleport,
+                            promo: 0,
+                            sheets: 0,
+                        });
                     }
                 }
             }
@@ -880,12 +1007,21 @@ impl Game<'_> {
             }
             How::Swap => {
                 let (a, c) = (b.cell(m.from), b.cell(m.to));
-                b.set(m.from, if m.promo != 0 { m.promo | (c & BLACK) } else { c });
+                b.set(
+                    m.from,
+                    if m.promo != 0 {
+                        m.promo | (c & BLACK)
+                    } else {
+                        c
+                    },
+                );
                 b.set(m.to, a);
             }
             How::Push { sheet, .. } => {
                 let game = Game { t, b };
-                let chain = game.push_result(m.from, m.to, sheet as usize).expect("a legal push");
+                let chain = game
+                    .push_result(m.from, m.to, sheet as usize)
+                    .expect("a legal push");
                 let b = game.b;
                 let dir = t.line[sheet as usize][m.from as usize][m.to as usize] as usize - 1;
                 let pusher = b.cell(m.from);
@@ -914,12 +1050,17 @@ impl Game<'_> {
                 }
                 b.set(m.to, if m.promo != 0 { m.promo | me } else { mover });
                 if kd == P {
-                    let dist = t.level[rank(m.to) as usize].abs_diff(t.level[rank(m.from) as usize]);
+                    let dist =
+                        t.level[rank(m.to) as usize].abs_diff(t.level[rank(m.from) as usize]);
                     if dist >= 2 && file(m.from) == file(m.to) {
                         let mut ep = [NONE; 3];
                         let sh = (0..t.sheets).find(|&x| m.sheets >> x & 1 != 0).unwrap_or(0);
                         let dir = if s == 0 { 0 } else { 2 };
-                        for (i, &q) in t.rays[sh][m.from as usize][dir].as_slice().iter().enumerate() {
+                        for (i, &q) in t.rays[sh][m.from as usize][dir]
+                            .as_slice()
+                            .iter()
+                            .enumerate()
+                        {
                             if q == m.to || i >= 3 {
                                 break;
                             }
@@ -927,7 +1068,7 @@ impl Game<'_> {
                         }
                         new_ep = (ep, m.to);
                     }
-                } else if kd >= I && !(*T & 1 != 0 && kd == X && target != EMPTY) {
+                } else if kd >= I {
                     captured += self.effects(m, kd);
                 }
             }
@@ -999,28 +1140,6 @@ impl Game<'_> {
         n
     }
 
-    /// Debug: can side `s`'s King be removed by any pseudo-legal enemy move?
-    pub(crate) fn brute_in_check(&mut self, s: usize) -> bool {
-        let flipped = self.b.side != s ^ 1;
-        if flipped {
-            self.b.side ^= 1;
-        }
-        let mut buf = MoveBuf::new();
-        self.pseudo(&mut buf);
-        let mut hit = false;
-        for &m in buf.as_slice() {
-            if matches!(m.how, How::Drop(_)) { continue; }
-            let (saved, _) = self.make(m);
-            if self.b.kings[s] == NONE { hit = true; }
-            self.unmake(saved);
-            if hit { break; }
-        }
-        if flipped {
-            self.b.side ^= 1;
-        }
-        hit
-    }
-
     pub(crate) fn unmake(&mut self, saved: Saved) {
         self.b.restore(saved);
         self.b.side ^= 1;
@@ -1055,7 +1174,10 @@ impl Game<'_> {
                     let c = b.cell(q);
                     c != EMPTY
                         && side(c) == a
-                        && (kind(c) == Q || kind(c) == slider || kind(c) == L || (i == 0 && kind(c) == W))
+                        && (kind(c) == Q
+                            || kind(c) == slider
+                            || kind(c) == L
+                            || (i == 0 && kind(c) == W))
                 });
                 if danger {
                     for &q in ray {
@@ -1091,7 +1213,11 @@ impl Game<'_> {
                                 from_only |= bit(q);
                                 break;
                             }
-                            let on_line = if target != 0xFF { rank(q) == target } else { file(q) == file(k) };
+                            let on_line = if target != 0xFF {
+                                rank(q) == target
+                            } else {
+                                file(q) == file(k)
+                            };
                             strikes |= on_line;
                         }
                     }
@@ -1110,7 +1236,10 @@ impl Game<'_> {
         let (t, b) = (self.t, &*self.b);
         let k = b.kings[s];
         let ab = ((s ^ 1) as u8) << 4;
-        if k == NONE || t.corner[k as usize] || (b.bb[(E | ab) as usize] & !b.frozen(t, s ^ 1)).is_empty() {
+        if k == NONE
+            || t.corner[k as usize]
+            || (b.bb[(E | ab) as usize] & !b.frozen(t, s ^ 1)).is_empty()
+        {
             return None;
         }
         // Part of the group with three liberties: a move that leaves none of it keeps
@@ -1132,7 +1261,13 @@ impl Game<'_> {
     /// Chameleon, Long Leaper, Coordinator or unspent Encloser, no side capture) off the
     /// risky squares. Returns the capture count then.
     #[inline(always)]
-    fn quick(&self, m: Mv, (risky_from, risky): (Bitboard, Bitboard), zone: Option<(Bitboard, Bitboard)>, checked: bool) -> Option<u32> {
+    fn quick(
+        &self,
+        m: Mv,
+        (risky_from, risky): (Bitboard, Bitboard),
+        zone: Option<(Bitboard, Bitboard)>,
+        checked: bool,
+    ) -> Option<u32> {
         let b = &*self.b;
         if m.how == How::Swap {
             // A swap with an own piece changes no square's occupancy or colour, so no
@@ -1141,7 +1276,10 @@ impl Game<'_> {
             let ok = !checked && side(other) == b.side && !matches!(kind(other), K | I);
             return ok.then_some(0);
         }
-        if m.how != How::Plain || risky_from.has(Square::from_index(m.from)) || risky.has(Square::from_index(m.to)) {
+        if m.how != How::Plain
+            || risky_from.has(Square::from_index(m.from))
+            || risky.has(Square::from_index(m.to))
+        {
             return None;
         }
         let kd = kind(b.cell(m.from));
@@ -1180,7 +1318,8 @@ impl Game<'_> {
                     if dir == 0 {
                         continue;
                     }
-                    let behind = self.t.rays[sh][m.from as usize][opposite(dir as usize - 1)].first();
+                    let behind =
+                        self.t.rays[sh][m.from as usize][opposite(dir as usize - 1)].first();
                     if behind != NONE && b.cell(behind) != EMPTY && side(b.cell(behind)) != s {
                         return None;
                     }
@@ -1199,8 +1338,16 @@ impl Game<'_> {
         out.len = 0;
         let s = self.b.side;
         let checked = self.b.in_check(self.t, s);
-        let risky = if checked || *T & 4096 != 0 { (Bitboard::FULL, Bitboard::FULL) } else { self.risky(s) };
-        let zone = if checked { None } else { self.enclosure_zone(s) };
+        let risky = if checked {
+            (Bitboard::FULL, Bitboard::FULL)
+        } else {
+            self.risky(s)
+        };
+        let zone = if checked {
+            None
+        } else {
+            self.enclosure_zone(s)
+        };
         // Long Leapers with a legal capture (bit per square).
         let mut leaper_caps = Bitboard::EMPTY;
         let mut leaper_quiet = Bitboard::EMPTY;
@@ -1209,18 +1356,8 @@ impl Game<'_> {
                 out.push_counted(m, n);
                 continue;
             }
-            if *T & 16384 != 0 {
-                eprintln!("slow {:?} kind {} risky_from {} risky_to {} ", m, kind(self.b.cell(m.from)), risky.0.has(Square::from_index(m.from)), risky.1.has(Square::from_index(m.to)));
-            }
             let (saved, n) = self.make(m);
             let mut ok = !self.b.in_check(self.t, s);
-            if *T & 8 != 0 {
-                let brute = !self.brute_in_check(s);
-                if brute != ok {
-                    eprintln!("CHECK MISMATCH after {:?}: fast ok={ok} brute ok={brute}", m);
-                    ok = brute;
-                }
-            }
             if ok {
                 if let How::Drop(_) = m.how {
                     ok = !self.b.in_check(self.t, s ^ 1);
@@ -1242,10 +1379,7 @@ impl Game<'_> {
             }
             out.push_counted(m, n);
         }
-        if *T & 2 != 0 && leaper_caps.any() {
-            leaper_caps |= leaper_quiet;
-        }
-        if *T & 1024 == 0 && (leaper_caps & leaper_quiet).any() {
+        if (leaper_caps & leaper_quiet).any() {
             let all = std::mem::replace(out, MoveBuf::new());
             for (&m, &n) in all.as_slice().iter().zip(all.caps()) {
                 let quiet_leaper = m.how == How::Plain

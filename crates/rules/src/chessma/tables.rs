@@ -16,7 +16,10 @@ pub(crate) struct List<const N: usize> {
 
 impl<const N: usize> Default for List<N> {
     fn default() -> Self {
-        List { len: 0, sq: [NONE; N] }
+        List {
+            len: 0,
+            sq: [NONE; N],
+        }
     }
 }
 
@@ -163,7 +166,11 @@ impl Tables {
                 b.set(Square::from_index(q));
             }
             t.lines[i] = b;
-            t.cross[i] = g.squares.iter().filter(|q| q.rank() == sq.rank() || q.file() == sq.file()).collect();
+            t.cross[i] = g
+                .squares
+                .iter()
+                .filter(|q| q.rank() == sq.rank() || q.file() == sq.file())
+                .collect();
         }
         // Levels: a rank shares its level with a twin rank (one in a different sheet only).
         let twin = |a: u8, b: u8| {

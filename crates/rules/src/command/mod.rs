@@ -249,7 +249,11 @@ impl Position {
         if self.chess.is_some() || self.chessma.is_some() {
             let mut list = StepList::new();
             self.legal_steps(&mut list);
-            return list.iter().filter(|s| !matches!(s.kind, StepKind::Drop(_))).map(|s| s.from).collect();
+            return list
+                .iter()
+                .filter(|s| !matches!(s.kind, StepKind::Drop(_)))
+                .map(|s| s.from)
+                .collect();
         }
         match self.model {
             Model::Single | Model::Fide | Model::Chessma => self.occupied[self.side.index()],
@@ -365,7 +369,10 @@ impl Position {
     }
 
     pub fn is_legal(&self, step: Step) -> bool {
-        if self.variant.command == CommandModel::Body || self.chess.is_some() || self.chessma.is_some() {
+        if self.variant.command == CommandModel::Body
+            || self.chess.is_some()
+            || self.chessma.is_some()
+        {
             let mut list = StepList::new();
             self.legal_steps(&mut list);
             return list.contains(step);
