@@ -8,7 +8,7 @@ fn main() {
     divan::main();
 }
 
-#[divan::bench(args = [("chesimals-1", 4), ("chesimals-2", 3), ("chieftain", 3), ("mini-chieftain", 5)], sample_count = 10)]
+#[divan::bench(args = [("chesimals-1", 4), ("chesimals-2", 3), ("chieftain", 3), ("mini-chieftain", 5), ("chessma-84", 4), ("chess", 5)], sample_count = 10)]
 fn counted_leaves(bencher: divan::Bencher, (id, depth): (&str, u32)) {
     let v = builtin(id).unwrap();
     let mut pos = v.start();
