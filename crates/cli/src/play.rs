@@ -95,10 +95,18 @@ fn show(pos: &Position) {
     };
     println!();
     for rank in (0..geo.ranks).rev() {
-        let mut row = format!("{:>2} ", rank + 1);
+        // Labelled ranks (Chessma 84: 1' and 8' are rows of their own).
+        let label = geo
+            .rank_labels
+            .get(rank as usize)
+            .cloned()
+            .unwrap_or_else(|| (rank + 1).to_string());
+        let mut row = format!("{label:>2} ");
         for file in 0..geo.files {
             let sq = Square::new(file, rank);
             let mut cell = match pos.unit_at(sq) {
+                // A cell that is no square of the board (Chessma 84's frame).
+                None if !geo.squares.has(sq) => " ".to_string(),
                 None => ".".to_string(),
                 Some(u) => {
                     let mut c = letter(u.kind, u.side).to_string();
@@ -124,7 +132,10 @@ fn show(pos: &Position) {
         println!("{row}");
     }
     let files: String = (0..geo.files)
-        .map(|f| format!("{:<cell_width$}", (b'a' + f) as char))
+        .map(|f| match geo.file_labels.get(f as usize) {
+            Some(l) => format!("{l:<cell_width$}"),
+            None => format!("{:<cell_width$}", (b'a' + f) as char),
+        })
         .collect();
     println!("   {files}");
     let names: Vec<String> = movable.iter().map(|s| geo.square_name(s)).collect();
