@@ -213,7 +213,7 @@ async function customVariant(sc) {
   await page.reload();
   await page.waitForSelector('[data-testid=board] svg');
   check(await page.getAttribute('[data-testid=board]', 'data-position') === before, 'the same position after a reload');
-  const record = await getJson(`/api/games/${id}/record`);
+  const record = await getJson(`/api/games/${id}/record?format=json`);
   check(record.variant === 'tiny-test' && record.variant_name === 'Tiny Test Chieftain' && record.variant_file === GOOD, 'the record names the variant and holds its file');
   return `line 6 error shown and highlighted, fixed, 6 units and 5 pieces shown, ${step.text} then the AI's ${view.turns[1].steps.filter((s) => s !== 'end').join(' ')}`;
 }

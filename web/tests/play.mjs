@@ -208,7 +208,7 @@ scenarios.push(['rated 1+1 game in the lobby, a flag falls, both see the rating 
     shown.push(t);
   }
   await bob.screenshot({ path: join(SHOTS, 'clock-time-forfeit.png') });
-  const rec = await (await fetch(`${base}/api/games/${id}/record`)).json();
+  const rec = await (await fetch(`${base}/api/games/${id}/record?format=json`)).json();
   check(rec.result === '1-0' && rec.reason === 'time forfeit' && rec.time_control === '1+1', `the record: ${rec.result} ${rec.reason}`);
   // bob's player page: the rating and the finished game.
   await bob.goto(`${base}/player/bob`);

@@ -286,10 +286,17 @@ fn board_targets(
     side: Side,
     from: Square,
 ) -> (Bitboard, Bitboard) {
+    let geo = &v.geometry;
+    if v.is_chessma() && pos.unit_at(from).is_some_and(|u| u.side == side) {
+        // Chessma 84's lines run on two sheets and its pieces capture in their own ways:
+        // a real unit's targets are the rules' own destinations.
+        let t = pos.destinations(from);
+        let enemy = pos.occupied(side.other());
+        return (t & !enemy, t & enemy);
+    }
     let Some(set) = compile(v, moves, side) else {
         return (Bitboard::EMPTY, Bitboard::EMPTY);
     };
-    let geo = &v.geometry;
     let not_from = !Bitboard::from_square(from);
     let own = pos.occupied(side) & not_from;
     let enemy = pos.occupied(side.other()) & not_from;

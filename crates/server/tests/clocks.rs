@@ -143,7 +143,7 @@ async fn the_servers_timer_ends_the_game_when_the_flag_falls() {
     assert_eq!(v["result"]["reason"], "time forfeit");
     assert_eq!(v["result"]["text"], "Black wins (time forfeit)");
     assert!(v["clock"]["running"].is_null());
-    let rec = get(&app, "/api/games/flagsoon/record").await;
+    let rec = get(&app, "/api/games/flagsoon/record?format=json").await;
     assert_eq!(rec["result"], "0-1");
     assert_eq!(rec["reason"], "time forfeit");
     // A step after the flag: 409, nothing stored.

@@ -295,7 +295,7 @@ async fn a_custom_game_survives_a_restart_and_its_record_names_the_variant() {
     let (s, v) = post(&app, &format!("/api/games/{id}/step"), step(&white, "end")).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     // Its record names the variant and carries its file; the replay works in it.
-    let record = get(&app, &format!("/api/games/{id}/record")).await;
+    let record = get(&app, &format!("/api/games/{id}/record?format=json")).await;
     assert_eq!(record["variant"], "tiny");
     assert_eq!(record["variant_name"], "Tiny Chieftain");
     assert_eq!(record["variant_file"], TINY);
@@ -311,7 +311,7 @@ async fn a_custom_game_survives_a_restart_and_its_record_names_the_variant() {
     .await;
     let r = get(
         &app,
-        &format!("/api/games/{}/record", plain["id"].as_str().unwrap()),
+        &format!("/api/games/{}/record?format=json", plain["id"].as_str().unwrap()),
     )
     .await;
     assert!(r.get("variant_file").is_none(), "{r}");
