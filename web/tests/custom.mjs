@@ -199,14 +199,15 @@ async function customVariant(sc) {
   try {
     await page.waitForFunction(() => {
       const b = document.querySelector('[data-testid=board]');
-      return b.dataset.toMove === 'white' && document.querySelectorAll('[data-testid=move-list] li').length >= 2 && !document.querySelector('[data-testid=ai-thinking]');
+      return b.dataset.toMove === 'white' && document.querySelectorAll('[data-testid=move-list] [data-turn]').length >= 2 && !document.querySelector('[data-testid=ai-thinking]');
     }, null, { timeout: WAIT_MS });
   } catch {
     throw new Error('the AI never replied');
   }
   view = await getJson(`/api/games/${id}?token=${token}`);
   check(view.turns.length === 2 && view.turns[1].side === 'black', 'the AI played its turn');
-  const lines = await page.locator('[data-testid=move-list] li').allTextContents();
+  // One cell per turn (the list numbers full turns: White's and Black's on one line).
+  const lines = await page.locator('[data-testid=move-list] [data-turn]').allTextContents();
   check(lines[1].includes(view.turns[1].steps[0]), `the AI's turn is listed (${lines[1]})`);
   // A reload shows the same game; the record names the variant and carries its file.
   const before = await page.getAttribute('[data-testid=board]', 'data-position');

@@ -140,7 +140,7 @@ try {
   // Back and Start, and a turn clicked in the move list.
   await page.click('[data-testid=replay-prev]');
   await waitStatus(page, `Step ${total - 1} of ${total}`);
-  await page.click('[data-testid=move-list] li[data-turn="2"]');
+  await page.click('[data-testid=move-list] [data-turn="2"]');
   await waitStatus(page, `Step 6 of ${total}: end (turn 1, Black)`);
   await page.click('[data-testid=replay-first]');
   await waitStatus(page, 'Start position');
