@@ -311,7 +311,10 @@ async fn a_custom_game_survives_a_restart_and_its_record_names_the_variant() {
     .await;
     let r = get(
         &app,
-        &format!("/api/games/{}/record?format=json", plain["id"].as_str().unwrap()),
+        &format!(
+            "/api/games/{}/record?format=json",
+            plain["id"].as_str().unwrap()
+        ),
     )
     .await;
     assert!(r.get("variant_file").is_none(), "{r}");

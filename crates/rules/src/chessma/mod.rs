@@ -43,12 +43,6 @@ thread_local! {
     static SCRATCH: RefCell<Board> = RefCell::new(Board::empty());
 }
 
-/// A legal move with what it captures, as listed for a position.
-pub(crate) struct Listed {
-    pub mv: Mv,
-    pub captures: u32,
-}
-
 impl ChessmaState {
     fn new(variant: &crate::variant::Variant) -> ChessmaState {
         let tables = variant
@@ -138,13 +132,8 @@ impl Position {
     }
 
     /// Legal moves now (none once the game is decided).
-    pub(crate) fn chessma_moves(&self) -> Vec<Listed> {
-        self.chessma().with_moves(|mv, caps, _, _| {
-            mv.iter()
-                .zip(caps)
-                .map(|(&mv, &captures)| Listed { mv, captures })
-                .collect()
-        })
+    pub(crate) fn chessma_moves(&self) -> Vec<Mv> {
+        self.chessma().with_moves(|mv, _, _, _| mv.to_vec())
     }
 
     pub(crate) fn chessma_legal_steps(&self, list: &mut StepList) {
@@ -180,14 +169,6 @@ impl Position {
         let c = self.chessma();
         let k = c.board.kings[c.board.side];
         k != NONE && c.tables.corner[k as usize]
-    }
-
-    /// The legal move a step stands for.
-    fn chessma_move_of(&self, step: Step) -> Option<Listed> {
-        let c = self.chessma();
-        self.chessma_moves()
-            .into_iter()
-            .find(|l| c.step_of(l.mv) == step)
     }
 
     /// The move a step (known to be legal) stands for, from the moving piece's moves alone.
@@ -638,7 +619,8 @@ impl Position {
             let spent = if k & 0x80 != 0 { "'" } else { "" };
             return format!("{letter}{spent}@{}", geo.square_name(step.to));
         }
-        let captures = self.chessma_move_of(step).map_or(0, |l| l.captures);
+        // Only the moving piece's move is made, not every legal move (a view writes them all).
+        let captures = self.capture_squares(step).len();
         let mut text = format!(
             "{}{}{}",
             geo.square_name(step.from),
@@ -665,7 +647,7 @@ impl Position {
         let geo = &self.variant.geometry;
         let c = self.chessma();
         let legal = self.chessma_moves();
-        let steps: Vec<Step> = legal.iter().map(|l| c.step_of(l.mv)).collect();
+        let steps: Vec<Step> = legal.iter().map(|&m| c.step_of(m)).collect();
         if let Some((piece, square)) = text.split_once('@') {
             let mut chars = piece.chars();
             let letter = chars
