@@ -25,11 +25,6 @@ fn rows(text: &str) -> Vec<Vec<String>> {
 /// if one of these starts to agree (then it leaves this list).
 const OPEN_ROWS: &[(u32, &str)] = &[
     (3, "1********1/*il1wcesx*/*rnb1kb1r*/*pp1ppppp*/*5n2*/*q1p5*/*PP1P3P*/*I4u2*/*2PLPPP1*/*RNBQKBNR*/*1U1WCESX*/1********1 b KQkq h3 -"),
-    (3, "1********1/*i1lwc1sx*/*r1bqk1r1*/*pp2ppb1*/*2n1p1pe*/*2p1u3*/*1P4Pp*/*2N2S1E*/*P1PPPP1P*/*R1BQKR2*/*IULWC2X*/1********N b Qq g2,g3 -"),
-    (2, "i********1/*S2w1epx*/*rn1qkbnr*/*p1p2spp*/*1u2b2c*/*1P1ppl2*/*1UP3i1*/*3P1X1N*/*P3PP1P*/*RIBQKB1R*/*2LWCEP1*/N********1 b KQ c3 -"),
-    (3, "i********1/*S2w1epx*/*rn1qkbnr*/*p1p2spp*/*1u2b2c*/*1P1ppl2*/*1UP3i1*/*3P1X1N*/*P3PP1P*/*RIBQKB1R*/*2LWCEP1*/N********1 b KQ c3 -"),
-    (3, "1********1/*2lwcepx*/*r1bqkbnr*/*i3p1ps*/*1up5*/*p2p1p2*/*Pp1P1L2*/*2P2XPN*/*1P2PP1P*/*R1BQKSBR*/*INUWCn2*/1********1 b KQkq a3 -"),
-    (3, "n********x/*1ulwce2*/*r1bqkb1r*/*pSp1pp2*/*3p1npp*/*Qp1i4*/*Ps5U*/*IPP5*/*3PPP1P*/*R1B1KBR1*/*2LWCEPX*/N********1 w Qkq g7 -"),
 ];
 
 #[test]

@@ -872,16 +872,21 @@ impl Game<'_> {
                     }
                 }
                 How::Push { .. } => {
-                    let Some(result) = self.push_result(from, target, sh as usize) else {
+                    if self.push_result(from, target, sh as usize).is_none() {
                         continue;
-                    };
+                    }
                     // The same push on the other sheet: one step if it ends the same.
                     let other = specials[..ns].iter().find(|&&(tg, s2, h)| {
                         tg == target && s2 != sh && matches!(h, How::Push { .. })
                     });
-                    match other.and_then(|&(_, s2, _)| self.push_result(from, target, s2 as usize))
-                    {
-                        Some(r2) if r2 != result => out.push(Mv {
+                    let differs = |s2: u8| {
+                        self.push_moves(from, target, s2 as usize)
+                            != self.push_moves(from, target, sh as usize)
+                    };
+                    match other.and_then(|&(_, s2, _)| {
+                        self.push_result(from, target, s2 as usize).map(|_| s2)
+                    }) {
+                        Some(s2) if differs(s2) => out.push(Mv {
                             from,
                             to: target,
                             how: How::Push {
@@ -972,6 +977,30 @@ impl Game<'_> {
             chain[j] = (line[idx - 1], pieces[j]);
         }
         Some(chain)
+    }
+
+    /// The pieces a push along sheet `sh` displaces, as (from, to) pairs in chain order: two
+    /// pushes that fork (rows 1/1', 8/8') are one step when these agree, since a piece that
+    /// stays on its twin-row square is not moved (NOTATION.md: "would end differently").
+    fn push_moves(&self, from: u8, target: u8, sh: usize) -> Option<([(u8, u8); 12], usize)> {
+        let chain = self.push_result(from, target, sh)?;
+        let (t, b) = (self.t, &*self.b);
+        let dir = t.line[sh][from as usize][target as usize] as usize;
+        let line = t.rays[sh][target as usize][dir - 1].as_slice();
+        let origins =
+            std::iter::once(target).chain(line.iter().copied().filter(|&q| b.cell(q) != EMPTY));
+        let mut moves = [(0u8, 0u8); 12];
+        let mut n = 0;
+        for (orig, &(dest, piece)) in origins.zip(chain.iter()) {
+            if piece == EMPTY {
+                break;
+            }
+            if orig != dest {
+                moves[n] = (orig, dest);
+                n += 1;
+            }
+        }
+        Some((moves, n))
     }
 
     /// Make `m` (pseudo-legal); returns the saved state and how many pieces it captured.
