@@ -6,6 +6,9 @@ use crate::step::{Step, StepList};
 
 /// Number of legal step sequences of length `depth` from `pos`.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if let Some(n) = pos.core_perft(depth, false) {
+        return n;
+    }
     match depth {
         0 => 1,
         1 => pos.count_steps(),
@@ -26,6 +29,9 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 /// Perft that makes and unmakes every leaf step too (for comparison with `perft`, whose
 /// leaves are only counted).
 pub fn perft_made(pos: &mut Position, depth: u32) -> u64 {
+    if let Some(n) = pos.core_perft(depth, true) {
+        return n;
+    }
     if depth == 0 {
         return 1;
     }

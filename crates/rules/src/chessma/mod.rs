@@ -149,6 +149,19 @@ impl Position {
         self.chessma().with_moves(|mv, _, _, _| mv.len() as u64)
     }
 
+    /// Step perft run on a copy of the core: the same moves as `legal_steps` and `make`,
+    /// without rebuilding the generic view at every node (perft.rs).
+    pub(crate) fn chessma_perft(&self, depth: u32, made: bool) -> u64 {
+        let c = self.chessma();
+        let mut board = Board::empty();
+        board.copy_from(&c.board);
+        Game {
+            t: &c.tables,
+            b: &mut board,
+        }
+        .perft(depth, made)
+    }
+
     /// Is the side to move's King capturable (in check, by any method)?
     pub(crate) fn chessma_in_check(&self) -> bool {
         let c = self.chessma();

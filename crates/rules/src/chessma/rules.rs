@@ -1359,6 +1359,27 @@ impl Game<'_> {
         }
     }
 
+    /// Step perft on the core alone (NOTATION.md: one move a turn, no `end`): the moves of
+    /// `legal`, made and unmade here without the generic view. Leaves are counted without
+    /// being made unless `made`.
+    pub(crate) fn perft(&mut self, depth: u32, made: bool) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut list = MoveBuf::new();
+        self.legal(&mut list);
+        if depth == 1 && !made {
+            return list.len as u64;
+        }
+        let mut nodes = 0;
+        for &m in list.as_slice() {
+            let (saved, _) = self.make(m);
+            nodes += self.perft(depth - 1, made);
+            self.unmake(saved);
+        }
+        nodes
+    }
+
     /// Legal moves, with the capture count of each (the Long Leaper's rule applied: it moves
     /// without capturing only when it has no legal capture).
     pub(crate) fn legal(&mut self, out: &mut MoveBuf) {

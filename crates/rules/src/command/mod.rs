@@ -345,6 +345,16 @@ impl Position {
         }
     }
 
+    /// Perft counted by a model's own core where it has one that is not mirrored step by
+    /// step into the generic view (Chessma 84 rebuilds the view after a move, which perft
+    /// does not need); None: the generic recursion of perft.rs.
+    pub(crate) fn core_perft(&self, depth: u32, made: bool) -> Option<u64> {
+        match self.model {
+            Model::Chessma => Some(self.chessma_perft(depth, made)),
+            _ => None,
+        }
+    }
+
     /// The number of legal steps, without listing them.
     #[inline]
     pub fn count_steps(&self) -> u64 {
