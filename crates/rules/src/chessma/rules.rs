@@ -500,6 +500,19 @@ impl Board {
     }
 }
 
+/// Liberties of the King's group with a path of group squares to each (rules.rs,
+/// `enclosure_witnesses`).
+pub(crate) struct Witnesses {
+    n: usize,
+    lib: [u8; WITNESSES],
+    path: [Bitboard; WITNESSES],
+    /// Every path's squares, and the liberties: a move outside both breaks no path.
+    on_paths: Bitboard,
+    libs: Bitboard,
+}
+
+const WITNESSES: usize = 4;
+
 /// Destinations gathered for one piece, merged over the sheets.
 struct Dests {
     n: usize,
@@ -1259,9 +1272,11 @@ impl Game<'_> {
         (r | from_only, r)
     }
 
-    /// With an unspent, unfrozen enemy Encloser about: the King's group and its neighbours
-    /// (a move there may leave the group one liberty, to be tested), or None.
-    fn enclosure_zone(&self, s: usize) -> Option<(Bitboard, Bitboard)> {
+    /// With an unspent, unfrozen enemy Encloser about: up to eight liberties of the King's
+    /// group, each with the group squares of a path from the King to it (None: no enemy
+    /// Encloser can enclose, so no move needs the test). A move that leaves two of these
+    /// paths whole and fills neither liberty leaves the group two liberties.
+    fn enclosure_witnesses(&self, s: usize) -> Option<Witnesses> {
         let (t, b) = (self.t, &*self.b);
         let k = b.kings[s];
         let ab = ((s ^ 1) as u8) << 4;
@@ -1271,19 +1286,53 @@ impl Game<'_> {
         {
             return None;
         }
-        // Part of the group with three liberties: a move that leaves none of it keeps
-        // those (less the one it may fill), so only moves from that part need a test.
-        let (part, libs) = flood_libs(&b.cells, t, k, NONE, NONE, 0, 3);
-        if libs >= 3 {
-            return Some((part, Bitboard::EMPTY));
-        }
-        let mut near = Bitboard::EMPTY;
-        for q in part.iter() {
-            for &n in t.orth[q.index()].as_slice() {
-                near |= bit(n);
+        let mut w = Witnesses {
+            n: 0,
+            lib: [NONE; WITNESSES],
+            path: [Bitboard::EMPTY; WITNESSES],
+            on_paths: Bitboard::EMPTY,
+            libs: Bitboard::EMPTY,
+        };
+        // Breadth first from the King, remembering how each member was reached.
+        let mut parent = [NONE; 256];
+        let mut members = bit(k);
+        let mut libs = Bitboard::EMPTY;
+        let mut queue = [0u8; 96];
+        let (mut head, mut top) = (0, 1);
+        queue[0] = k;
+        'flood: while head < top {
+            let q = queue[head];
+            head += 1;
+            for &n in t.orth[q as usize].as_slice() {
+                let c = b.cell(n);
+                if c == EMPTY {
+                    if libs.has(Square::from_index(n)) {
+                        continue;
+                    }
+                    libs |= bit(n);
+                    let mut path = bit(n);
+                    let mut p = q;
+                    while p != NONE {
+                        path |= bit(p);
+                        p = parent[p as usize];
+                    }
+                    w.lib[w.n] = n;
+                    w.path[w.n] = path;
+                    w.on_paths |= path;
+                    w.n += 1;
+                    if w.n == WITNESSES {
+                        break 'flood;
+                    }
+                } else if side(c) == s && !members.has(Square::from_index(n)) && top < 96 {
+                    members |= bit(n);
+                    parent[n as usize] = q;
+                    queue[top] = n;
+                    top += 1;
+                }
             }
         }
-        Some((part, near))
+        w.libs = libs;
+        Some(w)
     }
 
     /// Whether `m` is legal without making it: an ordinary move (no King, Immobilizer,
@@ -1294,7 +1343,7 @@ impl Game<'_> {
         &self,
         m: Mv,
         (risky_from, risky): (Bitboard, Bitboard),
-        zone: Option<(Bitboard, Bitboard)>,
+        zone: Option<&Witnesses>,
         checked: bool,
     ) -> Option<u32> {
         let b = &*self.b;
@@ -1323,8 +1372,17 @@ impl Game<'_> {
                 return None;
             }
         }
-        if let Some((part, near)) = zone {
-            if part.has(Square::from_index(m.from)) || near.has(Square::from_index(m.to)) {
+        if let Some(w) = zone {
+            let (from, to) = (Square::from_index(m.from), Square::from_index(m.to));
+            let untouched = !w.on_paths.has(from) && (w.n >= 3 || !w.libs.has(to));
+            let intact = if untouched {
+                w.n
+            } else {
+                (0..w.n)
+                    .filter(|&i| !w.path[i].has(from) && w.lib[i] != m.to)
+                    .count()
+            };
+            if intact < 2 {
                 // The King's group keeps two liberties after the move: no enclosure threat.
                 let k = b.kings[b.side];
                 let (_, libs) = flood_libs(&b.cells, self.t, k, m.from, m.to, b.cell(m.from), 2);
@@ -1396,13 +1454,13 @@ impl Game<'_> {
         let zone = if checked {
             None
         } else {
-            self.enclosure_zone(s)
+            self.enclosure_witnesses(s)
         };
         // Long Leapers with a legal capture (bit per square).
         let mut leaper_caps = Bitboard::EMPTY;
         let mut leaper_quiet = Bitboard::EMPTY;
         for &m in pseudo.as_slice() {
-            if let Some(n) = self.quick(m, risky, zone, checked) {
+            if let Some(n) = self.quick(m, risky, zone.as_ref(), checked) {
                 out.push_counted(m, n);
                 continue;
             }
