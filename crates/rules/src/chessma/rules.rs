@@ -51,6 +51,10 @@ impl Mv {
     }
 }
 
+/// Set in `Mv::sheets` of a line move that passes over a piece it captures (a long leap, of
+/// the Long Leaper or of a Chameleon over one): such moves are tested by being made.
+pub(crate) const LEAPS: u8 = 0x80;
+
 /// Up to this many pseudo-legal moves in a position (drops included).
 pub(crate) const MAX_MOVES: usize = 2048;
 
@@ -269,7 +273,8 @@ pub(crate) fn flood_libs(
 }
 
 /// Squares that are the one liberty of a group of side `owner`'s pieces: where an enclosure
-/// of that group can be completed.
+/// of that group can be completed. Each flood stops at a group's second liberty (most groups
+/// have many), marking what it saw; a group's other members flood again only if unseen.
 fn last_liberties(cells: &[u8; 256], t: &Tables, pieces: Bitboard) -> Bitboard {
     let mut seen = Bitboard::EMPTY;
     let mut out = Bitboard::EMPTY;
@@ -277,21 +282,46 @@ fn last_liberties(cells: &[u8; 256], t: &Tables, pieces: Bitboard) -> Bitboard {
         if seen.has(q) {
             continue;
         }
-        let (members, _) = group(cells, t, q.index() as u8);
+        let (members, libs) = group_libs(cells, t, q.index() as u8, 2);
         seen |= members;
-        let mut libs = Bitboard::EMPTY;
-        for m in members.iter() {
-            for &n in t.orth[m.index()].as_slice() {
-                if cells[n as usize] == EMPTY {
-                    libs |= bit(n);
-                }
-            }
-        }
         if libs.count() == 1 {
             out |= libs;
         }
     }
     out
+}
+
+/// The group through `start` and its liberties, the flood stopping once it has `limit` of
+/// them (the members are then incomplete).
+fn group_libs(cells: &[u8; 256], t: &Tables, start: u8, limit: u32) -> (Bitboard, Bitboard) {
+    let owner = side(cells[start as usize]);
+    let mut members = bit(start);
+    let mut libs = Bitboard::EMPTY;
+    let mut n_libs = 0;
+    let mut stack = [0u8; 96];
+    let mut top = 1;
+    stack[0] = start;
+    while top > 0 {
+        top -= 1;
+        let q = stack[top];
+        for &n in t.orth[q as usize].as_slice() {
+            let c = cells[n as usize];
+            if c == EMPTY {
+                if !libs.has(Square::from_index(n)) {
+                    libs |= bit(n);
+                    n_libs += 1;
+                    if n_libs >= limit {
+                        return (members, libs);
+                    }
+                }
+            } else if side(c) == owner && !members.has(Square::from_index(n)) {
+                members |= bit(n);
+                stack[top] = n;
+                top += 1;
+            }
+        }
+    }
+    (members, libs)
 }
 
 /// Enclosure by a piece of side `s` now standing on `at`: the enemy groups touching it left
@@ -549,12 +579,14 @@ impl Dests {
 
 impl Game<'_> {
     /// Pseudo-legal moves of the side to move (legality is tested by making them).
-    pub(crate) fn pseudo(&self, out: &mut MoveBuf) {
+    pub(crate) fn pseudo(&self, out: &mut MoveBuf) -> Bitboard {
         self.pseudo_of(Bitboard::FULL, true, out)
     }
 
     /// Pseudo-legal moves of the side to move's pieces on `only`, and drops if asked.
-    pub(crate) fn pseudo_of(&self, only: Bitboard, drops: bool, out: &mut MoveBuf) {
+    /// Returns the last liberties of the enemy groups where it computed them (a side with a
+    /// piece able to teleport), else the empty set.
+    pub(crate) fn pseudo_of(&self, only: Bitboard, drops: bool, out: &mut MoveBuf) -> Bitboard {
         let (t, b) = (self.t, &*self.b);
         let s = b.side;
         let me = (s as u8) << 4;
@@ -638,6 +670,7 @@ impl Game<'_> {
                 });
             }
         }
+        last
     }
 
     fn castles(&self, from: u8, out: &mut MoveBuf) {
@@ -812,7 +845,7 @@ impl Game<'_> {
                                 _ => false,
                             };
                             if replace {
-                                d.add(n, sh, true);
+                                d.add(n, sh, false);
                             } else if ck == S && ns < 32 {
                                 specials[ns] = (n, sh as u8, How::Swap);
                                 ns += 1;
@@ -839,13 +872,13 @@ impl Game<'_> {
             for &n in t.knight[from as usize].as_slice() {
                 let c = b.cell(n);
                 if enemy(c) && kind(c) == N {
-                    d.add(n, 0, true);
+                    d.add(n, 0, false);
                 }
             }
         }
         for i in 0..d.n {
-            let m = Mv::plain(from, d.to[i], d.sheets[i]);
-            out.push(m);
+            let leaps = if d.cap[i] { LEAPS } else { 0 };
+            out.push(Mv::plain(from, d.to[i], d.sheets[i] | leaps));
         }
         // Swaps (one step per target, with the swapped Pawn's promotion chosen by the mover).
         let mut done = Bitboard::EMPTY;
@@ -1335,9 +1368,9 @@ impl Game<'_> {
         Some(w)
     }
 
-    /// Whether `m` is legal without making it: an ordinary move (no King, Immobilizer,
-    /// Chameleon, Long Leaper, Coordinator or unspent Encloser, no side capture) off the
-    /// risky squares. Returns the capture count then.
+    /// Whether `m` is legal without making it: a line move off the risky squares by any piece
+    /// but the King, capturing at most by replacement (an Immobilizer only if it freezes
+    /// nobody). Returns the capture count then.
     #[inline(always)]
     fn quick(
         &self,
@@ -1345,6 +1378,7 @@ impl Game<'_> {
         (risky_from, risky): (Bitboard, Bitboard),
         zone: Option<&Witnesses>,
         checked: bool,
+        last: Bitboard,
     ) -> Option<u32> {
         let b = &*self.b;
         if m.how == How::Swap {
@@ -1392,8 +1426,40 @@ impl Game<'_> {
             }
         }
         let replaced = (b.cell(m.to) != EMPTY) as u32;
+        let s = b.side;
+        // An enemy piece where a Coordinator (or a Chameleon imitating one) on `to` would
+        // coordinate with the own King.
+        let coordinates = || {
+            let k = b.kings[s];
+            k != NONE
+                && [rank(k) * 16 + file(m.to), rank(m.to) * 16 + file(k)]
+                    .iter()
+                    .any(|&q| {
+                        let c = b.cell(q);
+                        self.t.exists[q as usize] && c != EMPTY && side(c) != s
+                    })
+        };
+        let withdraws = || {
+            (0..self.t.sheets).any(|sh| {
+                let dir = self.t.line[sh][m.from as usize][m.to as usize];
+                if m.sheets >> sh & 1 == 0 || dir == 0 {
+                    return false;
+                }
+                let behind = self.t.rays[sh][m.from as usize][opposite(dir as usize - 1)].first();
+                behind != NONE && b.cell(behind) != EMPTY && side(b.cell(behind)) != s
+            })
+        };
+        // The captures of a Long Leaper, Coordinator, unspent Encloser or Chameleon: a leap
+        // over a piece, an enemy on a coordination square, an enemy group whose last liberty
+        // is `to`, an enemy behind (these go the slow way); else only a replacement.
+        let leaps = m.sheets & LEAPS != 0;
+        let encloses = last.has(Square::from_index(m.to));
         match kd {
             Q | R | B | N | P | U | S | ES | I => Some(replaced),
+            L => (!leaps).then_some(0),
+            C => (!coordinates()).then_some(0),
+            E => (!encloses).then_some(0),
+            X => (!leaps && !encloses && !coordinates() && !withdraws()).then_some(replaced),
             W => {
                 // A withdrawal capture goes the slow way.
                 let s = b.side;
@@ -1442,7 +1508,7 @@ impl Game<'_> {
     /// without capturing only when it has no legal capture).
     pub(crate) fn legal(&mut self, out: &mut MoveBuf) {
         let mut pseudo = MoveBuf::new();
-        self.pseudo(&mut pseudo);
+        let last = self.pseudo(&mut pseudo);
         out.len = 0;
         let s = self.b.side;
         let checked = self.b.in_check(self.t, s);
@@ -1460,7 +1526,11 @@ impl Game<'_> {
         let mut leaper_caps = Bitboard::EMPTY;
         let mut leaper_quiet = Bitboard::EMPTY;
         for &m in pseudo.as_slice() {
-            if let Some(n) = self.quick(m, risky, zone.as_ref(), checked) {
+            let quiet_leaper = |n: u32| m.how == How::Plain && n == 0 && kind(self.b.cell(m.from)) == L;
+            if let Some(n) = self.quick(m, risky, zone.as_ref(), checked, last) {
+                if quiet_leaper(n) {
+                    leaper_quiet |= bit(m.from);
+                }
                 out.push_counted(m, n);
                 continue;
             }
