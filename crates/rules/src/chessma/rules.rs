@@ -394,13 +394,18 @@ impl Board {
 
     /// Is side `s`'s King capturable now by an unfrozen enemy piece, by any method (X1)?
     pub(crate) fn in_check(&self, t: &Tables, s: usize) -> bool {
+        self.in_check_unless(t, s, self.frozen(t, s ^ 1))
+    }
+
+    /// `in_check` with the enemy's frozen pieces given (they cannot capture).
+    fn in_check_unless(&self, t: &Tables, s: usize, frozen: Bitboard) -> bool {
         let k = self.kings[s];
         if k == NONE {
             return false;
         }
         let a = s ^ 1;
         let ab = (a as u8) << 4;
-        let free = !self.frozen(t, a);
+        let free = !frozen;
         let is =
             |q: u8, kd: u8| self.cells[q as usize] == kd | ab && free.has(Square::from_index(q));
         // King steps and the Chameleon's King imitation; knights; pawns.
@@ -545,6 +550,8 @@ const WITNESSES: usize = 4;
 
 /// Destinations gathered for one piece, merged over the sheets.
 struct Dests {
+    /// The squares already listed: a square met again (on the other sheet) is searched for.
+    seen: Bitboard,
     n: usize,
     to: [u8; 64],
     sheets: [u8; 64],
@@ -554,20 +561,25 @@ struct Dests {
 impl Dests {
     fn new() -> Dests {
         Dests {
+            seen: Bitboard::EMPTY,
             n: 0,
             to: [0; 64],
             sheets: [0; 64],
             cap: [false; 64],
         }
     }
+    #[inline(always)]
     fn add(&mut self, to: u8, sheet: usize, cap: bool) {
-        for i in 0..self.n {
-            if self.to[i] == to {
-                self.sheets[i] |= 1 << sheet;
-                self.cap[i] |= cap;
-                return;
+        if self.seen.has(Square::from_index(to)) {
+            for i in 0..self.n {
+                if self.to[i] == to {
+                    self.sheets[i] |= 1 << sheet;
+                    self.cap[i] |= cap;
+                    return;
+                }
             }
         }
+        self.seen |= bit(to);
         if self.n < 64 {
             self.to[self.n] = to;
             self.sheets[self.n] = 1 << sheet;
@@ -1309,13 +1321,13 @@ impl Game<'_> {
     /// group, each with the group squares of a path from the King to it (None: no enemy
     /// Encloser can enclose, so no move needs the test). A move that leaves two of these
     /// paths whole and fills neither liberty leaves the group two liberties.
-    fn enclosure_witnesses(&self, s: usize) -> Option<Witnesses> {
+    fn enclosure_witnesses(&self, s: usize, enemy_frozen: Bitboard) -> Option<Witnesses> {
         let (t, b) = (self.t, &*self.b);
         let k = b.kings[s];
         let ab = ((s ^ 1) as u8) << 4;
         if k == NONE
             || t.corner[k as usize]
-            || (b.bb[(E | ab) as usize] & !b.frozen(t, s ^ 1)).is_empty()
+            || (b.bb[(E | ab) as usize] & !enemy_frozen).is_empty()
         {
             return None;
         }
@@ -1511,7 +1523,8 @@ impl Game<'_> {
         let last = self.pseudo(&mut pseudo);
         out.len = 0;
         let s = self.b.side;
-        let checked = self.b.in_check(self.t, s);
+        let enemy_frozen = self.b.frozen(self.t, s ^ 1);
+        let checked = self.b.in_check_unless(self.t, s, enemy_frozen);
         let risky = if checked {
             (Bitboard::FULL, Bitboard::FULL)
         } else {
@@ -1520,7 +1533,7 @@ impl Game<'_> {
         let zone = if checked {
             None
         } else {
-            self.enclosure_witnesses(s)
+            self.enclosure_witnesses(s, enemy_frozen)
         };
         // Long Leapers with a legal capture (bit per square).
         let mut leaper_caps = Bitboard::EMPTY;
@@ -1534,8 +1547,19 @@ impl Game<'_> {
                 out.push_counted(m, n);
                 continue;
             }
+            // Which enemy pieces are frozen changes only when an Immobilizer or Chameleon
+            // arrives or leaves, or pieces are pushed or swapped.
+            let mover = match m.how {
+                How::Drop(k) => k,
+                _ => kind(self.b.cell(m.from)),
+            };
+            let same_freeze = !matches!(m.how, How::Swap | How::Push { .. }) && mover != I && mover != X;
             let (saved, n) = self.make(m);
-            let mut ok = !self.b.in_check(self.t, s);
+            let mut ok = if same_freeze {
+                !self.b.in_check_unless(self.t, s, enemy_frozen)
+            } else {
+                !self.b.in_check(self.t, s)
+            };
             if ok {
                 if let How::Drop(_) = m.how {
                     ok = !self.b.in_check(self.t, s ^ 1);
