@@ -611,9 +611,17 @@ impl Game<'_> {
         } else {
             Bitboard::EMPTY
         };
+        let own = b.occ[s];
         for q in movers.iter() {
             let from = q.index() as u8;
             let kd = kind(b.cells[from as usize]);
+            // A line mover hemmed in by its own pieces has no move (a Swapper still swaps
+            // with them; an Encloser or Chameleon may still teleport).
+            if (t.near[from as usize] & !own).is_empty()
+                && matches!(kd, Q | R | B | I | U | L | W | C | ES)
+            {
+                continue;
+            }
             match kd {
                 K => {
                     for &n in t.king[from as usize].as_slice() {
@@ -1502,11 +1510,11 @@ impl Game<'_> {
         if depth == 0 {
             return 1;
         }
+        if depth == 1 && !made {
+            return self.count_legal();
+        }
         let mut list = MoveBuf::new();
         self.legal(&mut list);
-        if depth == 1 && !made {
-            return list.len as u64;
-        }
         let mut nodes = 0;
         for &m in list.as_slice() {
             let (saved, _) = self.make(m);
@@ -1519,9 +1527,50 @@ impl Game<'_> {
     /// Legal moves, with the capture count of each (the Long Leaper's rule applied: it moves
     /// without capturing only when it has no legal capture).
     pub(crate) fn legal(&mut self, out: &mut MoveBuf) {
+        out.len = 0;
+        let (leaper_caps, leaper_quiet) = self.legal_each(|m, n, _| out.push_counted(m, n));
+
+        if (leaper_caps & leaper_quiet).any() {
+            let all = std::mem::replace(out, MoveBuf::new());
+            for (&m, &n) in all.as_slice().iter().zip(all.caps()) {
+                let quiet_leaper = m.how == How::Plain
+                    && n == 0
+                    && leaper_caps.has(Square::from_index(m.from))
+                    && kind(self.b.cell(m.from)) == L;
+                if !quiet_leaper {
+                    out.push_counted(m, n);
+                }
+            }
+        }
+    }
+
+    /// The number of legal moves (`legal(..).len`) without listing them.
+    pub(crate) fn count_legal(&mut self) -> u64 {
+        let mut n = 0u64;
+        // Quiet moves per Long Leaper square (few Leapers: a short list).
+        let mut quiet: [(u8, u64); 8] = [(NONE, 0); 8];
+        let (leaper_caps, _) = self.legal_each(|m, _, is_quiet| {
+            n += 1;
+            if is_quiet {
+                if let Some(e) = quiet.iter_mut().find(|e| e.0 == m.from || e.0 == NONE) {
+                    *e = (m.from, e.1 + 1);
+                }
+            }
+        });
+        for &(sq, k) in &quiet {
+            if sq != NONE && leaper_caps.has(Square::from_index(sq)) {
+                n -= k;
+            }
+        }
+        n
+    }
+
+    /// Every move that is legal but for the Long Leaper's duty to capture, with its capture
+    /// count and whether it is a Long Leaper's move without capture; returns the squares of
+    /// the Long Leapers with a legal capture and of those with a legal quiet move.
+    fn legal_each(&mut self, mut emit: impl FnMut(Mv, u32, bool)) -> (Bitboard, Bitboard) {
         let mut pseudo = MoveBuf::new();
         let last = self.pseudo(&mut pseudo);
-        out.len = 0;
         let s = self.b.side;
         let enemy_frozen = self.b.frozen(self.t, s ^ 1);
         let checked = self.b.in_check_unless(self.t, s, enemy_frozen);
@@ -1539,12 +1588,14 @@ impl Game<'_> {
         let mut leaper_caps = Bitboard::EMPTY;
         let mut leaper_quiet = Bitboard::EMPTY;
         for &m in pseudo.as_slice() {
-            let quiet_leaper = |n: u32| m.how == How::Plain && n == 0 && kind(self.b.cell(m.from)) == L;
+            let leaper = m.how == How::Plain && kind(self.b.cell(m.from)) == L;
+            let quiet_leaper = |n: u32| leaper && n == 0;
             if let Some(n) = self.quick(m, risky, zone.as_ref(), checked, last) {
-                if quiet_leaper(n) {
+                let quiet = quiet_leaper(n);
+                if quiet {
                     leaper_quiet |= bit(m.from);
                 }
-                out.push_counted(m, n);
+                emit(m, n, quiet);
                 continue;
             }
             // Which enemy pieces are frozen changes only when an Immobilizer or Chameleon
@@ -1572,26 +1623,17 @@ impl Game<'_> {
             if !ok {
                 continue;
             }
-            if m.how == How::Plain && kind(self.b.cell(m.from)) == L {
+            let quiet = quiet_leaper(n);
+            if leaper {
                 if n > 0 {
                     leaper_caps |= bit(m.from);
                 } else {
                     leaper_quiet |= bit(m.from);
                 }
             }
-            out.push_counted(m, n);
+            emit(m, n, quiet);
         }
-        if (leaper_caps & leaper_quiet).any() {
-            let all = std::mem::replace(out, MoveBuf::new());
-            for (&m, &n) in all.as_slice().iter().zip(all.caps()) {
-                let quiet_leaper = m.how == How::Plain
-                    && n == 0
-                    && leaper_caps.has(Square::from_index(m.from))
-                    && kind(self.b.cell(m.from)) == L;
-                if !quiet_leaper {
-                    out.push_counted(m, n);
-                }
-            }
-        }
+        (leaper_caps, leaper_quiet)
     }
+
 }

@@ -75,6 +75,8 @@ pub(crate) struct Tables {
     pub lines: Box<[Bitboard; 256]>,
     /// The whole rank and file of a square (the Coordinator's counts).
     pub cross: Box<[Bitboard; 256]>,
+    /// The King-step neighbours of a square (union over the sheets), as a set.
+    pub near: Box<[Bitboard; 256]>,
 }
 
 impl Tables {
@@ -98,6 +100,7 @@ impl Tables {
             corner: [false; 256],
             lines: Box::new([Bitboard::EMPTY; 256]),
             cross: Box::new([Bitboard::EMPTY; 256]),
+            near: Box::new([Bitboard::EMPTY; 256]),
         };
         let off = |s: usize, sq: Square, df: i8, dr: i8| {
             if g.sheets.is_empty() {
@@ -166,6 +169,11 @@ impl Tables {
                 b.set(Square::from_index(q));
             }
             t.lines[i] = b;
+            t.near[i] = t.king[i]
+                .as_slice()
+                .iter()
+                .map(|&q| Square::from_index(q))
+                .collect();
             t.cross[i] = g
                 .squares
                 .iter()
