@@ -549,23 +549,23 @@ pub(crate) struct Witnesses {
 const WITNESSES: usize = 4;
 
 /// Destinations gathered for one piece, merged over the sheets.
-struct Dests {
+struct Dests<const N: usize = 64> {
     /// The squares already listed: a square met again (on the other sheet) is searched for.
     seen: Bitboard,
     n: usize,
-    to: [u8; 64],
-    sheets: [u8; 64],
-    cap: [bool; 64],
+    to: [u8; N],
+    sheets: [u8; N],
+    cap: [bool; N],
 }
 
-impl Dests {
-    fn new() -> Dests {
+impl<const N: usize> Dests<N> {
+    fn new() -> Dests<N> {
         Dests {
             seen: Bitboard::EMPTY,
             n: 0,
-            to: [0; 64],
-            sheets: [0; 64],
-            cap: [false; 64],
+            to: [0; N],
+            sheets: [0; N],
+            cap: [false; N],
         }
     }
     #[inline(always)]
@@ -580,7 +580,7 @@ impl Dests {
             }
         }
         self.seen |= bit(to);
-        if self.n < 64 {
+        if self.n < N {
             self.to[self.n] = to;
             self.sheets[self.n] = 1 << sheet;
             self.cap[self.n] = cap;
@@ -633,7 +633,7 @@ impl Game<'_> {
                     self.castles(from, out);
                 }
                 Q | R | B => {
-                    let mut d = Dests::new();
+                    let mut d = Dests::<64>::new();
                     for sh in 0..t.sheets {
                         if !t.in_sheet[sh][from as usize] {
                             continue;
@@ -772,7 +772,7 @@ impl Game<'_> {
                 });
             }
         };
-        let mut d = Dests::new();
+        let mut d = Dests::<8>::new();
         for sh in 0..t.sheets {
             if !t.in_sheet[sh][from as usize] {
                 continue;
@@ -808,7 +808,7 @@ impl Game<'_> {
         let (t, b) = (self.t, &*self.b);
         let s = b.side;
         let enemy = |c: u8| c != EMPTY && side(c) != s;
-        let mut d = Dests::new();
+        let mut d = Dests::<64>::new();
         // Pushes and swaps found along the lines: (target, sheet).
         let mut specials: [(u8, u8, How); 32] = [(0, 0, How::Plain); 32];
         let mut ns = 0;
