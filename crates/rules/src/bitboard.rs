@@ -168,6 +168,15 @@ impl Bitboard {
             a[3] >> n,
         ])
     }
+    /// Every square moved by `delta` indices (-63..=63): bits shifted past either end drop.
+    #[inline(always)]
+    pub fn shifted(self, delta: i32) -> Bitboard {
+        match delta {
+            0 => self,
+            d if d > 0 => self.shl(d as u32),
+            d => self.shr((-d) as u32),
+        }
+    }
     /// This set plus every square king-adjacent to it (within the frame).
     #[inline(always)]
     pub fn king_dilate(self) -> Bitboard {

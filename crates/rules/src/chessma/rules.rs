@@ -275,8 +275,36 @@ pub(crate) fn flood_libs(
 /// Squares that are the one liberty of a group of side `owner`'s pieces: where an enclosure
 /// of that group can be completed. Each flood stops at a group's second liberty (most groups
 /// have many), marking what it saw; a group's other members flood again only if unseen.
-fn last_liberties(cells: &[u8; 256], t: &Tables, pieces: Bitboard) -> Bitboard {
-    let mut seen = Bitboard::EMPTY;
+fn last_liberties(cells: &[u8; 256], t: &Tables, pieces: Bitboard, empty: Bitboard) -> Bitboard {
+    // Groups with two liberties for sure, found with whole-board set operations: a piece with
+    // two empty neighbours, or two neighbouring pieces with one each (two orthogonal
+    // neighbours never share an orthogonal neighbour, so their liberties differ), and
+    // everything connected to them. Only the other groups are flooded one by one.
+    let (mut one, mut two) = (Bitboard::EMPTY, Bitboard::EMPTY);
+    for &(d, m) in &t.orth_shifts {
+        let has = empty.shifted(-d) & m;
+        two |= one & has;
+        one |= has;
+    }
+    let tight = pieces & one & !two;
+    let dilate = |x: Bitboard| {
+        let mut out = Bitboard::EMPTY;
+        for &(d, m) in &t.orth_shifts {
+            out |= (x & m).shifted(d);
+        }
+        out
+    };
+    let mut safe = pieces & (two | (tight & dilate(tight)));
+    if safe.any() {
+        loop {
+            let grown = safe | (dilate(safe) & pieces);
+            if grown == safe {
+                break;
+            }
+            safe = grown;
+        }
+    }
+    let mut seen = safe;
     let mut out = Bitboard::EMPTY;
     for q in pieces.iter() {
         if seen.has(q) {
@@ -607,7 +635,7 @@ impl Game<'_> {
         // (computed once, and only for a side with an unspent Encloser or a Chameleon).
         let teleporters = (b.bb[(E | me) as usize] | b.bb[(X | me) as usize]) & movers;
         let last = if teleporters.any() {
-            last_liberties(&b.cells, t, b.occ[s ^ 1])
+            last_liberties(&b.cells, t, b.occ[s ^ 1], t.all & !(b.occ[0] | b.occ[1]))
         } else {
             Bitboard::EMPTY
         };

@@ -77,6 +77,9 @@ pub(crate) struct Tables {
     pub cross: Box<[Bitboard; 256]>,
     /// The King-step neighbours of a square (union over the sheets), as a set.
     pub near: Box<[Bitboard; 256]>,
+    /// Orthogonal adjacency as shifts: (delta, the squares whose square `delta` further is an
+    /// orthogonal neighbour). Twin rows make some vertical steps two rows long.
+    pub orth_shifts: Vec<(i32, Bitboard)>,
 }
 
 impl Tables {
@@ -101,6 +104,7 @@ impl Tables {
             lines: Box::new([Bitboard::EMPTY; 256]),
             cross: Box::new([Bitboard::EMPTY; 256]),
             near: Box::new([Bitboard::EMPTY; 256]),
+            orth_shifts: Vec::new(),
         };
         let off = |s: usize, sq: Square, df: i8, dr: i8| {
             if g.sheets.is_empty() {
@@ -179,6 +183,16 @@ impl Tables {
                 .iter()
                 .filter(|q| q.rank() == sq.rank() || q.file() == sq.file())
                 .collect();
+        }
+        for sq in g.squares.iter() {
+            let i = sq.index();
+            for &n in t.orth[i].as_slice() {
+                let delta = n as i32 - i as i32;
+                match t.orth_shifts.iter_mut().find(|(d, _)| *d == delta) {
+                    Some((_, m)) => m.set(sq),
+                    None => t.orth_shifts.push((delta, Bitboard::from_square(sq))),
+                }
+            }
         }
         // Levels: a rank shares its level with a twin rank (one in a different sheet only).
         let twin = |a: u8, b: u8| {
