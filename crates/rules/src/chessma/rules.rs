@@ -210,7 +210,7 @@ fn group(cells: &[u8; 256], t: &Tables, start: u8) -> (Bitboard, bool) {
             if c == EMPTY {
                 liberty = true;
             } else if side(c) == owner && !members.has(Square::from_index(n)) {
-                members |= bit(n);
+                members.set(Square::from_index(n));
                 stack[top] = n;
                 top += 1;
             }
@@ -336,14 +336,14 @@ fn group_libs(cells: &[u8; 256], t: &Tables, start: u8, limit: u32) -> (Bitboard
             let c = cells[n as usize];
             if c == EMPTY {
                 if !libs.has(Square::from_index(n)) {
-                    libs |= bit(n);
+                    libs.set(Square::from_index(n));
                     n_libs += 1;
                     if n_libs >= limit {
                         return (members, libs);
                     }
                 }
             } else if side(c) == owner && !members.has(Square::from_index(n)) {
-                members |= bit(n);
+                members.set(Square::from_index(n));
                 stack[top] = n;
                 top += 1;
             }
@@ -389,7 +389,7 @@ impl Board {
         let enemy_i = self.bb[(I | (e as u8) << 4) as usize];
         for q in enemy_i.iter() {
             for &n in t.king[q.index()].as_slice() {
-                f |= bit(n);
+                f.set(Square::from_index(n));
             }
         }
         let own_i = self.bb[(I | (s as u8) << 4) as usize];
@@ -401,7 +401,7 @@ impl Board {
                     .iter()
                     .any(|&n| enemy_x.has(Square::from_index(n)))
                 {
-                    f |= bit(q.index() as u8);
+                    f.set(Square::from_index(q.index() as u8));
                 }
             }
         }
@@ -555,7 +555,7 @@ impl Board {
                     if self.cell(q) != EMPTY {
                         break;
                     }
-                    out |= bit(q);
+                    out.set(Square::from_index(q));
                 }
             }
         }
@@ -607,7 +607,7 @@ impl<const N: usize> Dests<N> {
                 }
             }
         }
-        self.seen |= bit(to);
+        self.seen.set(Square::from_index(to));
         if self.n < N {
             self.to[self.n] = to;
             self.sheets[self.n] = 1 << sheet;
@@ -936,7 +936,7 @@ impl Game<'_> {
                     if done.has(Square::from_index(target)) {
                         continue;
                     }
-                    done |= bit(target);
+                    done.set(Square::from_index(target));
                     let c = b.cell(target);
                     let sheets = (0..t.sheets)
                         .filter(|&x| {
@@ -1304,12 +1304,12 @@ impl Game<'_> {
                 });
                 if danger {
                     for &q in ray {
-                        r |= bit(q);
+                        r.set(Square::from_index(q));
                     }
                     // A Long Leaper lands just beyond the King.
                     let beyond = t.rays[sh][k as usize][opposite(d)].first();
                     if beyond != NONE {
-                        r |= bit(beyond);
+                        r.set(Square::from_index(beyond));
                     }
                 }
             }
@@ -1333,7 +1333,7 @@ impl Game<'_> {
                     for d in 0..8 {
                         for &q in t.rays[sh][c.index()][d].as_slice() {
                             if b.cell(q) != EMPTY {
-                                from_only |= bit(q);
+                                from_only.set(Square::from_index(q));
                                 break;
                             }
                             let on_line = if target != 0xFF {
@@ -1390,11 +1390,11 @@ impl Game<'_> {
                     if libs.has(Square::from_index(n)) {
                         continue;
                     }
-                    libs |= bit(n);
+                    libs.set(Square::from_index(n));
                     let mut path = bit(n);
                     let mut p = q;
                     while p != NONE {
-                        path |= bit(p);
+                        path.set(Square::from_index(p));
                         p = parent[p as usize];
                     }
                     w.lib[w.n] = n;
@@ -1405,7 +1405,7 @@ impl Game<'_> {
                         break 'flood;
                     }
                 } else if side(c) == s && !members.has(Square::from_index(n)) && top < 96 {
-                    members |= bit(n);
+                    members.set(Square::from_index(n));
                     parent[n as usize] = q;
                     queue[top] = n;
                     top += 1;
@@ -1621,7 +1621,7 @@ impl Game<'_> {
             if let Some(n) = self.quick(m, risky, zone.as_ref(), checked, last) {
                 let quiet = quiet_leaper(n);
                 if quiet {
-                    leaper_quiet |= bit(m.from);
+                    leaper_quiet.set(Square::from_index(m.from));
                 }
                 emit(m, n, quiet);
                 continue;
@@ -1654,9 +1654,9 @@ impl Game<'_> {
             let quiet = quiet_leaper(n);
             if leaper {
                 if n > 0 {
-                    leaper_caps |= bit(m.from);
+                    leaper_caps.set(Square::from_index(m.from));
                 } else {
-                    leaper_quiet |= bit(m.from);
+                    leaper_quiet.set(Square::from_index(m.from));
                 }
             }
             emit(m, n, quiet);
