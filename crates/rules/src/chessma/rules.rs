@@ -422,11 +422,12 @@ impl Board {
 
     /// Is side `s`'s King capturable now by an unfrozen enemy piece, by any method (X1)?
     pub(crate) fn in_check(&self, t: &Tables, s: usize) -> bool {
-        self.in_check_unless(t, s, self.frozen(t, s ^ 1))
+        self.in_check_unless(t, s, self.frozen(t, s ^ 1), true)
     }
 
     /// `in_check` with the enemy's frozen pieces given (they cannot capture).
-    fn in_check_unless(&self, t: &Tables, s: usize, frozen: Bitboard) -> bool {
+    /// `enclosure`: false when the King's group is known to keep two liberties.
+    fn in_check_unless(&self, t: &Tables, s: usize, frozen: Bitboard, enclosure: bool) -> bool {
         let k = self.kings[s];
         if k == NONE {
             return false;
@@ -526,7 +527,7 @@ impl Board {
         // Encloser (unspent): the King's group has one liberty, and the Encloser can fill it
         // (by teleport, from anywhere) without opening one where it stood.
         let enclosers = self.bb[(E | ab) as usize] & free;
-        if enclosers.any() && !t.corner[k as usize] {
+        if enclosure && enclosers.any() && !t.corner[k as usize] {
             let (group, libs) = flood_libs(&self.cells, t, k, NONE, NONE, 0, 2);
             if libs == 1 {
                 for e in enclosers.iter() {
@@ -575,6 +576,21 @@ pub(crate) struct Witnesses {
 }
 
 const WITNESSES: usize = 4;
+
+impl Witnesses {
+    /// How many witness paths a move by one piece from `m.from` to `m.to` leaves whole (at
+    /// least: `n` when it touches none).
+    #[inline(always)]
+    fn intact(&self, m: Mv) -> usize {
+        let (from, to) = (Square::from_index(m.from), Square::from_index(m.to));
+        if !self.on_paths.has(from) && (self.n >= 3 || !self.libs.has(to)) {
+            return self.n;
+        }
+        (0..self.n)
+            .filter(|&i| !self.path[i].has(from) && self.lib[i] != m.to)
+            .count()
+    }
+}
 
 /// Destinations gathered for one piece, merged over the sheets.
 struct Dests<const N: usize = 64> {
@@ -1455,16 +1471,7 @@ impl Game<'_> {
             }
         }
         if let Some(w) = zone {
-            let (from, to) = (Square::from_index(m.from), Square::from_index(m.to));
-            let untouched = !w.on_paths.has(from) && (w.n >= 3 || !w.libs.has(to));
-            let intact = if untouched {
-                w.n
-            } else {
-                (0..w.n)
-                    .filter(|&i| !w.path[i].has(from) && w.lib[i] != m.to)
-                    .count()
-            };
-            if intact < 2 {
+            if w.intact(m) < 2 {
                 // The King's group keeps two liberties after the move: no enclosure threat.
                 let k = b.kings[b.side];
                 let (_, libs) = flood_libs(&b.cells, self.t, k, m.from, m.to, b.cell(m.from), 2);
@@ -1601,17 +1608,15 @@ impl Game<'_> {
         let last = self.pseudo(&mut pseudo);
         let s = self.b.side;
         let enemy_frozen = self.b.frozen(self.t, s ^ 1);
-        let checked = self.b.in_check_unless(self.t, s, enemy_frozen);
+        let witnesses = self.enclosure_witnesses(s, enemy_frozen);
+        let two_libs = witnesses.as_ref().is_none_or(|w| w.n >= 2);
+        let checked = self.b.in_check_unless(self.t, s, enemy_frozen, !two_libs);
         let risky = if checked {
             (Bitboard::FULL, Bitboard::FULL)
         } else {
             self.risky(s)
         };
-        let zone = if checked {
-            None
-        } else {
-            self.enclosure_witnesses(s, enemy_frozen)
-        };
+        let zone = if checked { None } else { witnesses };
         // Long Leapers with a legal capture (bit per square).
         let mut leaper_caps = Bitboard::EMPTY;
         let mut leaper_quiet = Bitboard::EMPTY;
@@ -1633,9 +1638,16 @@ impl Game<'_> {
                 _ => kind(self.b.cell(m.from)),
             };
             let same_freeze = !matches!(m.how, How::Swap | How::Push { .. }) && mover != I && mover != X;
+            // A move that leaves two of the witness paths whole keeps the King's group two
+            // liberties (a push moves too many pieces to tell).
+            let enclosure = match &zone {
+                Some(w) if !matches!(m.how, How::Push { .. } | How::Castle) => w.intact(m) < 2,
+                Some(_) => true,
+                None => checked,
+            };
             let (saved, n) = self.make(m);
             let mut ok = if same_freeze {
-                !self.b.in_check_unless(self.t, s, enemy_frozen)
+                !self.b.in_check_unless(self.t, s, enemy_frozen, enclosure)
             } else {
                 !self.b.in_check(self.t, s)
             };
