@@ -594,6 +594,8 @@ impl Witnesses {
 
 /// Destinations gathered for one piece, merged over the sheets.
 struct Dests<const N: usize = 64> {
+    /// Whether the piece stands on both sheets: only then can a destination come twice.
+    merge: bool,
     /// The squares already listed: a square met again (on the other sheet) is searched for.
     seen: Bitboard,
     n: usize,
@@ -603,8 +605,9 @@ struct Dests<const N: usize = 64> {
 }
 
 impl<const N: usize> Dests<N> {
-    fn new() -> Dests<N> {
+    fn new(t: &Tables, from: u8) -> Dests<N> {
         Dests {
+            merge: t.sheets > 1 && t.in_sheet[1][from as usize] && t.in_sheet[0][from as usize],
             seen: Bitboard::EMPTY,
             n: 0,
             to: [0; N],
@@ -614,7 +617,7 @@ impl<const N: usize> Dests<N> {
     }
     #[inline(always)]
     fn add(&mut self, to: u8, sheet: usize, cap: bool) {
-        if self.seen.has(Square::from_index(to)) {
+        if self.merge && self.seen.has(Square::from_index(to)) {
             for i in 0..self.n {
                 if self.to[i] == to {
                     self.sheets[i] |= 1 << sheet;
@@ -623,7 +626,9 @@ impl<const N: usize> Dests<N> {
                 }
             }
         }
-        self.seen.set(Square::from_index(to));
+        if self.merge {
+            self.seen.set(Square::from_index(to));
+        }
         if self.n < N {
             self.to[self.n] = to;
             self.sheets[self.n] = 1 << sheet;
@@ -677,7 +682,7 @@ impl Game<'_> {
                     self.castles(from, out);
                 }
                 Q | R | B => {
-                    let mut d = Dests::<64>::new();
+                    let mut d = Dests::<64>::new(t, from);
                     for sh in 0..t.sheets {
                         if !t.in_sheet[sh][from as usize] {
                             continue;
@@ -816,7 +821,7 @@ impl Game<'_> {
                 });
             }
         };
-        let mut d = Dests::<8>::new();
+        let mut d = Dests::<8>::new(t, from);
         for sh in 0..t.sheets {
             if !t.in_sheet[sh][from as usize] {
                 continue;
@@ -852,7 +857,7 @@ impl Game<'_> {
         let (t, b) = (self.t, &*self.b);
         let s = b.side;
         let enemy = |c: u8| c != EMPTY && side(c) != s;
-        let mut d = Dests::<64>::new();
+        let mut d = Dests::<64>::new(t, from);
         // Pushes and swaps found along the lines: (target, sheet).
         let mut specials: [(u8, u8, How); 32] = [(0, 0, How::Plain); 32];
         let mut ns = 0;
