@@ -1382,9 +1382,7 @@ impl Game<'_> {
         let (t, b) = (self.t, &*self.b);
         let k = b.kings[s];
         let ab = ((s ^ 1) as u8) << 4;
-        if k == NONE
-            || t.corner[k as usize]
-            || (b.bb[(E | ab) as usize] & !enemy_frozen).is_empty()
+        if k == NONE || t.corner[k as usize] || (b.bb[(E | ab) as usize] & !enemy_frozen).is_empty()
         {
             return None;
         }
@@ -1519,7 +1517,10 @@ impl Game<'_> {
             L => (!leaps).then_some(0),
             C => (!coordinates()).then_some(0),
             E => (!encloses).then_some(0),
-            X => (!leaps && !encloses && !coordinates() && !withdraws()).then_some(replaced),
+            // A Chameleon taking a piece may split an enemy group and enclose the part left
+            // (the square it lands on was not empty): made and tested.
+            X => (replaced == 0 && !leaps && !encloses && !coordinates() && !withdraws())
+                .then_some(0),
             W => {
                 // A withdrawal capture goes the slow way.
                 let s = b.side;
@@ -1637,25 +1638,35 @@ impl Game<'_> {
                 continue;
             }
             // Which enemy pieces are frozen changes only when an Immobilizer or Chameleon
-            // arrives or leaves, or pieces are pushed or swapped.
+            // arrives (also by promotion) or leaves, or pieces are pushed or swapped.
             let mover = match m.how {
                 How::Drop(k) => k,
                 _ => kind(self.b.cell(m.from)),
             };
-            let same_freeze = !matches!(m.how, How::Swap | How::Push { .. }) && mover != I && mover != X;
+            let same_freeze = !matches!(m.how, How::Swap | How::Push { .. })
+                && !matches!(mover, I | X)
+                && !matches!(m.promo, I | X);
             // A move that leaves two of the witness paths whole keeps the King's group two
             // liberties (a push moves too many pieces to tell).
-            let enclosure = match &zone {
-                Some(w) if !matches!(m.how, How::Push { .. } | How::Castle) => w.intact(m) < 2,
-                Some(_) => true,
-                None => checked,
+            // Without witnesses (no active enemy Encloser, the King on a corner, in check) the
+            // test is needed when the King moves or an enemy Encloser may wake up.
+            let king_moves =
+                mover == K || (m.how == How::Swap && self.b.cell(m.to) == K | (s as u8) << 4);
+            let enclosure = if king_moves || matches!(m.how, How::Push { .. } | How::Castle) {
+                true
+            } else {
+                match &zone {
+                    Some(w) => w.intact(m) < 2,
+                    None => checked || !same_freeze,
+                }
             };
             let (saved, n) = self.make(m);
-            let mut ok = if same_freeze {
-                !self.b.in_check_unless(self.t, s, enemy_frozen, enclosure)
+            let frozen = if same_freeze {
+                enemy_frozen
             } else {
-                !self.b.in_check(self.t, s)
+                self.b.frozen(self.t, s ^ 1)
             };
+            let mut ok = !self.b.in_check_unless(self.t, s, frozen, enclosure);
             if ok {
                 if let How::Drop(_) = m.how {
                     ok = !self.b.in_check(self.t, s ^ 1);
@@ -1680,5 +1691,100 @@ impl Game<'_> {
         }
         (leaper_caps, leaper_quiet)
     }
+}
 
+#[cfg(test)]
+mod tests {
+    //! The shortcuts of `legal` (moves judged without being made, the enemy's frozen pieces
+    //! and the King's liberties carried over, the leaf count) against making every move and
+    //! testing check in full, along random games.
+    use super::*;
+    use crate::position::Position;
+
+    fn legal_slow(g: &mut Game) -> Vec<(Mv, u32)> {
+        let mut pseudo = MoveBuf::new();
+        g.pseudo(&mut pseudo);
+        let s = g.b.side;
+        let mut out = Vec::new();
+        for &m in pseudo.as_slice() {
+            let (saved, n) = g.make(m);
+            let ok = !g.b.in_check(g.t, s)
+                && !(matches!(m.how, How::Drop(_)) && g.b.in_check(g.t, s ^ 1))
+                && !(m.how == How::Teleport && n == 0);
+            g.unmake(saved);
+            if ok {
+                out.push((m, n));
+            }
+        }
+        let leaper = |g: &Game, m: Mv| m.how == How::Plain && kind(g.b.cell(m.from)) == L;
+        let capturing: Vec<u8> = out
+            .iter()
+            .filter(|&&(m, n)| leaper(g, m) && n > 0)
+            .map(|&(m, _)| m.from)
+            .collect();
+        out.retain(|&(m, n)| !(leaper(g, m) && n == 0 && capturing.contains(&m.from)));
+        out
+    }
+
+    #[test]
+    fn shortcuts_agree_with_making_every_move() {
+        let v = crate::builtin("chessma-84").unwrap();
+        let seeds = [
+            None,
+            Some("i********x/*u1lwcep1*/*rnbqkbr1*/*ppppppP1*/*4pn2*/*3N4*/*3PLB2*/*3Q2E'1*/*PPP1PP1P*/*R3KBNR*/*1U1WC1SX*/I********1 w KQq - S"),
+            Some("i********1/*S2w1epx*/*rn1qkbnr*/*p1p2spp*/*1u2b2c*/*1P1ppl2*/*1UP3i1*/*3P1X1N*/*P3PP1P*/*RIBQKB1R*/*2LWCEP1*/N********1 b KQ c3 -"),
+            Some("n********x/*1ulwce2*/*r1bqkb1r*/*pSp1pp2*/*3p1npp*/*Qp1i4*/*Ps5U*/*IPP5*/*3PPP1P*/*R1B1KBR1*/*2LWCEPX*/N********1 w Qkq g7 -"),
+        ];
+        let mut rng = 0xd1b5_4a32_d192_ed03u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let mut nodes = 0;
+        for seed in seeds {
+            let pos = match seed {
+                None => v.start(),
+                Some(text) => Position::parse(&v, text).unwrap(),
+            };
+            let c = pos.chessma();
+            for _ in 0..150 {
+                let mut board = Board::empty();
+                board.copy_from(&c.board);
+                let mut g = Game {
+                    t: &c.tables,
+                    b: &mut board,
+                };
+                for _ in 0..120 {
+                    let slow = legal_slow(&mut g);
+                    let mut fast = MoveBuf::new();
+                    g.legal(&mut fast);
+                    let fast: Vec<(Mv, u32)> = fast
+                        .as_slice()
+                        .iter()
+                        .copied()
+                        .zip(fast.caps().iter().copied())
+                        .collect();
+                    if fast != slow {
+                        let extra: Vec<_> = fast.iter().filter(|x| !slow.contains(x)).collect();
+                        let missing: Vec<_> = slow.iter().filter(|x| !fast.contains(x)).collect();
+                        panic!(
+                            "legal moves differ after {nodes} nodes: side {} extra {extra:?} missing {missing:?} CELLS {}",
+                            g.b.side,
+                            g.b.cells.iter().map(|c| format!("{c:02x}")).collect::<String>()
+                        );
+                    }
+                    assert_eq!(g.count_legal(), slow.len() as u64);
+                    nodes += 1;
+                    if slow.is_empty() {
+                        break;
+                    }
+                    let (m, _) = slow[(next() % slow.len() as u64) as usize];
+                    g.make(m);
+                }
+            }
+        }
+        assert!(nodes > 5000, "{nodes} nodes checked");
+    }
 }
