@@ -386,23 +386,14 @@ impl Board {
     pub(crate) fn frozen(&self, t: &Tables, s: usize) -> Bitboard {
         let e = s ^ 1;
         let mut f = Bitboard::EMPTY;
-        let enemy_i = self.bb[(I | (e as u8) << 4) as usize];
-        for q in enemy_i.iter() {
-            for &n in t.king[q.index()].as_slice() {
-                f.set(Square::from_index(n));
-            }
+        for q in self.bb[(I | (e as u8) << 4) as usize].iter() {
+            f |= t.near[q.index()];
         }
         let own_i = self.bb[(I | (s as u8) << 4) as usize];
-        if own_i.any() {
-            let enemy_x = self.bb[(X | (e as u8) << 4) as usize];
-            for q in own_i.iter() {
-                if t.king[q.index()]
-                    .as_slice()
-                    .iter()
-                    .any(|&n| enemy_x.has(Square::from_index(n)))
-                {
-                    f.set(Square::from_index(q.index() as u8));
-                }
+        let enemy_x = self.bb[(X | (e as u8) << 4) as usize];
+        if own_i.any() && enemy_x.any() {
+            for q in enemy_x.iter() {
+                f |= t.near[q.index()] & own_i;
             }
         }
         f & self.occ[s]
@@ -1029,7 +1020,7 @@ impl Game<'_> {
         }
         // Teleports: an unspent Encloser to any square completing an enclosure; a Chameleon
         // to one its lines do not reach, to enclose an Encloser.
-        if kd == E || kd == X {
+        if (kd == E || kd == X) && last.any() {
             let reach = if kd == X {
                 b.line_dests(t, from)
             } else {
