@@ -1298,26 +1298,20 @@ impl Game<'_> {
         // Withdrawer next to the King. Knights, pawns, Kings and Chameleons strike from fixed
         // squares that a move of another piece does not change.
         let mut r = bit(k);
+        let enemy = |kd: u8| b.bb[(kd | ab) as usize];
+        let (queens_leapers, rooks, bishops) = (enemy(Q) | enemy(L), enemy(R), enemy(B));
         for sh in 0..t.sheets {
             if !t.in_sheet[sh][k as usize] {
                 continue;
             }
             for d in 0..8 {
-                let ray = t.rays[sh][k as usize][d].as_slice();
-                let slider = if d < 4 { R } else { B };
-                let danger = ray.iter().enumerate().any(|(i, &q)| {
-                    let c = b.cell(q);
-                    c != EMPTY
-                        && side(c) == a
-                        && (kind(c) == Q
-                            || kind(c) == slider
-                            || kind(c) == L
-                            || (i == 0 && kind(c) == W))
-                });
+                let ray = t.ray_sets[sh][k as usize][d];
+                let sliders = queens_leapers | if d < 4 { rooks } else { bishops };
+                let first = t.rays[sh][k as usize][d].first();
+                let danger = (ray & sliders).any()
+                    || (first != NONE && b.cell(first) == W | ab);
                 if danger {
-                    for &q in ray {
-                        r.set(Square::from_index(q));
-                    }
+                    r |= ray;
                     // A Long Leaper lands just beyond the King.
                     let beyond = t.rays[sh][k as usize][opposite(d)].first();
                     if beyond != NONE {

@@ -77,6 +77,8 @@ pub(crate) struct Tables {
     pub cross: Box<[Bitboard; 256]>,
     /// The King-step neighbours of a square (union over the sheets), as a set.
     pub near: Box<[Bitboard; 256]>,
+    /// `rays` as sets, per sheet.
+    pub ray_sets: Vec<Box<[[Bitboard; 8]; 256]>>,
     /// Orthogonal adjacency as shifts: (delta, the squares whose square `delta` further is an
     /// orthogonal neighbour). Twin rows make some vertical steps two rows long.
     pub orth_shifts: Vec<(i32, Bitboard)>,
@@ -104,6 +106,7 @@ impl Tables {
             lines: Box::new([Bitboard::EMPTY; 256]),
             cross: Box::new([Bitboard::EMPTY; 256]),
             near: Box::new([Bitboard::EMPTY; 256]),
+            ray_sets: (0..sheets).map(|_| Box::new([[Bitboard::EMPTY; 8]; 256])).collect(),
             orth_shifts: Vec::new(),
         };
         let off = |s: usize, sq: Square, df: i8, dr: i8| {
@@ -186,6 +189,15 @@ impl Tables {
         }
         for sq in g.squares.iter() {
             let i = sq.index();
+            for s in 0..sheets {
+                for d in 0..8 {
+                    t.ray_sets[s][i][d] = t.rays[s][i][d]
+                        .as_slice()
+                        .iter()
+                        .map(|&q| Square::from_index(q))
+                        .collect();
+                }
+            }
             for &n in t.orth[i].as_slice() {
                 let delta = n as i32 - i as i32;
                 match t.orth_shifts.iter_mut().find(|(d, _)| *d == delta) {
