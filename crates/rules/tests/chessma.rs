@@ -415,6 +415,25 @@ fn swapper_and_pusher_rules() {
         s.contains(&"c5-c6/A".to_string()) && s.contains(&"c5-c6/B".to_string()),
         "{s:?}"
     );
+    // A fork whose two pushes move the same pieces to the same squares is one step: the
+    // Pawn c6 ends on c7 on both boards, the Rook c8 and the Knight c8' stay where they are.
+    let same = pos(
+        &[("e1", "K"), ("a5", "k"), ("c5", "U"), ("c6", "p"), ("c8", "r"), ("c8'", "n")],
+        "w - - -",
+    );
+    let s = steps(&same);
+    assert!(s.contains(&"c5-c6".to_string()), "{s:?}");
+    assert!(!s.iter().any(|x| x.ends_with("/A") || x.ends_with("/B")), "{s:?}");
+    // With c8' empty the Pawn goes on to c8' on board B: two steps again.
+    let forked = pos(
+        &[("e1", "K"), ("a5", "k"), ("c5", "U"), ("c6", "p"), ("c8", "r")],
+        "w - - -",
+    );
+    let s = steps(&forked);
+    assert!(
+        s.contains(&"c5-c6/A".to_string()) && s.contains(&"c5-c6/B".to_string()),
+        "{s:?}"
+    );
     let up = pos(
         &[("e1", "K"), ("a5", "k"), ("c5", "U"), ("c6", "P")],
         "w - - -",
