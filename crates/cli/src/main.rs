@@ -258,6 +258,16 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
     };
+    // A command whose output is piped into `head` should stop quietly when the reader goes
+    // away, as Unix tools do, instead of panicking on the broken pipe. The network commands
+    // keep Rust's default (SIGPIPE ignored): a closed socket must not end the server.
+    #[cfg(unix)]
+    if !matches!(cli.command, Command::Serve { .. } | Command::Bot { .. }) {
+        // SAFETY: restoring the default disposition of one signal before any thread starts.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Fail(msg)) => {
