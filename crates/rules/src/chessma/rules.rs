@@ -1770,6 +1770,7 @@ mod tests {
                 }
             }
         }
+        eprintln!("{nodes} positions checked");
         assert!(nodes > 5000, "{nodes} nodes checked");
     }
 }
