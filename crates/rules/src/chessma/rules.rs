@@ -194,31 +194,6 @@ fn coordinate(
     }
 }
 
-/// The group (orthogonally connected, one side's) through `start`, and whether it has an
-/// empty orthogonal neighbour.
-fn group(cells: &[u8; 256], t: &Tables, start: u8) -> (Bitboard, bool) {
-    let owner = side(cells[start as usize]);
-    let mut members = bit(start);
-    let mut stack = [0u8; 96];
-    let (mut top, mut liberty) = (1, false);
-    stack[0] = start;
-    while top > 0 {
-        top -= 1;
-        let q = stack[top];
-        for &n in t.orth[q as usize].as_slice() {
-            let c = cells[n as usize];
-            if c == EMPTY {
-                liberty = true;
-            } else if side(c) == owner && !members.has(Square::from_index(n)) {
-                members.set(Square::from_index(n));
-                stack[top] = n;
-                top += 1;
-            }
-        }
-    }
-    (members, liberty)
-}
-
 /// The group through `start` (one side's, orthogonally connected) and its liberties, counted
 /// up to `limit` (the flood stops there: the group is then incomplete). The board is read
 /// as if `vacated` were empty and `filled` held `piece` (a move not yet made; NONE: none).
@@ -361,9 +336,10 @@ fn enclose(cells: &[u8; 256], t: &Tables, s: usize, at: u8, only_enclosers: bool
         if c == EMPTY || side(c) == s || seen.has(Square::from_index(n)) {
             continue;
         }
-        let (members, liberty) = group(cells, t, n);
+        // One liberty is enough to spare the group (its members are then incomplete).
+        let (members, libs) = group_libs(cells, t, n, 1);
         seen |= members;
-        if liberty {
+        if libs.any() {
             continue;
         }
         for q in members.iter() {
@@ -1308,8 +1284,7 @@ impl Game<'_> {
                 let ray = t.ray_sets[sh][k as usize][d];
                 let sliders = queens_leapers | if d < 4 { rooks } else { bishops };
                 let first = t.rays[sh][k as usize][d].first();
-                let danger = (ray & sliders).any()
-                    || (first != NONE && b.cell(first) == W | ab);
+                let danger = (ray & sliders).any() || (first != NONE && b.cell(first) == W | ab);
                 if danger {
                     r |= ray;
                     // A Long Leaper lands just beyond the King.
@@ -1693,9 +1668,10 @@ mod tests {
         let mut out = Vec::new();
         for &m in pseudo.as_slice() {
             let (saved, n) = g.make(m);
-            let ok = !g.b.in_check(g.t, s)
-                && !(matches!(m.how, How::Drop(_)) && g.b.in_check(g.t, s ^ 1))
-                && !(m.how == How::Teleport && n == 0);
+            let exposed = g.b.in_check(g.t, s);
+            let drop_checks = matches!(m.how, How::Drop(_)) && g.b.in_check(g.t, s ^ 1);
+            let idle_teleport = m.how == How::Teleport && n == 0;
+            let ok = !exposed && !drop_checks && !idle_teleport;
             g.unmake(saved);
             if ok {
                 out.push((m, n));

@@ -106,7 +106,9 @@ impl Tables {
             lines: Box::new([Bitboard::EMPTY; 256]),
             cross: Box::new([Bitboard::EMPTY; 256]),
             near: Box::new([Bitboard::EMPTY; 256]),
-            ray_sets: (0..sheets).map(|_| Box::new([[Bitboard::EMPTY; 8]; 256])).collect(),
+            ray_sets: (0..sheets)
+                .map(|_| Box::new([[Bitboard::EMPTY; 8]; 256]))
+                .collect(),
             orth_shifts: Vec::new(),
         };
         let off = |s: usize, sq: Square, df: i8, dr: i8| {
