@@ -5,62 +5,15 @@
 //   npm ci && COHORT_BIN=../target/release/cohort node tests/browser.mjs [name filter]
 // Env: COHORT_BIN (default ../target/release/cohort), CHROMIUM (default /usr/bin/chromium),
 // SCREENSHOTS (default ../docs/screenshots), COHORT_STATIC_DIR (passed on to the server).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { SHOTS, check, freePort, startServer, killServer, cleanup, launchBrowser, tempDir } from './harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(process.env.COHORT_BIN || join(here, '../../target/release/cohort'));
-const SHOTS = resolve(process.env.SCREENSHOTS || join(here, '../../docs/screenshots'));
-const BROWSER = process.env.CHROMIUM || '/usr/bin/chromium';
 const SCENARIO_MS = 60000;
 const WAIT_MS = 25000;
 
-function check(cond, msg) {
-  if (!cond) throw new Error(`check failed: ${msg}`);
-}
-
-async function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
-    s.on('error', rej);
-  });
-}
-
-let server = null;
 let browser = null;
 let dir = null;
-
-function startServer(port, database) {
-  return new Promise((res, rej) => {
-    const child = spawn(BIN, ['serve', '--port', String(port), '--database', database], { stdio: ['ignore', 'pipe', 'pipe'] });
-    server = child;
-    let out = '';
-    const t = setTimeout(() => rej(new Error(`the server did not start in 20 s: ${out}`)), 20000);
-    const seen = (d) => {
-      out += d;
-      if (out.includes(`:${port}`)) { clearTimeout(t); res(child); }
-    };
-    child.stdout.on('data', seen);
-    child.stderr.on('data', (d) => { seen(d); if (!String(d).includes(`:${port}`)) process.stderr.write(`[server] ${d}`); });
-    child.on('error', (e) => { clearTimeout(t); rej(new Error(`cannot run ${BIN}: ${e.message}`)); });
-    child.on('exit', (c) => { clearTimeout(t); rej(new Error(`the server exited with ${c}: ${out}`)); });
-  });
-}
-
-async function cleanup() {
-  if (browser) { const b = browser; browser = null; await b.close().catch(() => {}); }
-  if (server) { server.removeAllListeners('exit'); server.kill('SIGKILL'); server = null; }
-  if (dir) { rmSync(dir, { recursive: true, force: true }); dir = null; }
-}
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, async () => { await cleanup(); process.exit(130); });
-}
 
 let base = '';
 let port = 0;
@@ -522,10 +475,7 @@ async function reconnect(sc) {
   await a.waitForSelector('[data-testid=board] svg');
   check(await a.locator('[data-testid=connection]').count() === 0, 'connected');
   const v0 = await version(a);
-  server.removeAllListeners('exit');
-  const dead = new Promise((res) => server.once('exit', res));
-  server.kill('SIGKILL');
-  await dead;
+  await killServer();
   await a.waitForSelector('[data-testid=connection]');
   await startServer(port, database);
   const step = quiet(await getView(id, tokens.white))[0];
@@ -691,16 +641,12 @@ const scenarios = [
 let failed = 0;
 let passed = 0;
 try {
-  dir = mkdtempSync(join(tmpdir(), 'cohort-browser-'));
+  dir = tempDir('cohort-browser-');
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
   database = `sqlite://${join(dir, 't.db')}`;
   await startServer(port, database);
-  browser = await chromium.launch({
-    executablePath: BROWSER,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchBrowser();
   const filter = process.argv[2];
   for (const [name, run] of scenarios) {
     if (filter && !name.includes(filter)) continue;

@@ -1,66 +1,16 @@
-// Browser tests: playwright-core drives Debian's chromium (never a downloaded browser)
-// against a real `cohort serve` on a temporary SQLite file. Each scenario plays the game the
-// way a person would (clicks) and asserts what they would see; any failure exits non-zero.
-// Usage (from web/):
-//   npm ci && COHORT_BIN=../target/release/cohort node tests/browser.mjs [name filter]
-// Env: COHORT_BIN (default ../target/release/cohort), CHROMIUM (default /usr/bin/chromium),
-// SCREENSHOTS (default ../docs/screenshots), COHORT_STATIC_DIR (passed on to the server).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+// Browser test of Chessma 84 against the AI (docs/chessma.md): the 84-square board, a move
+// onto a twin row, a Withdrawer capture on both boards shown before it is made, an Encloser's
+// teleport into the pocket and a drop from it. Set-up in harness.mjs.
+// Usage (from web/): COHORT_BIN=../target/release/cohort node tests/chessma.mjs
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { SHOTS, check, freePort, startServer, cleanup, launchBrowser, tempDir } from './harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(process.env.COHORT_BIN || join(here, '../../target/release/cohort'));
-const SHOTS = resolve(process.env.SCREENSHOTS || join(here, '../../docs/screenshots'));
-const BROWSER = process.env.CHROMIUM || '/usr/bin/chromium';
 const SCENARIO_MS = 60000;
 const WAIT_MS = 25000;
 
-function check(cond, msg) {
-  if (!cond) throw new Error(`check failed: ${msg}`);
-}
-
-async function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
-    s.on('error', rej);
-  });
-}
-
-let server = null;
 let browser = null;
 let dir = null;
-
-function startServer(port, database) {
-  return new Promise((res, rej) => {
-    const child = spawn(BIN, ['serve', '--port', String(port), '--database', database], { stdio: ['ignore', 'pipe', 'pipe'] });
-    server = child;
-    let out = '';
-    const t = setTimeout(() => rej(new Error(`the server did not start in 20 s: ${out}`)), 20000);
-    const seen = (d) => {
-      out += d;
-      if (out.includes(`:${port}`)) { clearTimeout(t); res(child); }
-    };
-    child.stdout.on('data', seen);
-    child.stderr.on('data', (d) => { seen(d); if (!String(d).includes(`:${port}`)) process.stderr.write(`[server] ${d}`); });
-    child.on('error', (e) => { clearTimeout(t); rej(new Error(`cannot run ${BIN}: ${e.message}`)); });
-    child.on('exit', (c) => { clearTimeout(t); rej(new Error(`the server exited with ${c}: ${out}`)); });
-  });
-}
-
-async function cleanup() {
-  if (browser) { const b = browser; browser = null; await b.close().catch(() => {}); }
-  if (server) { server.removeAllListeners('exit'); server.kill('SIGKILL'); server = null; }
-  if (dir) { rmSync(dir, { recursive: true, force: true }); dir = null; }
-}
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, async () => { await cleanup(); process.exit(130); });
-}
 
 // Chessma 84 against the AI (docs/chessma.md): a move onto a twin row, a Withdrawer capture
 // on both boards shown before it is made, an Encloser's teleport capture into the pocket and
@@ -93,16 +43,12 @@ function positionText(pieces) {
 }
 
 async function main() {
-  dir = mkdtempSync(join(tmpdir(), 'cohort-chessma-'));
+  dir = tempDir('cohort-chessma-');
   mkdirSync(SHOTS, { recursive: true });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   await startServer(port, `sqlite://${join(dir, 'c.db')}`);
-  browser = await chromium.launch({
-    executablePath: BROWSER,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchBrowser();
   const created = await fetch(`${base}/api/games`, {
     method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ variant: 'chessma-84', white: 'human', black: 'ai', ai: { agent: 'engine', time_ms: 200 }, position: positionText(START.pieces) }),

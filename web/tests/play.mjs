@@ -5,68 +5,16 @@
 //      fall; both pages show the time forfeit and the rating change.
 //   2. A correspondence game (1 day per turn) survives a server restart with its clock intact.
 // Usage (from web/): npm ci && COHORT_BIN=../target/release/cohort node tests/play.mjs [filter]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { join } from 'node:path';
+import { SHOTS, check, freePort, startServer, cleanup, launchBrowser, tempDir, killServer } from './harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(process.env.COHORT_BIN || join(here, '../../target/release/cohort'));
-const BROWSER = process.env.CHROMIUM || '/usr/bin/chromium';
-const SHOTS = resolve(process.env.SCREENSHOTS || join(here, '../../docs/screenshots'));
 const WAIT_MS = 25000;
 
-function check(cond, msg) {
-  if (!cond) throw new Error(`check failed: ${msg}`);
-}
-
-async function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
-    s.on('error', rej);
-  });
-}
-
-let server = null;
 let browser = null;
 let dir = null;
 let base = '';
 let port = 0;
 let database = '';
-
-function startServer() {
-  return new Promise((res, rej) => {
-    const child = spawn(BIN, ['serve', '--port', String(port), '--database', database], { stdio: ['ignore', 'pipe', 'pipe'] });
-    server = child;
-    let out = '';
-    const t = setTimeout(() => rej(new Error(`the server did not start in 20 s: ${out}`)), 20000);
-    const seen = (d) => { out += d; if (out.includes(`:${port}`)) { clearTimeout(t); res(child); } };
-    child.stdout.on('data', seen);
-    child.stderr.on('data', (d) => { seen(d); if (!String(d).includes(`:${port}`)) process.stderr.write(`[server] ${d}`); });
-    child.on('error', (e) => { clearTimeout(t); rej(new Error(`cannot run ${BIN}: ${e.message}`)); });
-    child.on('exit', (c) => { clearTimeout(t); rej(new Error(`the server exited with ${c}: ${out}`)); });
-  });
-}
-
-async function killServer() {
-  const s = server;
-  server = null;
-  s.removeAllListeners('exit');
-  const gone = new Promise((r) => s.once('exit', r));
-  s.kill('SIGKILL');
-  await gone;
-}
-
-async function cleanup() {
-  if (browser) { const b = browser; browser = null; await b.close().catch(() => {}); }
-  if (server) { server.removeAllListeners('exit'); server.kill('SIGKILL'); server = null; }
-  if (dir) { rmSync(dir, { recursive: true, force: true }); dir = null; }
-}
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, async () => { await cleanup(); process.exit(130); });
 
 async function getView(id) {
   const r = await fetch(`${base}/api/games/${id}`);
@@ -231,7 +179,7 @@ scenarios.push(['correspondence game survives a restart with its clock', 60000, 
   const t0 = Date.now();
   await killServer();
   await sleep(2000);
-  await startServer();
+  await startServer(port, database);
   const after = (await getView(id)).clock;
   const elapsed = Date.now() - t0;
   const used = before.black_ms - after.black_ms;
@@ -257,16 +205,12 @@ scenarios.push(['correspondence game survives a restart with its clock', 60000, 
 let passed = 0;
 let failed = 0;
 try {
-  dir = mkdtempSync(join(tmpdir(), 'cohort-play-'));
+  dir = tempDir('cohort-play-');
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
   database = `sqlite://${join(dir, 't.db')}`;
-  await startServer();
-  browser = await chromium.launch({
-    executablePath: BROWSER,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  await startServer(port, database);
+  browser = await launchBrowser();
   const filter = process.argv[2];
   for (const [name, limit, run] of scenarios) {
     if (filter && !name.includes(filter)) continue;

@@ -3,54 +3,14 @@
 // replayed step by step (every position checked against the server's own replay), continued
 // against the AI; a corrupted record pasted shows the turn and step that is illegal.
 // Usage (from web/): COHORT_BIN=../target/release/cohort node tests/records.mjs
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SHOTS, check, freePort, startServer, cleanup, launchBrowser, tempDir } from './harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = resolve(process.env.COHORT_BIN || join(here, '../../target/release/cohort'));
-const BROWSER = process.env.CHROMIUM || '/usr/bin/chromium';
-const SHOTS = resolve(process.env.SCREENSHOTS || join(here, '../../docs/screenshots'));
 const WAIT_MS = 25000;
 
-function check(cond, msg) {
-  if (!cond) throw new Error(`check failed: ${msg}`);
-}
-
-async function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
-    s.on('error', rej);
-  });
-}
-
-let server = null;
 let browser = null;
 let dir = null;
-
-function startServer(port, database) {
-  return new Promise((res, rej) => {
-    const child = spawn(BIN, ['serve', '--port', String(port), '--database', database], { stdio: ['ignore', 'pipe', 'pipe'] });
-    server = child;
-    let out = '';
-    const t = setTimeout(() => rej(new Error(`the server did not start in 20 s: ${out}`)), 20000);
-    const seen = (d) => { out += d; if (out.includes(`:${port}`)) { clearTimeout(t); res(child); } };
-    child.stdout.on('data', seen);
-    child.stderr.on('data', (d) => { seen(d); process.stderr.write(`[server] ${d}`); });
-    child.on('error', (e) => { clearTimeout(t); rej(new Error(`cannot run ${BIN}: ${e.message}`)); });
-  });
-}
-
-async function cleanup() {
-  if (browser) { const b = browser; browser = null; await b.close().catch(() => {}); }
-  if (server) { server.kill('SIGKILL'); server = null; }
-  if (dir) { rmSync(dir, { recursive: true, force: true }); dir = null; }
-}
 
 let base = '';
 async function api(method, path, body) {
@@ -73,15 +33,11 @@ async function waitStatus(page, text) {
 
 let failed = false;
 try {
-  dir = mkdtempSync(join(tmpdir(), 'cohort-records-'));
+  dir = tempDir('cohort-records-');
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   await startServer(port, `sqlite://${join(dir, 't.db')}`);
-  browser = await chromium.launch({
-    executablePath: BROWSER,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchBrowser();
   const errors = [];
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
