@@ -6,9 +6,13 @@ use crate::step::{Step, StepList};
 
 /// Number of legal step sequences of length `depth` from `pos`.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    if let Some(n) = pos.core_perft(depth, false) {
-        return n;
+    match pos.core_perft(depth, false) {
+        Some(n) => n,
+        None => counted(pos, depth),
     }
+}
+
+fn counted(pos: &mut Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_steps(),
@@ -18,7 +22,7 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
             let mut nodes = 0;
             for &step in list.iter() {
                 let undo = pos.make(step);
-                nodes += perft(pos, depth - 1);
+                nodes += counted(pos, depth - 1);
                 pos.unmake(step, undo);
             }
             nodes
@@ -29,9 +33,13 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 /// Perft that makes and unmakes every leaf step too (for comparison with `perft`, whose
 /// leaves are only counted).
 pub fn perft_made(pos: &mut Position, depth: u32) -> u64 {
-    if let Some(n) = pos.core_perft(depth, true) {
-        return n;
+    match pos.core_perft(depth, true) {
+        Some(n) => n,
+        None => made(pos, depth),
     }
+}
+
+fn made(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -40,7 +48,7 @@ pub fn perft_made(pos: &mut Position, depth: u32) -> u64 {
     let mut nodes = 0;
     for &step in list.iter() {
         let undo = pos.make(step);
-        nodes += perft_made(pos, depth - 1);
+        nodes += made(pos, depth - 1);
         pos.unmake(step, undo);
     }
     nodes
