@@ -1042,6 +1042,16 @@ impl Game<'_> {
         }
         let line = t.rays[sh][target as usize][dir - 1].as_slice();
         let mut chain = [(0u8, 0u8); 12];
+        if kind(b.cell(from)) == X {
+            // A Chameleon pushes a Pusher alone, "for the other pieces shouldn't be pushed":
+            // as far as the line is free, stopping before the next piece.
+            let free = line.iter().take_while(|&&q| b.cell(q) == EMPTY).count();
+            if free == 0 {
+                return None;
+            }
+            chain[0] = (line[free - 1], b.cell(target));
+            return Some(chain);
+        }
         let mut pieces = [b.cell(target); 12];
         let mut n = 1;
         for &q in line {
@@ -1138,9 +1148,13 @@ impl Game<'_> {
                 let pusher = b.cell(m.from);
                 b.set(m.from, EMPTY);
                 b.set(m.to, EMPTY);
-                for &q in t.rays[sheet as usize][m.to as usize][dir].as_slice() {
-                    if b.cell(q) != EMPTY {
-                        b.set(q, EMPTY);
+                // The pieces along the line are laid out again as `chain` says (a Chameleon's
+                // push moves the Pusher alone and leaves the others where they stand).
+                if kind(pusher) != X {
+                    for &q in t.rays[sheet as usize][m.to as usize][dir].as_slice() {
+                        if b.cell(q) != EMPTY {
+                            b.set(q, EMPTY);
+                        }
                     }
                 }
                 for &(q, c) in chain.iter() {
