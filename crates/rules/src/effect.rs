@@ -72,9 +72,9 @@ impl Position {
     /// Move unit `id` to the empty square `to`.
     #[inline(always)]
     pub(crate) fn relocate(&mut self, id: u8, to: Square) {
-        let before = Self::unit_key(&self.units[id as usize]);
+        let u = self.units[id as usize];
         self.shift(id, to);
-        self.hash ^= before ^ Self::unit_key(&self.units[id as usize]);
+        self.hash ^= ZOBRIST.unit_moved(u.side, u.kind, u.group, u.square, to);
     }
 
     /// `relocate` without the hash, for the FIDE core's mirror (the core keeps the hash).

@@ -45,6 +45,15 @@ fn made(pos: &mut Position, depth: u32) -> u64 {
     }
     let mut list = StepList::new();
     pos.legal_steps(&mut list);
+    if depth == 1 {
+        // The last ply: each leaf is made and unmade here rather than in a call that
+        // would only return 1 (a call per leaf was a tenth of the time).
+        for &step in list.iter() {
+            let undo = pos.make(step);
+            pos.unmake(step, undo);
+        }
+        return list.len() as u64;
+    }
     let mut nodes = 0;
     for &step in list.iter() {
         let undo = pos.make(step);

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::mem::MaybeUninit;
 
-use crate::bitboard::Square;
+use crate::bitboard::{Bitboard, Square};
 
 /// One step of a turn: a unit moving `from` -> `to`, or `end`, which closes the turn.
 /// Four bytes; identified by its squares (NOTATION.md: one step per from/to pair).
@@ -90,6 +90,18 @@ impl StepList {
         // loudly rather than writing past the end.
         self.steps[self.len] = MaybeUninit::new(step);
         self.len += 1;
+    }
+    /// Push a move from `from` to each square of `dests`, in ascending order. The length
+    /// stays in a register and each word of `dests` is walked in one (the general
+    /// iterator kept both in memory, reloading them on every step).
+    #[inline(always)]
+    pub fn push_moves(&mut self, from: Square, dests: Bitboard) {
+        let mut n = self.len;
+        dests.for_each(|to| {
+            self.steps[n] = MaybeUninit::new(Step::new(from, to));
+            n += 1;
+        });
+        self.len = n;
     }
     pub fn clear(&mut self) {
         self.len = 0;

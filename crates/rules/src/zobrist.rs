@@ -4,13 +4,13 @@ use crate::bitboard::Square;
 use crate::position::Side;
 use crate::variant::{MAX_GROUPS, MAX_KINDS};
 
-const PIECES: usize = 2 * MAX_KINDS * 256;
-const GROUPS: usize = 2 * MAX_GROUPS * 256;
 const POCKETS: usize = 2 * MAX_KINDS * 65;
 
 pub(crate) struct Zobrist {
-    piece: [u64; PIECES],
-    group: [u64; GROUPS],
+    /// Per (side, kind) and per (side, group), a row of square keys; a unit's key is the
+    /// two rows' entries for its square xored.
+    piece: [[u64; 256]; 2 * MAX_KINDS],
+    group: [[u64; 256]; 2 * MAX_GROUPS],
     pub side: u64,
     /// A unit that has moved this turn stands on the square.
     pub moved: [u64; 256],
@@ -62,8 +62,8 @@ const fn one(s: u64) -> (u64, u64) {
 /// reproducible and the table costs nothing to reach at run time).
 const fn build() -> Zobrist {
     let mut z = Zobrist {
-        piece: [0; PIECES],
-        group: [0; GROUPS],
+        piece: [[0; 256]; 2 * MAX_KINDS],
+        group: [[0; 256]; 2 * MAX_GROUPS],
         side: 0,
         moved: [0; 256],
         chosen: [0; MAX_GROUPS],
@@ -77,8 +77,17 @@ const fn build() -> Zobrist {
         lead_mode: [0; 64],
     };
     let mut s = 0xC0_4027_u64;
-    s = fill(s, &mut z.piece, 0);
-    s = fill(s, &mut z.group, 0);
+    // Row by row, in the order of the flat tables these once were (the keys are unchanged).
+    let mut row = 0;
+    while row < 2 * MAX_KINDS {
+        s = fill(s, &mut z.piece[row], 0);
+        row += 1;
+    }
+    row = 0;
+    while row < 2 * MAX_GROUPS {
+        s = fill(s, &mut z.group[row], 0);
+        row += 1;
+    }
     let (s2, side) = one(s);
     s = s2;
     z.side = side;
@@ -111,12 +120,30 @@ const fn build() -> Zobrist {
 
 pub(crate) static ZOBRIST: Zobrist = build();
 
+// `Zobrist::rows` masks kinds and groups into range.
+const _: () = assert!(MAX_KINDS.is_power_of_two() && MAX_GROUPS.is_power_of_two());
+
 impl Zobrist {
+    /// The key rows of a unit. Kinds and groups are below their maxima (the variant loader
+    /// checks); the masks only let the compiler drop the bounds checks.
+    #[inline(always)]
+    fn rows(&self, side: Side, kind: u8, group: u8) -> (&[u64; 256], &[u64; 256]) {
+        let s = side.index() & 1;
+        (
+            &self.piece[s * MAX_KINDS + (kind as usize & (MAX_KINDS - 1))],
+            &self.group[s * MAX_GROUPS + (group as usize & (MAX_GROUPS - 1))],
+        )
+    }
     #[inline(always)]
     pub fn unit(&self, side: Side, kind: u8, group: u8, sq: Square) -> u64 {
-        let s = side.index();
-        self.piece[(s * MAX_KINDS + kind as usize) * 256 + sq.index()]
-            ^ self.group[(s * MAX_GROUPS + group as usize) * 256 + sq.index()]
+        let (p, g) = self.rows(side, kind, group);
+        p[sq.index()] ^ g[sq.index()]
+    }
+    /// The hash change of a unit moving from `from` to `to`.
+    #[inline(always)]
+    pub fn unit_moved(&self, side: Side, kind: u8, group: u8, from: Square, to: Square) -> u64 {
+        let (p, g) = self.rows(side, kind, group);
+        p[from.index()] ^ p[to.index()] ^ g[from.index()] ^ g[to.index()]
     }
     pub fn pocket(&self, side: usize, kind: usize, count: u8) -> u64 {
         self.pocket[(side * MAX_KINDS + kind) * 65 + count.min(64) as usize]

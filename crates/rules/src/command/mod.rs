@@ -335,11 +335,7 @@ impl Position {
         if self.awaits_lead() {
             return self.for_each_lead_step(|s| list.push(s));
         }
-        self.for_each_mover(|from, dests| {
-            for to in dests.iter() {
-                list.push(Step::new(from, to));
-            }
-        });
+        self.for_each_mover(|from, dests| list.push_moves(from, dests));
         if self.end_is_legal() {
             list.push(Step::END);
         }
