@@ -283,4 +283,33 @@ mod tests {
         assert_eq!(got, want);
         assert_eq!(b.first(), Some(Square::new(0, 0)));
     }
+
+    /// The table-driven one-square sets, the vector membership test and the register walk
+    /// against the plain word arithmetic, on every square and on sets spanning all words.
+    #[test]
+    fn square_sets_membership_and_walk_agree_with_word_arithmetic() {
+        for i in 0..=255u8 {
+            let sq = Square::from_index(i);
+            let b = Bitboard::from_square(sq);
+            assert_eq!(b.count(), 1, "{sq:?}");
+            assert_eq!(b.0[i as usize >> 6], 1u64 << (i & 63), "{sq:?}");
+        }
+        let mut state = 0x1234_5678_9abc_def0u64;
+        for _ in 0..200 {
+            let mut b = Bitboard::EMPTY;
+            for w in 0..4 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                b.0[w] = state & (state >> 3);
+            }
+            for i in 0..=255u8 {
+                let word = b.0[i as usize >> 6] >> (i & 63) & 1 != 0;
+                assert_eq!(b.has(Square::from_index(i)), word);
+            }
+            let mut walked = vec![];
+            b.for_each(|sq| walked.push(sq));
+            assert_eq!(walked, b.iter().collect::<Vec<_>>());
+        }
+    }
 }
