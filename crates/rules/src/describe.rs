@@ -102,12 +102,7 @@ impl Position {
                         zone: Bitboard::EMPTY,
                     });
                     if chosen {
-                        let members = self.groups[s][g as usize];
-                        let within = if links_any_friendly {
-                            self.occupied[s]
-                        } else {
-                            members
-                        };
+                        let within = self.link_field(s, g as usize, links_any_friendly);
                         self.push_links(sq, within, &mut view.links);
                     }
                 }
@@ -122,11 +117,7 @@ impl Position {
                         zone: Bitboard::EMPTY,
                     });
                     if t.lead.leader == NO_UNIT || leading {
-                        let within = if links_any_friendly {
-                            self.occupied[s]
-                        } else {
-                            self.groups[s][g as usize]
-                        };
+                        let within = self.link_field(s, g as usize, links_any_friendly);
                         self.push_links(sq, within, &mut view.links);
                     }
                 }

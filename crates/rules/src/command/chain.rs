@@ -54,14 +54,9 @@ impl Chain {
         if leader == NO_UNIT {
             return Bitboard::EMPTY; // a leaderless chesimal is frozen
         }
-        let members = pos.groups[s][g];
-        let within = if self.links_any_friendly {
-            pos.occupied[s]
-        } else {
-            members
-        };
+        let within = pos.link_field(s, g, self.links_any_friendly);
         let seed = Bitboard::from_square(pos.units[leader as usize].square);
-        flood(seed, within) & members
+        flood(seed, within) & pos.groups[s][g]
     }
 
     /// Which units may start a move now.

@@ -79,11 +79,7 @@ impl Position {
             return movers;
         }
         let s = self.side.index();
-        let within = if self.lead_links_any() {
-            self.occupied[s]
-        } else {
-            self.groups[s][leader.group as usize]
-        };
+        let within = self.link_field(s, leader.group as usize, self.lead_links_any());
         let linked = flood(Bitboard::from_square(at), within);
         let mut others = linked & !moved & !Bitboard::from_square(at);
         if m.activates != u16::MAX {

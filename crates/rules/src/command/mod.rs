@@ -215,6 +215,18 @@ impl Position {
             .collect()
     }
 
+    /// Where a chain of links of group `g` of side `s` may run: through the group's own
+    /// units, or through any friendly unit (`links = friendly`). The chain and lead models
+    /// and the interface's description all ask this one question.
+    #[inline(always)]
+    pub(crate) fn link_field(&self, s: usize, g: usize, any_friendly: bool) -> Bitboard {
+        if any_friendly {
+            self.occupied[s]
+        } else {
+            self.groups[s][g]
+        }
+    }
+
     /// Units of `side` under command at a turn start, whoever is to move: linked to a
     /// living leader (chain and lead models), within a leader's range (range model), all
     /// otherwise. The engine's evaluation uses it; it ignores the turn in progress.
@@ -227,11 +239,7 @@ impl Position {
                 let mut linked = Bitboard::EMPTY;
                 for u in self.units.iter() {
                     if u.alive && u.side == side && self.variant.pieces[u.kind as usize].leader {
-                        let within = if links_any_friendly {
-                            self.occupied[s]
-                        } else {
-                            self.groups[s][u.group as usize]
-                        };
+                        let within = self.link_field(s, u.group as usize, links_any_friendly);
                         linked |= flood(Bitboard::from_square(u.square), within);
                     }
                 }
