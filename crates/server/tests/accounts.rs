@@ -59,6 +59,14 @@ async fn send(
     }
 }
 
+async fn get(app: &Arc<App>, uri: &str, headers: &[(&str, &str)]) -> Answer {
+    send(app, "GET", uri, headers, None, None).await
+}
+
+async fn post(app: &Arc<App>, uri: &str, headers: &[(&str, &str)], body: Option<Value>) -> Answer {
+    send(app, "POST", uri, headers, body, None).await
+}
+
 /// An error: the status, a JSON content type, and `{"error": "<sentence>"}`.
 fn assert_json_error(a: &Answer, status: StatusCode, words: &[&str], what: &str) {
     assert_eq!(a.status, status, "{what}: {}", a.raw);
@@ -93,17 +101,21 @@ fn session_cookie(a: &Answer) -> (String, String) {
 }
 
 async fn signup(app: &Arc<App>, name: &str, password: &str) -> String {
-    let a = send(
+    let a = post(
         app,
-        "POST",
         "/api/account/signup",
         &[],
         Some(json!({"username": name, "password": password})),
-        None,
     )
     .await;
     assert_eq!(a.status, StatusCode::OK, "signup {name}: {}", a.raw);
     session_cookie(&a).0
+}
+
+/// POST a log-in, as if from the address `from` when given.
+async fn log_in(app: &Arc<App>, name: &str, password: &str, from: Option<&str>) -> Answer {
+    let body = json!({"username": name, "password": password});
+    send(app, "POST", "/api/account/login", &[], Some(body), from).await
 }
 
 async fn open(tag: &str, config: Config) -> (std::path::PathBuf, String, Arc<App>) {
@@ -175,26 +187,10 @@ async fn passwords_are_stored_as_argon2id_never_in_plain() {
             .collect();
     assert_ne!(hashes[0], hashes[1]);
     // Log-in: the right password opens a session, a wrong one is 401 JSON.
-    let ok = send(
-        &app,
-        "POST",
-        "/api/account/login",
-        &[],
-        Some(json!({"username": "ALICE", "password": password})),
-        None,
-    )
-    .await;
+    let ok = log_in(&app, "ALICE", password, None).await;
     assert_eq!(ok.status, StatusCode::OK, "{}", ok.raw);
     assert_eq!(ok.body["username"], "Alice");
-    let bad = send(
-        &app,
-        "POST",
-        "/api/account/login",
-        &[],
-        Some(json!({"username": "alice", "password": "wrong password"})),
-        None,
-    )
-    .await;
+    let bad = log_in(&app, "alice", "wrong password", None).await;
     assert_json_error(
         &bad,
         StatusCode::UNAUTHORIZED,
@@ -212,30 +208,13 @@ async fn log_in_is_rate_limited_per_user_name_and_per_address() {
     let (dir, _, app) = open("ratelimit", Config::default()).await;
     signup(&app, "alice", "alice's password").await;
     signup(&app, "bob", "bob's password").await;
-    let login = |name: &str, pw: &str| json!({"username": name, "password": pw});
     // Per user name: five failures from five addresses, then even the right password waits.
     for i in 0..cohort_server_limits::USER {
         let ip = format!("10.0.1.{i}");
-        let a = send(
-            &app,
-            "POST",
-            "/api/account/login",
-            &[],
-            Some(login("alice", "guess")),
-            Some(&ip),
-        )
-        .await;
+        let a = log_in(&app, "alice", "guess", Some(&ip)).await;
         assert_eq!(a.status, StatusCode::UNAUTHORIZED, "attempt {i}: {}", a.raw);
     }
-    let a = send(
-        &app,
-        "POST",
-        "/api/account/login",
-        &[],
-        Some(login("alice", "alice's password")),
-        Some("10.0.1.99"),
-    )
-    .await;
+    let a = log_in(&app, "alice", "alice's password", Some("10.0.1.99")).await;
     assert_json_error(
         &a,
         StatusCode::TOO_MANY_REQUESTS,
@@ -245,53 +224,21 @@ async fn log_in_is_rate_limited_per_user_name_and_per_address() {
     let retry: i64 = a.headers["retry-after"].to_str().unwrap().parse().unwrap();
     assert!(retry > 0 && retry <= 15 * 60, "Retry-After {retry}");
     // Another user is not affected.
-    let a = send(
-        &app,
-        "POST",
-        "/api/account/login",
-        &[],
-        Some(login("bob", "bob's password")),
-        Some("10.0.1.99"),
-    )
-    .await;
+    let a = log_in(&app, "bob", "bob's password", Some("10.0.1.99")).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.raw);
     // Per address: twenty failures over many names from one address block that address.
     for i in 0..cohort_server_limits::ADDRESS {
-        let a = send(
-            &app,
-            "POST",
-            "/api/account/login",
-            &[],
-            Some(login(&format!("nobody{i}"), "guess")),
-            Some("10.0.2.1"),
-        )
-        .await;
+        let a = log_in(&app, &format!("nobody{i}"), "guess", Some("10.0.2.1")).await;
         assert_eq!(a.status, StatusCode::UNAUTHORIZED, "attempt {i}: {}", a.raw);
     }
-    let a = send(
-        &app,
-        "POST",
-        "/api/account/login",
-        &[],
-        Some(login("bob", "bob's password")),
-        Some("10.0.2.1"),
-    )
-    .await;
+    let a = log_in(&app, "bob", "bob's password", Some("10.0.2.1")).await;
     assert_json_error(
         &a,
         StatusCode::TOO_MANY_REQUESTS,
         &["from this address"],
         "21st from one address",
     );
-    let a = send(
-        &app,
-        "POST",
-        "/api/account/login",
-        &[],
-        Some(login("bob", "bob's password")),
-        Some("10.0.2.2"),
-    )
-    .await;
+    let a = log_in(&app, "bob", "bob's password", Some("10.0.2.2")).await;
     assert_eq!(a.status, StatusCode::OK, "another address: {}", a.raw);
     app.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
@@ -306,13 +253,11 @@ mod cohort_server_limits {
 #[tokio::test]
 async fn session_cookie_flags_and_log_out() {
     let (dir, _, app) = open("cookies", Config::default()).await;
-    let a = send(
+    let a = post(
         &app,
-        "POST",
         "/api/account/signup",
         &[],
         Some(json!({"username": "alice", "password": "alice's password"})),
-        None,
     )
     .await;
     let (cookie, set) = session_cookie(&a);
@@ -327,41 +272,17 @@ async fn session_cookie_flags_and_log_out() {
         !set.contains("Secure"),
         "plain HTTP without the flag: no Secure: {set}"
     );
-    let me = send(
-        &app,
-        "GET",
-        "/api/account",
-        &[("cookie", &cookie)],
-        None,
-        None,
-    )
-    .await;
+    let me = get(&app, "/api/account", &[("cookie", &cookie)]).await;
     assert_eq!(me.body["username"], "alice");
     // Log-out ends the session on the server, not only in the browser.
-    let out = send(
-        &app,
-        "POST",
-        "/api/account/logout",
-        &[("cookie", &cookie)],
-        None,
-        None,
-    )
-    .await;
+    let out = post(&app, "/api/account/logout", &[("cookie", &cookie)], None).await;
     assert_eq!(out.status, StatusCode::OK, "{}", out.raw);
     let (_, cleared) = session_cookie(&out);
     assert!(
         cleared.contains("Max-Age=0") && cleared.contains("HttpOnly"),
         "{cleared}"
     );
-    let me = send(
-        &app,
-        "GET",
-        "/api/account",
-        &[("cookie", &cookie)],
-        None,
-        None,
-    )
-    .await;
+    let me = get(&app, "/api/account", &[("cookie", &cookie)]).await;
     assert!(
         me.body["username"].is_null(),
         "the old cookie is dead: {}",
@@ -377,13 +298,11 @@ async fn session_cookie_flags_and_log_out() {
         },
     )
     .await;
-    let a = send(
+    let a = post(
         &app,
-        "POST",
         "/api/account/signup",
         &[],
         Some(json!({"username": "alice", "password": "alice's password"})),
-        None,
     )
     .await;
     assert!(
@@ -400,23 +319,19 @@ async fn session_cookie_flags_and_log_out() {
         },
     )
     .await;
-    let a = send(
+    let a = post(
         &app,
-        "POST",
         "/api/account/signup",
         &[("x-forwarded-proto", "https")],
         Some(json!({"username": "alice", "password": "alice's password"})),
-        None,
     )
     .await;
     assert!(session_cookie(&a).1.contains("; Secure"));
-    let a = send(
+    let a = post(
         &app,
-        "POST",
         "/api/account/signup",
         &[("x-forwarded-proto", "http")],
         Some(json!({"username": "bob", "password": "bob's password"})),
-        None,
     )
     .await;
     assert!(!session_cookie(&a).1.contains("Secure"));
@@ -436,28 +351,18 @@ async fn rated_game(app: &Arc<App>) -> (String, String, String, String, String) 
     assert_eq!(c.status, StatusCode::OK, "{}", c.raw);
     let id = c.body["id"].as_str().unwrap().to_string();
     let tok = c.body["token"].as_str().unwrap().to_string();
-    let a = send(
+    let a = post(
         app,
-        "POST",
         &format!("/api/challenges/{id}/accept"),
         &[("cookie", &bob)],
         Some(json!({})),
-        None,
     )
     .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.raw);
     assert_eq!(a.body["seat"], "black");
     let game = a.body["game"].as_str().unwrap().to_string();
     let black = a.body["token"].as_str().unwrap().to_string();
-    let s = send(
-        app,
-        "GET",
-        &format!("/api/challenges/{id}?token={tok}"),
-        &[],
-        None,
-        None,
-    )
-    .await;
+    let s = get(app, &format!("/api/challenges/{id}?token={tok}"), &[]).await;
     assert_eq!(s.body["state"], "accepted");
     let link = s.body["link"].as_str().unwrap();
     let white = link.split("token=").nth(1).unwrap().to_string();
@@ -497,13 +402,11 @@ async fn another_site_cannot_act_for_a_logged_in_player() {
         &null_origin[..],
     ] {
         let what = format!("{:?}", headers[2]);
-        let a = send(
+        let a = post(
             &app,
-            "POST",
             "/api/challenges",
             headers,
             Some(json!({"variant": "chess", "rated": true})),
-            None,
         )
         .await;
         assert_json_error(
@@ -512,13 +415,11 @@ async fn another_site_cannot_act_for_a_logged_in_player() {
             &["another site"],
             &format!("challenge {what}"),
         );
-        let a = send(
+        let a = post(
             &app,
-            "POST",
             &format!("/api/games/{game}/step"),
             headers,
             Some(json!({"token": white, "step": legal})),
-            None,
         )
         .await;
         assert_json_error(
@@ -527,13 +428,11 @@ async fn another_site_cannot_act_for_a_logged_in_player() {
             &["another site"],
             &format!("step {what}"),
         );
-        let a = send(
+        let a = post(
             &app,
-            "POST",
             &format!("/api/games/{game}/resign"),
             headers,
             Some(json!({"token": white})),
-            None,
         )
         .await;
         assert_json_error(
@@ -549,13 +448,11 @@ async fn another_site_cannot_act_for_a_logged_in_player() {
             &["another site"],
             &format!("logout {what}"),
         );
-        let a = send(
+        let a = post(
             &app,
-            "POST",
             "/api/account/login",
             headers,
             Some(json!({"username": "bob", "password": "bob's password"})),
-            None,
         )
         .await;
         assert_json_error(
@@ -571,15 +468,7 @@ async fn another_site_cannot_act_for_a_logged_in_player() {
     let after = common::get(&app, &format!("/api/games/{game}")).await;
     assert_eq!(after["version"], before["version"]);
     assert!(after["result"].is_null());
-    let me = send(
-        &app,
-        "GET",
-        "/api/account",
-        &[("cookie", &alice)],
-        None,
-        None,
-    )
-    .await;
+    let me = get(&app, "/api/account", &[("cookie", &alice)]).await;
     assert_eq!(me.body["username"], "alice");
     // Our own pages (same origin) act.
     let ours = [
@@ -588,23 +477,19 @@ async fn another_site_cannot_act_for_a_logged_in_player() {
         ("origin", "https://cohort.example"),
         ("sec-fetch-site", "same-origin"),
     ];
-    let a = send(
+    let a = post(
         &app,
-        "POST",
         "/api/challenges",
         &ours,
         Some(json!({"variant": "chess", "rated": true})),
-        None,
     )
     .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.raw);
-    let a = send(
+    let a = post(
         &app,
-        "POST",
         &format!("/api/games/{game}/step"),
         &ours,
         Some(json!({"token": white, "step": legal})),
-        None,
     )
     .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.raw);
@@ -615,13 +500,11 @@ async fn another_site_cannot_act_for_a_logged_in_player() {
         ("x-forwarded-host", "cohort.example"),
         ("origin", "https://cohort.example"),
     ];
-    let a = send(
+    let a = post(
         &app,
-        "POST",
         "/api/challenges",
         &proxied,
         Some(json!({"variant": "chess"})),
-        None,
     )
     .await;
     assert_json_error(
@@ -640,28 +523,18 @@ async fn another_site_cannot_act_for_a_logged_in_player() {
     )
     .await
     .unwrap();
-    let a = send(
+    let a = post(
         &behind,
-        "POST",
         "/api/challenges",
         &proxied,
         Some(json!({"variant": "chess"})),
-        None,
     )
     .await;
     assert_eq!(a.status, StatusCode::OK, "behind a proxy: {}", a.raw);
     behind.store.close().await;
     let _ = std::fs::remove_dir_all(proxy_dir);
     // Reading stays open to everyone (GET is never refused for its origin).
-    let a = send(
-        &app,
-        "GET",
-        &format!("/api/games/{game}"),
-        &evil,
-        None,
-        None,
-    )
-    .await;
+    let a = get(&app, &format!("/api/games/{game}"), &evil).await;
     assert_eq!(a.status, StatusCode::OK);
     app.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
@@ -678,33 +551,27 @@ async fn no_seat_moves_without_its_token_not_even_its_logged_in_player() {
     let legal = view["legal"][0]["text"].as_str().unwrap().to_string();
     let step = format!("/api/games/{game}/step");
     // A session is no seat: alice's cookie without the token, or with a wrong one.
-    let a = send(
+    let a = post(
         &app,
-        "POST",
         &step,
         &[("cookie", &alice)],
         Some(json!({"step": legal})),
-        None,
     )
     .await;
     assert_json_error(&a, StatusCode::BAD_REQUEST, &["token"], "no token");
-    let a = send(
+    let a = post(
         &app,
-        "POST",
         &step,
         &[("cookie", &alice)],
         Some(json!({"token": "", "step": legal})),
-        None,
     )
     .await;
     assert_json_error(&a, StatusCode::FORBIDDEN, &["holds no seat"], "empty token");
-    let a = send(
+    let a = post(
         &app,
-        "POST",
         &step,
         &[("cookie", &alice)],
         Some(json!({"token": "f".repeat(32), "step": legal})),
-        None,
     )
     .await;
     assert_json_error(
@@ -714,13 +581,11 @@ async fn no_seat_moves_without_its_token_not_even_its_logged_in_player() {
         "made-up token",
     );
     // Black's token is Black's: it cannot move White's units.
-    let a = send(
+    let a = post(
         &app,
-        "POST",
         &step,
         &[("cookie", &bob)],
         Some(json!({"token": black, "step": legal})),
-        None,
     )
     .await;
     assert_json_error(&a, StatusCode::CONFLICT, &["White's turn"], "Black's token");
@@ -754,13 +619,11 @@ async fn no_seat_moves_without_its_token_not_even_its_logged_in_player() {
         );
     }
     // The right token moves.
-    let a = send(
+    let a = post(
         &app,
-        "POST",
         &step,
         &[],
         Some(json!({"token": white, "step": legal})),
-        None,
     )
     .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.raw);
@@ -772,13 +635,11 @@ async fn no_seat_moves_without_its_token_not_even_its_logged_in_player() {
 async fn every_error_of_accounts_and_lobby_is_json() {
     let (dir, _, app) = open("errors", Config::default()).await;
     let alice = signup(&app, "alice", "alice's password").await;
-    let c = send(
+    let c = post(
         &app,
-        "POST",
         "/api/challenges",
         &[("cookie", &alice)],
         Some(json!({"variant": "chess", "rated": true})),
-        None,
     )
     .await;
     let cid = c.body["id"].as_str().unwrap().to_string();
