@@ -1,329 +1,9 @@
-//! A study's summary for the terminal and as markdown, and the HTML report with its SVG
-//! charts (drawn here, no scripts; one self-contained file).
+//! The HTML report: one self-contained file, its charts drawn here as SVG (no scripts).
 
 use std::fmt::Write;
 
-use crate::stats::{Dist, Rate};
+use super::{capitalised, dist, esc, pct, signed, tables};
 use crate::StudyFile;
-
-fn pct(x: f64) -> String {
-    format!("{:.1}%", x * 100.0)
-}
-
-fn rate(r: &Rate) -> String {
-    format!("{} [{} - {}]", pct(r.p), pct(r.lo), pct(r.hi))
-}
-
-fn dist(d: &Dist) -> String {
-    if d.n == 0 {
-        return "-".into();
-    }
-    format!(
-        "mean {:.1}, median {}, 10%-90% {}-{}, range {}-{}",
-        d.mean, d.median, d.p10, d.p90, d.min, d.max
-    )
-}
-
-fn signed(x: f64) -> String {
-    format!("{}{:.0}", if x > 0.0 { "+" } else { "" }, x)
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
-}
-
-/// How many units of each kind stand on the board at the start, when the study's variant is
-/// a built-in one with the study's exact rules (and no free set-up).
-fn start_counts(f: &StudyFile) -> Option<Vec<u32>> {
-    let v = cohort_rules::builtin(&f.settings.variant)
-        .filter(|v| crate::fingerprint(v) == f.settings.variant_fingerprint)?;
-    let start = v.start();
-    let counts: Vec<u32> = (0..v.pieces.len())
-        .map(|k| start.units().filter(|u| u.kind as usize == k).count() as u32)
-        .collect();
-    (counts.iter().sum::<u32>() > 0).then_some(counts)
-}
-
-/// The units of kind `k` left at the end of a drawn game, on average (both sides).
-fn left_in_draws(f: &StudyFile, counts: &Option<Vec<u32>>, k: usize) -> String {
-    match counts {
-        Some(c) if f.summary.draws > 0 => format!(
-            "{:.2}",
-            c[k] as f64 - f.summary.kinds[k].lost_in_draws as f64 / f.summary.draws as f64
-        ),
-        _ => "-".into(),
-    }
-}
-
-/// The lines of the terminal summary (also the core of the markdown).
-pub fn text(f: &StudyFile) -> String {
-    let s = &f.summary;
-    let set = &f.settings;
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "{} ({}): {} games, engine self-play, {}, seed {}, {} random opening turns, turn cap {}{}",
-        set.variant_name,
-        set.variant,
-        s.games,
-        set.limits_text(),
-        set.seed,
-        set.opening_turns,
-        set.max_turns,
-        if f.shard.count > 1 {
-            format!(", shard {}", f.shard)
-        } else {
-            String::new()
-        }
-    );
-    let _ = writeln!(
-        o,
-        "White wins  {:>4}  {}",
-        s.white_wins,
-        rate(&s.white_rate)
-    );
-    let _ = writeln!(
-        o,
-        "Black wins  {:>4}  {}",
-        s.black_wins,
-        rate(&s.black_rate)
-    );
-    let _ = writeln!(o, "Draws       {:>4}  {}", s.draws, rate(&s.draw_rate));
-    let _ = writeln!(
-        o,
-        "First mover ({}) score {}, Elo {} [{} .. {}]; White's share of decisive games {}",
-        capitalised(&s.first_mover),
-        rate(&s.first_score),
-        signed(s.first_elo),
-        signed(s.first_elo_lo),
-        signed(s.first_elo_hi),
-        rate(&s.white_of_decisive)
-    );
-    let _ = writeln!(o, "Turns per game: {}", dist(&s.length));
-    let _ = writeln!(
-        o,
-        "  decisive games: {}; drawn games: {}",
-        dist(&s.decisive_length),
-        dist(&s.drawn_length)
-    );
-    let _ = writeln!(
-        o,
-        "Turns without a capture: {} of all turns; longest run per game: {}",
-        pct(s.quiet_share),
-        dist(&s.longest_quiet)
-    );
-    let _ = writeln!(o, "  every run: {}", dist(&s.quiet_runs));
-    let _ = writeln!(
-        o,
-        "Captures per game: {}; unit moves per engine turn {:.2}; nodes per engine turn {:.0}",
-        dist(&s.captures),
-        s.steps_per_turn,
-        s.nodes_per_turn
-    );
-    let _ = writeln!(
-        o,
-        "  decisive games: {}; drawn games: {}",
-        dist(&s.decisive_captures),
-        dist(&s.drawn_captures)
-    );
-    let _ = writeln!(
-        o,
-        "Endings: {}",
-        s.terminations
-            .iter()
-            .map(|t| format!(
-                "{} {} (+{} ={} -{})",
-                t.reason,
-                t.total(),
-                t.white,
-                t.draw,
-                t.black
-            ))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let games = s.games.max(1) as f64;
-    let _ = writeln!(
-        o,
-        "Per game (engine turns), both sides: kind, moves, captures, lost"
-    );
-    for k in &s.kinds {
-        let _ = writeln!(
-            o,
-            "  {} {:<12} {:>7.2} {:>6.2} {:>6.2}",
-            k.letter,
-            k.name,
-            (k.moves[0] + k.moves[1]) as f64 / games,
-            (k.captures[0] + k.captures[1]) as f64 / games,
-            (k.lost[0] + k.lost[1]) as f64 / games
-        );
-    }
-    if s.forfeits > 0 {
-        let _ = writeln!(
-            o,
-            "Forfeits (illegal step or unfinished turn): {}",
-            s.forfeits
-        );
-    }
-    o
-}
-
-/// The summary as markdown: settings, command lines, tables.
-pub fn markdown(f: &StudyFile) -> String {
-    let s = &f.summary;
-    let set = &f.settings;
-    let games = s.games.max(1) as f64;
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "# Balance study: {} ({})\n",
-        set.variant_name, set.variant
-    );
-    let _ = writeln!(
-        o,
-        "{} games of engine self-play, {} per turn, seed {}, {} random opening turns, drawn at \
-         turn {} at the latest. Games are {} (docs/balance.md). Engine {}, variant fingerprint \
-         `{}`.\n",
-        s.games,
-        set.limits_text(),
-        set.seed,
-        set.opening_turns,
-        set.max_turns,
-        if set.deterministic() {
-            "a function of the seed: a rerun gives the same games"
-        } else {
-            "played on the clock: a rerun gives other games"
-        },
-        set.version,
-        set.variant_fingerprint
-    );
-    let _ = writeln!(o, "Command line(s):\n");
-    let _ = writeln!(o, "```sh");
-    for c in &f.commands {
-        let _ = writeln!(o, "{c}");
-    }
-    let _ = writeln!(o, "```\n");
-    let _ = writeln!(o, "## Results\n");
-    let _ = writeln!(o, "| | games | rate | 95% interval (Wilson) |");
-    let _ = writeln!(o, "|---|---:|---:|---|");
-    for (name, k, r) in [
-        ("White wins", s.white_wins, &s.white_rate),
-        ("Black wins", s.black_wins, &s.black_rate),
-        ("Draws", s.draws, &s.draw_rate),
-    ] {
-        let _ = writeln!(
-            o,
-            "| {name} | {k} | {} | {} - {} |",
-            pct(r.p),
-            pct(r.lo),
-            pct(r.hi)
-        );
-    }
-    let _ = writeln!(
-        o,
-        "\nFirst-turn advantage: {} (moving first) scores {} (95% {} - {}), an Elo \
-         difference of {} ({} to {}). White takes {} of the decisive games ({} - {}).\n",
-        capitalised(&s.first_mover),
-        pct(s.first_score.p),
-        pct(s.first_score.lo),
-        pct(s.first_score.hi),
-        signed(s.first_elo),
-        signed(s.first_elo_lo),
-        signed(s.first_elo_hi),
-        pct(s.white_of_decisive.p),
-        pct(s.white_of_decisive.lo),
-        pct(s.white_of_decisive.hi)
-    );
-    let _ = writeln!(o, "## Length and captures\n");
-    let _ = writeln!(o, "| turns | mean | min | 10% | median | 90% | max |");
-    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---:|");
-    for (name, d) in [
-        ("per game", &s.length),
-        ("per decisive game", &s.decisive_length),
-        ("per drawn game", &s.drawn_length),
-        ("longest run without a capture, per game", &s.longest_quiet),
-        ("every run without a capture", &s.quiet_runs),
-        ("captures per game", &s.captures),
-        ("captures per decisive game", &s.decisive_captures),
-        ("captures per drawn game", &s.drawn_captures),
-    ] {
-        if d.n == 0 {
-            let _ = writeln!(o, "| {name} | - | | | | | |");
-        } else {
-            let _ = writeln!(
-                o,
-                "| {name} | {:.1} | {} | {} | {} | {} | {} |",
-                d.mean, d.min, d.p10, d.median, d.p90, d.max
-            );
-        }
-    }
-    let _ = writeln!(
-        o,
-        "\n{} of all turns had no capture. The engines made {:.2} unit moves per turn and \
-         searched {:.0} nodes per turn.\n",
-        pct(s.quiet_share),
-        s.steps_per_turn,
-        s.nodes_per_turn
-    );
-    let _ = writeln!(o, "## Endings\n");
-    let _ = writeln!(o, "| ending | games | White won | drawn | Black won |");
-    let _ = writeln!(o, "|---|---:|---:|---:|---:|");
-    for t in &s.terminations {
-        let _ = writeln!(
-            o,
-            "| {} | {} | {} | {} | {} |",
-            t.reason,
-            t.total(),
-            t.white,
-            t.draw,
-            t.black
-        );
-    }
-    let _ = writeln!(o, "\n## Piece kinds (engine turns, per game)\n");
-    let _ = writeln!(
-        o,
-        "| kind | moves | share of moves | captures made | lost | captures per move | at the start | left at the end of a drawn game |"
-    );
-    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|---:|---:|");
-    let all_moves: u64 = s.kinds.iter().map(|k| k.moves[0] + k.moves[1]).sum();
-    let counts = start_counts(f);
-    for (i, k) in s.kinds.iter().enumerate() {
-        let m = k.moves[0] + k.moves[1];
-        let c = k.captures[0] + k.captures[1];
-        let _ = writeln!(
-            o,
-            "| {} {} | {:.2} | {} | {:.2} | {:.2} | {} | {} | {} |",
-            k.letter,
-            k.name,
-            m as f64 / games,
-            pct(m as f64 / all_moves.max(1) as f64),
-            c as f64 / games,
-            (k.lost[0] + k.lost[1]) as f64 / games,
-            if m == 0 {
-                "-".into()
-            } else {
-                pct(c as f64 / m as f64)
-            },
-            counts.as_ref().map_or("-".into(), |c| c[i].to_string()),
-            left_in_draws(f, &counts, i)
-        );
-    }
-    if s.forfeits > 0 {
-        let _ = writeln!(
-            o,
-            "\n{} game(s) forfeited by an illegal step or an unfinished turn.",
-            s.forfeits
-        );
-    }
-    o
-}
-
-// ---------------------------------------------------------------------------------------
-// The HTML report.
 
 const WHITE: &str = "#e9dfc4";
 const BLACK: &str = "#3b3a36";
@@ -331,12 +11,6 @@ const DRAW: &str = "#9aa7b4";
 const ACCENT: &str = "#c0603a";
 const BLUE: &str = "#4a7fb0";
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// A step of 1, 2 or 5 times a power of ten giving at most `most` steps up to `max`.
 fn nice_step(max: f64, most: usize) -> f64 {
@@ -709,24 +383,7 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
             "The interval contains 50%: no first-turn advantage is shown at this sample size."
         }
     );
-    let _ = writeln!(
-        o,
-        "<table><tr><th></th><th>games</th><th>rate</th><th>95% interval</th></tr>"
-    );
-    for (name, k, r) in [
-        ("White wins", s.white_wins, &s.white_rate),
-        ("Draws", s.draws, &s.draw_rate),
-        ("Black wins", s.black_wins, &s.black_rate),
-    ] {
-        let _ = writeln!(
-            o,
-            "<tr><td>{name}</td><td>{k}</td><td>{}</td><td>{} - {}</td></tr>",
-            pct(r.p),
-            pct(r.lo),
-            pct(r.hi)
-        );
-    }
-    let _ = writeln!(o, "</table>");
+    o += &tables::results(s).html();
 
     // Endings.
     let _ = writeln!(o, "<h2>How games end</h2>");
@@ -778,31 +435,7 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
             dist(&s.drawn_length)
         ),
     ));
-    let _ = writeln!(
-        o,
-        "<table><tr><th>turns</th><th>mean</th><th>min</th><th>10%</th><th>median</th><th>90%</th><th>max</th></tr>"
-    );
-    for (name, d) in [
-        ("per game", &s.length),
-        ("per decisive game", &s.decisive_length),
-        ("per drawn game", &s.drawn_length),
-        ("longest run without a capture", &s.longest_quiet),
-        ("every run without a capture", &s.quiet_runs),
-        ("captures per game", &s.captures),
-        ("captures per decisive game", &s.decisive_captures),
-        ("captures per drawn game", &s.drawn_captures),
-    ] {
-        if d.n == 0 {
-            let _ = writeln!(o, "<tr><td>{name}</td><td colspan=\"6\">-</td></tr>");
-        } else {
-            let _ = writeln!(
-                o,
-                "<tr><td>{name}</td><td>{:.1}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                d.mean, d.min, d.p10, d.median, d.p90, d.max
-            );
-        }
-    }
-    let _ = writeln!(o, "</table>");
+    o += &tables::lengths(s).html();
 
     // Quiet turns.
     let _ = writeln!(o, "<h2>Turns without a capture</h2>");
@@ -920,33 +553,10 @@ figure{{margin:1.2em 0}}figcaption{{margin-bottom:.3em}}.chart{{max-width:100%;h
         hbars(&rows, max_caps, &num, None),
         "Per game: captures made by units of each kind (blue) and units of the kind captured (red).",
     ));
+    o += &tables::kinds(f).html();
     let _ = writeln!(
         o,
-        "<table><tr><th>kind</th><th>moves/game</th><th>share</th><th>captures/game</th><th>lost/game</th><th>captures per move</th><th>at the start</th><th>left after a draw</th></tr>"
-    );
-    let all_moves: u64 = s.kinds.iter().map(|k| k.moves[0] + k.moves[1]).sum();
-    let counts = start_counts(f);
-    for (i, k) in s.kinds.iter().enumerate() {
-        let m = k.moves[0] + k.moves[1];
-        let c = k.captures[0] + k.captures[1];
-        let _ = writeln!(
-            o,
-            "<tr><td>{} {}</td><td>{:.2}</td><td>{}</td><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            esc(&k.letter),
-            esc(&k.name),
-            m as f64 / games,
-            pct(m as f64 / all_moves.max(1) as f64),
-            c as f64 / games,
-            (k.lost[0] + k.lost[1]) as f64 / games,
-            if m == 0 { "-".into() } else { pct(c as f64 / m as f64) },
-            counts.as_ref().map_or("-".into(), |c| c[i].to_string()),
-            left_in_draws(f, &counts, i)
-        );
-    }
-    let _ = writeln!(o, "</table>");
-    let _ = writeln!(
-        o,
-        "<p class=\"note\">Left after a draw: the units of the kind at the start less those lost, \
+        "<p class=\"note\">Moves, captures made and units lost are per game, both sides. Left at the end of a drawn game: the units of the kind at the start less those lost, \
          averaged over the drawn games (both sides). The engines made {:.2} unit moves per turn and searched {:.0} nodes per turn. {}</p>",
         s.steps_per_turn,
         s.nodes_per_turn,
