@@ -7,13 +7,11 @@
 // SCREENSHOTS (default ../docs/screenshots), COHORT_STATIC_DIR (passed on to the server).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHOTS, check, freePort, startServer, killServer, cleanup, launchBrowser, tempDir } from './harness.mjs';
+import { SHOTS, check, startServer, killServer, runSuite } from './harness.mjs';
 
 const SCENARIO_MS = 60000;
 const WAIT_MS = 25000;
 
-let browser = null;
-let dir = null;
 
 let base = '';
 let port = 0;
@@ -38,26 +36,6 @@ function gameOf(page) {
 }
 
 // Every scenario gets its own contexts; they are closed whatever happens.
-class Scenario {
-  constructor() { this.contexts = []; this.errors = []; }
-  async context(opts = {}) {
-    const c = await browser.newContext({ viewport: { width: 1400, height: 900 }, ...opts });
-    this.contexts.push(c);
-    return c;
-  }
-  async page(context) {
-    const page = await (context || await this.context()).newPage();
-    page.on('pageerror', (e) => this.errors.push(`page error on ${page.url()}: ${e.message}`));
-    page.on('dialog', (d) => { this.errors.push(`unexpected dialog: ${d.message()}`); d.dismiss().catch(() => {}); });
-    page.setDefaultTimeout(WAIT_MS);
-    return page;
-  }
-  async close() {
-    for (const c of this.contexts) await c.close().catch(() => {});
-    this.contexts = [];
-  }
-}
-
 async function boardState(page) {
   return page.evaluate(() => {
     const b = document.querySelector('[data-testid=board]');
@@ -638,43 +616,8 @@ const scenarios = [
   ['fusion: a moved unit moves again (chesimals-0.75)', movedAgain],
 ];
 
-let failed = 0;
-let passed = 0;
-try {
-  dir = tempDir('cohort-browser-');
-  port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  database = `sqlite://${join(dir, 't.db')}`;
-  await startServer(port, database);
-  browser = await launchBrowser();
-  const filter = process.argv[2];
-  for (const [name, run] of scenarios) {
-    if (filter && !name.includes(filter)) continue;
-    const t0 = Date.now();
-    const sc = new Scenario();
-    let timer;
-    try {
-      const what = await Promise.race([
-        run(sc),
-        new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${SCENARIO_MS / 1000} s`)), SCENARIO_MS); }),
-      ]);
-      check(!sc.errors.length, sc.errors.join('; '));
-      passed++;
-      console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${what}`);
-    } catch (e) {
-      failed++;
-      console.log(`FAIL ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${e.stack || e}`);
-      if (sc.errors.length) console.log(`     page errors: ${sc.errors.join('; ')}`);
-    } finally {
-      clearTimeout(timer);
-      await sc.close();
-    }
-  }
-} catch (e) {
-  failed++;
-  console.log(`FAIL setup: ${e.stack || e}`);
-} finally {
-  await cleanup();
-}
-console.log(`browser tests: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await runSuite('browser tests', scenarios, {
+  prefix: 'cohort-browser-',
+  timeoutMs: SCENARIO_MS, waitMs: WAIT_MS,
+  ready: (env) => ({ base, port, database } = env),
+});

@@ -6,13 +6,11 @@
 // SCREENSHOTS (default ../docs/screenshots), COHORT_STATIC_DIR (passed on to the server).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHOTS, check, freePort, startServer, cleanup, launchBrowser, tempDir } from './harness.mjs';
+import { SHOTS, check, runSuite } from './harness.mjs';
 
 const SCENARIO_MS = 60000;
 const WAIT_MS = 25000;
 
-let browser = null;
-let dir = null;
 let base = '';
 
 async function getJson(path) {
@@ -24,23 +22,6 @@ async function getJson(path) {
 async function post(path, body) {
   const r = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: r.status, body: await r.json().catch(() => null) };
-}
-
-class Scenario {
-  constructor() { this.contexts = []; this.errors = []; }
-  async page() {
-    const c = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    this.contexts.push(c);
-    const page = await c.newPage();
-    page.on('pageerror', (e) => this.errors.push(`page error on ${page.url()}: ${e.message}`));
-    page.on('dialog', (d) => { this.errors.push(`unexpected dialog: ${d.message()}`); d.dismiss().catch(() => {}); });
-    page.setDefaultTimeout(WAIT_MS);
-    return page;
-  }
-  async close() {
-    for (const c of this.contexts) await c.close().catch(() => {});
-    this.contexts = [];
-  }
 }
 
 const version = async (page) => Number(await page.getAttribute('[data-testid=board]', 'data-version'));
@@ -272,42 +253,8 @@ const scenarios = [
   ['piece diagrams: empty board, start position, leaders, game page', diagrams],
 ];
 
-let failed = 0;
-let passed = 0;
-try {
-  dir = tempDir('cohort-custom-');
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  await startServer(port, `sqlite://${join(dir, 't.db')}`);
-  browser = await launchBrowser();
-  const filter = process.argv[2];
-  for (const [name, run] of scenarios) {
-    if (filter && !name.includes(filter)) continue;
-    const t0 = Date.now();
-    const sc = new Scenario();
-    let timer;
-    try {
-      const what = await Promise.race([
-        run(sc),
-        new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${SCENARIO_MS / 1000} s`)), SCENARIO_MS); }),
-      ]);
-      check(!sc.errors.length, sc.errors.join('; '));
-      passed++;
-      console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${what}`);
-    } catch (e) {
-      failed++;
-      console.log(`FAIL ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${e.stack || e}`);
-      if (sc.errors.length) console.log(`     page errors: ${sc.errors.join('; ')}`);
-    } finally {
-      clearTimeout(timer);
-      await sc.close();
-    }
-  }
-} catch (e) {
-  failed++;
-  console.log(`FAIL setup: ${e.stack || e}`);
-} finally {
-  await cleanup();
-}
-console.log(`custom browser tests: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await runSuite('custom browser tests', scenarios, {
+  prefix: 'cohort-custom-',
+  timeoutMs: SCENARIO_MS, waitMs: WAIT_MS,
+  ready: (env) => ({ base } = env),
+});

@@ -5,15 +5,12 @@
 // a phone (390x844). Same set-up as browser.mjs: playwright-core drives Debian's chromium
 // against a real `cohort serve` on a temporary SQLite file.
 // Usage (from web/): COHORT_BIN=../target/release/cohort node tests/events.mjs [name filter]
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHOTS, check, freePort, startServer, cleanup, launchBrowser, tempDir } from './harness.mjs';
+import { SHOTS, check, runSuite } from './harness.mjs';
 
 const SCENARIO_MS = 60000;
 const WAIT_MS = 25000;
 
-let browser = null;
-let dir = null;
 let base = '';
 
 async function getView(id, token) {
@@ -33,20 +30,6 @@ async function create(body) {
   const r = await post('/api/games', body);
   check(r.status === 200, `create ${JSON.stringify(body)}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
-}
-
-class Scenario {
-  constructor() { this.contexts = []; this.errors = []; }
-  async page(opts = {}) {
-    const c = await browser.newContext({ viewport: { width: 1400, height: 900 }, ...opts });
-    this.contexts.push(c);
-    const page = await c.newPage();
-    page.on('pageerror', (e) => this.errors.push(`page error on ${page.url()}: ${e.message}`));
-    page.on('dialog', (d) => { this.errors.push(`unexpected dialog: ${d.message()}`); d.dismiss().catch(() => {}); });
-    page.setDefaultTimeout(WAIT_MS);
-    return page;
-  }
-  async close() { for (const c of this.contexts) await c.close().catch(() => {}); this.contexts = []; }
 }
 
 const attr = (page, name) => page.getAttribute('[data-testid=board]', name);
@@ -337,43 +320,8 @@ const scenarios = [
   ['phone 390x844', phone],
 ];
 
-let failed = 0;
-let passed = 0;
-try {
-  mkdirSync(SHOTS, { recursive: true });
-  dir = tempDir('cohort-events-');
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  await startServer(port, `sqlite://${join(dir, 't.db')}`);
-  browser = await launchBrowser();
-  const filter = process.argv[2];
-  for (const [name, run] of scenarios) {
-    if (filter && !name.includes(filter)) continue;
-    const t0 = Date.now();
-    const sc = new Scenario();
-    let timer;
-    try {
-      const what = await Promise.race([
-        run(sc),
-        new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${SCENARIO_MS / 1000} s`)), SCENARIO_MS); }),
-      ]);
-      check(!sc.errors.length, sc.errors.join('; '));
-      passed++;
-      console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${what}`);
-    } catch (e) {
-      failed++;
-      console.log(`FAIL ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${e.stack || e}`);
-      if (sc.errors.length) console.log(`     page errors: ${sc.errors.join('; ')}`);
-    } finally {
-      clearTimeout(timer);
-      await sc.close();
-    }
-  }
-} catch (e) {
-  failed++;
-  console.log(`FAIL setup: ${e.stack || e}`);
-} finally {
-  await cleanup();
-}
-console.log(`events browser tests: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await runSuite('events browser tests', scenarios, {
+  prefix: 'cohort-events-',
+  timeoutMs: SCENARIO_MS, waitMs: WAIT_MS,
+  ready: (env) => ({ base } = env),
+});

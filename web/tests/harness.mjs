@@ -1,10 +1,11 @@
 // The set-up every browser test shares: a real `cohort serve` on a free port and a temporary
-// SQLite file, Debian's chromium driven by playwright-core (never a downloaded browser), and
-// a cleanup that runs on success, failure and Ctrl-C alike.
+// SQLite file, Debian's chromium driven by playwright-core (never a downloaded browser), a
+// cleanup that runs on success, failure and Ctrl-C alike, and the scenario runner
+// (`runSuite`, `Scenario`).
 // Env: COHORT_BIN (default ../target/release/cohort), CHROMIUM (default /usr/bin/chromium),
 // SCREENSHOTS (default ../docs/screenshots), COHORT_STATIC_DIR (passed on to the server).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -78,3 +79,82 @@ export async function cleanup() {
   if (open.dir) { rmSync(open.dir, { recursive: true, force: true }); open.dir = null; }
 }
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, async () => { await cleanup(); process.exit(130); });
+
+// One scenario's pages, each in a browser context of its own that `close` takes down. A page
+// error or a dialog (the interface has none) is collected and fails the scenario.
+export class Scenario {
+  constructor(browser, { viewport = { width: 1400, height: 900 }, waitMs = 25000 } = {}) {
+    Object.assign(this, { browser, viewport, waitMs, contexts: [], errors: [] });
+  }
+  async context(opts = {}) {
+    const c = await this.browser.newContext({ viewport: this.viewport, ...opts });
+    this.contexts.push(c);
+    return c;
+  }
+  // A page in `contextOrOptions` when it is a context, else in a new context with those options.
+  async page(contextOrOptions) {
+    const ctx = typeof contextOrOptions?.newPage === 'function' ? contextOrOptions : await this.context(contextOrOptions);
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => this.errors.push(`page error on ${page.url()}: ${e.message}`));
+    page.on('dialog', (d) => { this.errors.push(`unexpected dialog: ${d.message()}`); d.dismiss().catch(() => {}); });
+    page.setDefaultTimeout(this.waitMs);
+    return page;
+  }
+  async close() {
+    for (const c of this.contexts) await c.close().catch(() => {});
+    this.contexts = [];
+  }
+}
+
+// Run a suite: the server on a free port with a temporary SQLite file, the browser, then each
+// scenario ([name, run] or [name, time limit in ms, run]; those whose name contains the first
+// command-line argument, if one is given) with its time limit. `ready` receives
+// { dir, port, base, database, browser } before the first scenario. Prints a line per
+// scenario and a total, and exits with 1 if anything failed.
+export async function runSuite(title, scenarios, { prefix, timeoutMs = 60000, viewport, waitMs, ready = () => {} }) {
+  let passed = 0;
+  let failed = 0;
+  try {
+    mkdirSync(SHOTS, { recursive: true });
+    const dir = tempDir(prefix);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const database = `sqlite://${join(dir, 't.db')}`;
+    await startServer(port, database);
+    const browser = await launchBrowser();
+    ready({ dir, port, base, database, browser });
+    const filter = process.argv[2];
+    for (const entry of scenarios) {
+      const [name, run] = [entry[0], entry[entry.length - 1]];
+      const limit = entry.length > 2 ? entry[1] : timeoutMs;
+      if (filter && !name.includes(filter)) continue;
+      const t0 = Date.now();
+      const seconds = () => ((Date.now() - t0) / 1000).toFixed(1);
+      const sc = new Scenario(browser, { viewport, waitMs });
+      let timer;
+      try {
+        const what = await Promise.race([
+          run(sc),
+          new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${limit / 1000} s`)), limit); }),
+        ]);
+        check(!sc.errors.length, sc.errors.join('; '));
+        passed++;
+        console.log(`ok   ${name} (${seconds()} s): ${what}`);
+      } catch (e) {
+        failed++;
+        console.log(`FAIL ${name} (${seconds()} s): ${e.stack || e}`);
+        if (sc.errors.length) console.log(`     page errors: ${sc.errors.join('; ')}`);
+      } finally {
+        clearTimeout(timer);
+        await sc.close();
+      }
+    }
+  } catch (e) {
+    failed++;
+    console.log(`FAIL setup: ${e.stack || e}`);
+  } finally {
+    await cleanup();
+  }
+  console.log(`${title}: ${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}

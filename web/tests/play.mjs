@@ -6,12 +6,10 @@
 //   2. A correspondence game (1 day per turn) survives a server restart with its clock intact.
 // Usage (from web/): npm ci && COHORT_BIN=../target/release/cohort node tests/play.mjs [filter]
 import { join } from 'node:path';
-import { SHOTS, check, freePort, startServer, cleanup, launchBrowser, tempDir, killServer } from './harness.mjs';
+import { SHOTS, check, startServer, killServer, runSuite } from './harness.mjs';
 
 const WAIT_MS = 25000;
 
-let browser = null;
-let dir = null;
 let base = '';
 let port = 0;
 let database = '';
@@ -20,19 +18,6 @@ async function getView(id) {
   const r = await fetch(`${base}/api/games/${id}`);
   check(r.ok, `GET game ${id}: ${r.status}`);
   return r.json();
-}
-
-class Scenario {
-  constructor() { this.contexts = []; this.errors = []; }
-  async page() {
-    const c = await browser.newContext({ viewport: { width: 1300, height: 900 } });
-    this.contexts.push(c);
-    const page = await c.newPage();
-    page.on('pageerror', (e) => this.errors.push(`page error on ${page.url()}: ${e.message}`));
-    page.setDefaultTimeout(WAIT_MS);
-    return page;
-  }
-  async close() { for (const c of this.contexts) await c.close().catch(() => {}); this.contexts = []; }
 }
 
 const gameOf = (page) => {
@@ -202,41 +187,8 @@ scenarios.push(['correspondence game survives a restart with its clock', 60000, 
   return `clock within ${Math.abs(used - elapsed)} ms of the wall clock across the restart`;
 }]);
 
-let passed = 0;
-let failed = 0;
-try {
-  dir = tempDir('cohort-play-');
-  port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  database = `sqlite://${join(dir, 't.db')}`;
-  await startServer(port, database);
-  browser = await launchBrowser();
-  const filter = process.argv[2];
-  for (const [name, limit, run] of scenarios) {
-    if (filter && !name.includes(filter)) continue;
-    const t0 = Date.now();
-    const sc = new Scenario();
-    let timer;
-    try {
-      const what = await Promise.race([run(sc),
-        new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${limit / 1000} s`)), limit); })]);
-      check(!sc.errors.length, sc.errors.join('; '));
-      passed++;
-      console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${what}`);
-    } catch (e) {
-      failed++;
-      console.log(`FAIL ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${e.stack || e}`);
-      if (sc.errors.length) console.log(`     page errors: ${sc.errors.join('; ')}`);
-    } finally {
-      clearTimeout(timer);
-      await sc.close();
-    }
-  }
-} catch (e) {
-  failed++;
-  console.log(`FAIL setup: ${e.stack || e}`);
-} finally {
-  await cleanup();
-}
-console.log(`play browser tests: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await runSuite('play browser tests', scenarios, {
+  prefix: 'cohort-play-',
+  viewport: { width: 1300, height: 900 }, waitMs: WAIT_MS,
+  ready: (env) => ({ base, port, database } = env),
+});
