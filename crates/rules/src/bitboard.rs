@@ -154,7 +154,9 @@ impl Bitboard {
         for (i, word) in self.0.into_iter().enumerate() {
             let mut w = word;
             while w != 0 {
-                f(Square::from_index((i as u32 * 64 + w.trailing_zeros()) as u8));
+                f(Square::from_index(
+                    (i as u32 * 64 + w.trailing_zeros()) as u8,
+                ));
                 w &= w - 1;
             }
         }

@@ -94,12 +94,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/account/login", post(login))
         .route("/api/account/logout", post(logout))
         .route("/api/players/{name}", get(player))
-        .method_not_allowed_fallback(|m: Method, u: axum::http::Uri| async move {
-            ApiError(
-                StatusCode::METHOD_NOT_ALLOWED,
-                format!("{} does not take {m}", u.path()),
-            )
-        })
+        .method_not_allowed_fallback(crate::api::wrong_method)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }

@@ -101,7 +101,7 @@ pub async fn no_route(method: Method, uri: Uri) -> Response {
 }
 
 /// A route that exists, asked with a method it does not take: a JSON 405 (axum adds `Allow`).
-async fn wrong_method(method: Method, uri: Uri) -> ApiError {
+pub(crate) async fn wrong_method(method: Method, uri: Uri) -> ApiError {
     ApiError(
         StatusCode::METHOD_NOT_ALLOWED,
         format!(
@@ -149,6 +149,23 @@ pub fn router(app: Arc<App>) -> Router {
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
+}
+
+/// Refuse (429) a new game of a kind, `what`, when `running` of them already reach the
+/// server's `most` (a count that failed is an internal error).
+pub(crate) fn room_for_one(
+    running: Result<i64, crate::store::StoreError>,
+    most: usize,
+    what: &str,
+) -> Result<(), ApiError> {
+    let running = running.map_err(|e| ApiError::internal(format!("counting games failed: {e}")))?;
+    if running >= most as i64 {
+        return Err(ApiError(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("this server runs at most {most} {what} at once; try again when one has ended"),
+        ));
+    }
+    Ok(())
 }
 
 /// Parse a JSON body, turning every way it can be wrong into one clear sentence.
@@ -394,21 +411,11 @@ pub(crate) async fn launch(
         // Counted and stored under one lock: two creations cannot both take the last place.
         let _gate = if ai_only {
             let gate = app.ai_games_gate.lock().await;
-            let running = app
-                .store
-                .count_ai_games()
-                .await
-                .map_err(|e| ApiError::internal(format!("counting games failed: {e}")))?;
-            if running >= app.config.max_ai_games as i64 {
-                return Err(ApiError(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    format!(
-                        "this server runs at most {} AI-against-AI games at once; \
-                         try again when one has ended",
-                        app.config.max_ai_games
-                    ),
-                ));
-            }
+            room_for_one(
+                app.store.count_ai_games().await,
+                app.config.max_ai_games,
+                "AI-against-AI games",
+            )?;
             Some(gate)
         } else {
             None

@@ -31,7 +31,7 @@ use cohort_rules::{
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::api::{body_with, find, Answer, ApiError, ApiPath, ApiQuery};
+use crate::api::{body_with, find, room_for_one, Answer, ApiError, ApiPath, ApiQuery};
 use crate::live::{board_view, colour_hex, side_name};
 use crate::store::GameRow;
 use crate::App;
@@ -604,20 +604,11 @@ pub(crate) async fn admit<'a>(
     caller: &Caller,
 ) -> Result<tokio::sync::MutexGuard<'a, ()>, ApiError> {
     let gate = app.custom_gate.lock().await;
-    let running = app
-        .store
-        .count_custom_games()
-        .await
-        .map_err(|e| ApiError::internal(format!("counting games failed: {e}")))?;
-    if running >= app.config.max_custom_games as i64 {
-        return Err(ApiError(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!(
-                "this server runs at most {} games with custom variants at once; try again when one has ended",
-                app.config.max_custom_games
-            ),
-        ));
-    }
+    room_for_one(
+        app.store.count_custom_games().await,
+        app.config.max_custom_games,
+        "games with custom variants",
+    )?;
     let recent = app
         .custom_callers
         .lock()

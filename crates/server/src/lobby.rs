@@ -9,7 +9,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
-use axum::http::{HeaderMap, Method, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use cohort_rules::builtin;
@@ -95,12 +95,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/challenges/{id}", get(status))
         .route("/api/challenges/{id}/accept", post(accept))
         .route("/api/challenges/{id}/cancel", post(cancel))
-        .method_not_allowed_fallback(|m: Method, u: axum::http::Uri| async move {
-            ApiError(
-                StatusCode::METHOD_NOT_ALLOWED,
-                format!("{} does not take {m}", u.path()),
-            )
-        })
+        .method_not_allowed_fallback(crate::api::wrong_method)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }

@@ -11,7 +11,6 @@ const DRAW: &str = "#9aa7b4";
 const ACCENT: &str = "#c0603a";
 const BLUE: &str = "#4a7fb0";
 
-
 /// A step of 1, 2 or 5 times a power of ten giving at most `most` steps up to `max`.
 fn nice_step(max: f64, most: usize) -> f64 {
     let mut step = 1.0;
