@@ -148,11 +148,11 @@ impl Position {
     /// captured (or `to` is empty).
     pub(crate) fn relocate_stacked(&mut self, from: Square, to: Square, pin: bool) {
         let id = self.board[from.index()];
-        let s = self.units[id as usize].side;
+        let u = self.units[id as usize];
+        let s = u.side;
         self.save_stack(from);
         self.save_stack(to);
         self.save_unit(id);
-        let before = Self::unit_key(&self.units[id as usize]);
         self.board[from.index()] = self.under[from.index()];
         self.under[from.index()] = NO_UNIT;
         self.shared.clear(from);
@@ -167,7 +167,7 @@ impl Position {
         self.board[to.index()] = id;
         self.occupied[s.index()].set(to);
         self.units[id as usize].square = to;
-        self.hash ^= before ^ Self::unit_key(&self.units[id as usize]);
+        self.hash ^= ZOBRIST.unit_moved(u.side, u.kind, u.group, from, to);
     }
 
     /// Take unit `id` off a possibly shared square (a capture or a Lifeform removal),

@@ -91,13 +91,12 @@ impl StepList {
         self.steps[self.len] = MaybeUninit::new(step);
         self.len += 1;
     }
-    /// Push a move from `from` to each square of `dests`, in ascending order. The length
-    /// stays in a register and each word of `dests` is walked in one (the general
-    /// iterator kept both in memory, reloading them on every step).
+    /// Push a move from `from` to each square of `dests`, in ascending order, with the
+    /// length kept in a register (`push` reloads and stores it on every step).
     #[inline(always)]
     pub fn push_moves(&mut self, from: Square, dests: Bitboard) {
         let mut n = self.len;
-        dests.for_each(|to| {
+        dests.iter().for_each(|to| {
             self.steps[n] = MaybeUninit::new(Step::new(from, to));
             n += 1;
         });

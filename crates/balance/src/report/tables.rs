@@ -24,22 +24,21 @@ impl Table {
     }
 
     pub fn html(&self) -> String {
-        let cells = |tag: &str, row: &mut dyn Iterator<Item = &str>| {
-            row.map(|c| format!("<{tag}>{}</{tag}>", esc(c)))
-                .collect::<String>()
-        };
-        let mut o = format!(
-            "<table><tr>{}</tr>\n",
-            cells("th", &mut self.head.iter().copied())
-        );
+        let mut o = format!("<table>{}", html_row("th", &self.head));
         for row in &self.rows {
-            o += &format!(
-                "<tr>{}</tr>\n",
-                cells("td", &mut row.iter().map(String::as_str))
-            );
+            o += &html_row("td", row);
         }
         o + "</table>\n"
     }
+}
+
+/// One table row, each cell escaped in a `tag` element.
+fn html_row<S: AsRef<str>>(tag: &str, cells: &[S]) -> String {
+    let cells: String = cells
+        .iter()
+        .map(|c| format!("<{tag}>{}</{tag}>", esc(c.as_ref())))
+        .collect();
+    format!("<tr>{cells}</tr>\n")
 }
 
 /// Wins, draws and their rates with Wilson intervals.
