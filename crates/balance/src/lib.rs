@@ -479,31 +479,34 @@ impl Tally {
             }
             _ => None,
         };
-        let victim = match step.kind {
-            StepKind::Move | StepKind::Promote(_) => pos
-                .unit_at(step.to)
-                .filter(|u| u.side != side)
-                .map(|u| u.kind as usize),
-            _ => None,
-        };
         game.play(step)?;
+        // What the step took, as the rules report it: every capture method counts (a
+        // Withdrawer's, an enclosure's), a Lifeform regulation's removal does not.
+        let mut victims = [0u32; 16];
+        let mut taken = 0usize;
+        for (victim_side, kind, _, capture) in game.last_effects().removed() {
+            if capture && victim_side != side && taken < victims.len() {
+                victims[taken] = kind as u32;
+                taken += 1;
+            }
+        }
         let turn = self.turns.len() - 1;
         if !step.is_end() {
             self.turns[turn].push(text);
         }
-        if victim.is_some() {
+        if taken > 0 {
             self.captures[turn] += 1;
         }
         if count_kinds {
             let s = side.index();
             if let Some(k) = mover {
                 self.kind_moves[k][s] += 1;
-                if victim.is_some() {
+                if taken > 0 {
                     self.kind_captures[k][s] += 1;
                 }
             }
-            if let Some(v) = victim {
-                self.kind_lost[v][1 - s] += 1;
+            for &v in &victims[..taken] {
+                self.kind_lost[v as usize][1 - s] += 1;
             }
         }
         Ok(())

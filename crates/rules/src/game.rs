@@ -1,8 +1,9 @@
 //! A game: a position plus its history, with the draw rules of RULES.md section 8
 //! (repetition at turn starts, consecutive turns without a capture) and undo inside a turn.
 
+use crate::effects::Effects;
 use crate::position::{Outcome, Position, Side, Undo};
-use crate::step::{Step, StepKind, StepList};
+use crate::step::{Step, StepList};
 use crate::variant::NoLegalTurn;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -49,13 +50,16 @@ pub struct Game {
     start: Position,
     /// Every step played, `end` included.
     steps: Vec<Step>,
-    /// Undo records of the steps of the current turn, and whether each captured.
+    /// Undo records of the steps of the current turn, and whether each restarts the quiet
+    /// count (a capture, or a move of a `quiet_resets` kind).
     turn_undos: Vec<(Step, Undo, bool)>,
     /// Hashes of the positions at each turn start, the current one last.
     turn_starts: Vec<u64>,
     /// Consecutive completed turns without a capture.
     quiet: u16,
     result: Option<(Outcome, EndReason)>,
+    /// What the last step played did.
+    effects: Effects,
 }
 
 impl Game {
@@ -68,6 +72,7 @@ impl Game {
             turn_undos: vec![],
             quiet: 0,
             result: None,
+            effects: Effects::new(),
         };
         g.judge_turn_start();
         g
@@ -83,6 +88,10 @@ impl Game {
     }
     pub fn result(&self) -> Option<(Outcome, EndReason)> {
         self.result
+    }
+    /// What the last step played did (empty before the first, and after an undo).
+    pub fn last_effects(&self) -> &Effects {
+        &self.effects
     }
     pub fn quiet_turns(&self) -> u16 {
         self.quiet
@@ -106,16 +115,16 @@ impl Game {
             ));
         }
         let side = self.position.side_to_move();
-        // A capture takes an enemy unit off its square; a Lifeform pin or a regulation
-        // removal is not a capture (RULES.md section 6).
-        let captures = matches!(step.kind, StepKind::Move | StepKind::Promote(_))
-            && self
-                .position
-                .unit_at(step.to)
-                .is_some_and(|u| u.side != side);
-        let undo = self.position.make(step);
+        let undo = self.position.make_reporting(step, &mut self.effects);
+        // A capture restarts the quiet count, by whatever method it takes (a Lifeform pin or
+        // a regulation's removal is not a capture: RULES.md section 6), and so does a move of
+        // a kind the variant names (Chessma 84's pawns: the fifty-move rule as FIDE).
+        let resets = self.effects.captures()
+            || self
+                .effects
+                .moved_kind_in(self.position.variant().quiet_resets);
         self.steps.push(step);
-        self.turn_undos.push((step, undo, captures));
+        self.turn_undos.push((step, undo, resets));
         if let Some(outcome) = self.position.outcome() {
             self.result = Some((outcome, EndReason::Victory));
         } else if self.position.side_to_move() != side {
@@ -147,6 +156,7 @@ impl Game {
             Some((step, undo, _)) => {
                 self.position.unmake(step, undo);
                 self.steps.pop();
+                self.effects.clear();
                 true
             }
             None => false,
@@ -166,9 +176,9 @@ impl Game {
     }
 
     fn turn_ended(&mut self) {
-        let captured = self.turn_undos.iter().any(|t| t.2);
+        let reset = self.turn_undos.iter().any(|t| t.2);
         self.turn_undos.clear();
-        self.quiet = if captured { 0 } else { self.quiet + 1 };
+        self.quiet = if reset { 0 } else { self.quiet + 1 };
         let hash = self.position.hash();
         self.turn_starts.push(hash);
         let v = self.position.variant().clone();

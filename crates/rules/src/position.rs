@@ -1,6 +1,6 @@
 //! Positions: units with identity on a board, the side to move, the turn state, and an
 //! incrementally kept Zobrist hash that covers the turn state. Nothing here knows a command
-//! model: the board changes through the effects of effect.rs (one undo mechanism for every
+//! model: the board changes through the changes of journal.rs (one undo mechanism for every
 //! game), and the command rules live in command/ (one module per model).
 
 use std::fmt;
@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::bitboard::{Bitboard, Square};
 use crate::command::{body::BodyTurn, chain::ChainTurn, lead::LeadTurn, range::RangeTurn};
-use crate::effect::Change;
+use crate::journal::Change;
 use crate::variant::{CommandModel, Variant, MAX_ACTIVATORS, MAX_GROUPS, MAX_KINDS};
 use crate::zobrist::ZOBRIST;
 
@@ -116,7 +116,7 @@ pub struct Position {
     /// elsewhere), and the squares that hold two units.
     pub(crate) under: [u8; 256],
     pub(crate) shared: Bitboard,
-    /// The effects of the steps made so far, newest last; `unmake` reverts them (effect.rs).
+    /// The effects of the steps made so far, newest last; `unmake` reverts them (journal.rs).
     pub(crate) journal: Vec<Change>,
     /// FIDE chess: the dedicated 8x8 core (the generic fields above mirror it).
     pub(crate) chess: Option<Box<crate::chess::ChessState>>,

@@ -23,10 +23,10 @@ use axum::extract::{ConnectInfo, FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::Json;
-use cohort_rules::movement::MoveSet;
+use cohort_rules::diagram::empty_targets;
 use cohort_rules::{
     builtin, builtin_variants, parse_variants, variant_warnings, Bitboard, CommandModel, Position,
-    Side, Square, StepList, Variant, VariantError,
+    Side, Square, Variant, VariantError,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -253,72 +253,6 @@ fn letters(v: &Variant, mask: u16) -> Vec<String> {
         .collect()
 }
 
-fn compile(v: &Variant, moves: &str, side: Side) -> Option<MoveSet> {
-    let forward = if side == Side::White { 1 } else { -1 };
-    MoveSet::compile(moves, &v.geometry, forward).ok()
-}
-
-/// On an empty board: the squares a piece moving by `moves` from `from` may move to, and
-/// those on which it would capture a lone enemy unit.
-fn empty_targets(v: &Variant, moves: &str, side: Side, from: Square) -> (Bitboard, Bitboard) {
-    let Some(set) = compile(v, moves, side) else {
-        return (Bitboard::EMPTY, Bitboard::EMPTY);
-    };
-    let geo = &v.geometry;
-    let others = geo.squares & !Bitboard::from_square(from);
-    let quiet = set.destinations(geo, from, others, Bitboard::EMPTY);
-    let mut captures = Bitboard::EMPTY;
-    for t in others.iter() {
-        let lone = Bitboard::from_square(t);
-        if set.destinations(geo, from, others & !lone, lone).has(t) {
-            captures.set(t);
-        }
-    }
-    (quiet, captures)
-}
-
-/// On `pos`'s board with the unit on `from` (if any) replaced by the piece: where it may
-/// move (empty squares) and capture (enemy units).
-fn board_targets(
-    v: &Variant,
-    pos: &Position,
-    moves: &str,
-    side: Side,
-    from: Square,
-) -> (Bitboard, Bitboard) {
-    let geo = &v.geometry;
-    if v.is_chessma() && pos.unit_at(from).is_some_and(|u| u.side == side) {
-        // Chessma 84's lines run on two sheets and its pieces capture in their own ways:
-        // a real unit's targets are the rules' own destinations.
-        let t = pos.destinations(from);
-        let enemy = pos.occupied(side.other());
-        return (t & !enemy, t & enemy);
-    }
-    let Some(set) = compile(v, moves, side) else {
-        return (Bitboard::EMPTY, Bitboard::EMPTY);
-    };
-    let not_from = !Bitboard::from_square(from);
-    let own = pos.occupied(side) & not_from;
-    let enemy = pos.occupied(side.other()) & not_from;
-    let empty = geo.squares & !(own | enemy) & not_from;
-    let t = set.destinations(geo, from, empty, enemy);
-    (t & empty, t & enemy)
-}
-
-/// Units linked to `from` by chains of king-adjacent squares of `within`.
-fn linked(v: &Variant, from: Square, within: Bitboard) -> Bitboard {
-    let geo = &v.geometry;
-    let mut seen = Bitboard::from_square(from);
-    let mut frontier = vec![from];
-    while let Some(sq) = frontier.pop() {
-        for n in (geo.king(sq) & within & !seen).iter() {
-            seen.set(n);
-            frontier.push(n);
-        }
-    }
-    seen & !Bitboard::from_square(from)
-}
-
 /// A diagram request: the piece kind (its letter), the square, the side.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -365,13 +299,11 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
         })?,
     };
     let p = &v.pieces[kind];
-    let (moves, captures) = empty_targets(v, &p.moves, side, from);
-    let (bmoves, bcaptures) = board_targets(v, board, &p.moves, side, from);
+    let d = board.piece_diagram(kind, side, from);
 
     // The board as drawn: its units, the piece on `from` in place of whatever stood there.
     let view = board_view(board);
-    let here = board.unit_at(from).copied();
-    let real = here.filter(|u| u.kind as usize == kind && u.side == side);
+    let real = d.real;
     let mut units: Vec<Value> = view["units"]
         .as_array()
         .map(|a| {
@@ -396,117 +328,69 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
         "group": group, "colour": colour, "moved": false, "pinned": null,
     }));
     // The unit really standing there, of this kind and side: where it may go now by every
-    // rule of the game (command rules included), from the position's legal steps.
-    let mut lead_now = vec![];
-    let legal_now = real.map(|_| {
-        let mut list = StepList::new();
-        if board.side_to_move() == side {
-            board.legal_steps(&mut list);
-        }
-        let mut b = Bitboard::EMPTY;
-        for s in list.iter().filter(|s| s.from == from && !s.is_end()) {
-            if s.to != from {
-                b.set(s.to);
-            } else {
-                // Lead model: the leader on `from` may lead the turn (`lead:b2:dia`).
-                lead_now.push(board.step_text(*s));
-            }
-        }
-        names(v, b)
-    });
+    // rule of the game (command rules included), as the rules say.
+    let legal_now = d.legal_now.map(|b| names(v, b));
+    let lead_now: Vec<String> = d.lead_now.iter().map(|&s| board.step_text(s)).collect();
 
-    // Leaders: what they activate and how far they reach.
-    let own = board.occupied(side) & !Bitboard::from_square(from);
-    let leader = if !p.leader {
-        Value::Null
-    } else {
-        let activates = letters(v, v.activates[kind]);
-        match &v.command {
-            CommandModel::Range { range, activations } => {
-                let zone = geo.king_box(from, *range);
-                json!({
-                    "model": "range",
-                    "text": format!(
-                        "activates {activations} unit{} a turn, itself included, within {range} squares (king distance) of where it stands when that unit's move starts",
-                        if *activations == 1 { "" } else { "s" }
-                    ),
-                    "activates": activates,
-                    "range": range,
-                    "reach_empty": names(v, zone),
-                    "reach_board": names(v, zone & own),
-                })
-            }
-            CommandModel::Chain {
-                links_any_friendly,
-                cap,
-                reactivate,
-            } => {
-                let within = match real {
-                    Some(u) if !links_any_friendly => own & chesimal(board, side, u.group),
-                    _ => own,
-                };
-                json!({
-                    "model": "chain",
-                    "text": format!(
-                        "leads its chesimal: a turn moves units of one chesimal, each linked to its leader by a chain of adjacent {} units when its move starts{}{}",
-                        if *links_any_friendly { "friendly" } else { "same-chesimal" },
-                        if *cap > 0 { format!("; at most {cap} moves a turn") } else { String::new() },
-                        if *reactivate { "; a unit may move again while linked" } else { "" },
-                    ),
-                    "activates": activates,
-                    "links": if *links_any_friendly { "friendly" } else { "group" },
-                    "cap": cap,
-                    "reach_empty": names(v, geo.king(from)),
-                    "reach_board": names(v, linked(v, from, within)),
-                })
-            }
-            CommandModel::Lead { links_any_friendly } => {
-                let modes: Vec<Value> = v
-                    .lead_modes
-                    .iter()
-                    .filter(|m| m.leader as usize == kind)
-                    .map(|m| {
-                        json!({
-                            "mode": m.name,
-                            "budget": m.budget,
-                            "others": m.others,
-                            "activates": letters(v, m.activates),
-                            "remap": m.remap.iter().map(|(k, b, _)| json!({
-                                "letter": v.pieces[*k as usize].letter.to_string(),
-                                "name": v.pieces[*k as usize].name,
-                                "moves": b,
-                            })).collect::<Vec<_>>(),
+    // Leaders: what they activate and how far they reach, in the rules' words.
+    let leader = match &d.command {
+        None => Value::Null,
+        Some(c) => {
+            let mut o = json!({
+                "model": c.model,
+                "text": c.text,
+                "activates": letters(v, c.activates),
+                "reach_empty": names(v, c.reach_empty),
+                "reach_board": names(v, c.reach_board),
+            });
+            match &v.command {
+                CommandModel::Range { range, .. } => o["range"] = json!(range),
+                CommandModel::Chain {
+                    links_any_friendly,
+                    cap,
+                    ..
+                } => {
+                    o["links"] = json!(if *links_any_friendly { "friendly" } else { "group" });
+                    o["cap"] = json!(cap);
+                }
+                CommandModel::Lead { .. } => {
+                    let modes: Vec<Value> = v
+                        .lead_modes
+                        .iter()
+                        .filter(|m| m.leader as usize == kind)
+                        .map(|m| {
+                            json!({
+                                "mode": m.name,
+                                "budget": m.budget,
+                                "others": m.others,
+                                "activates": letters(v, m.activates),
+                                "remap": m.remap.iter().map(|(k, b, _)| json!({
+                                    "letter": v.pieces[*k as usize].letter.to_string(),
+                                    "name": v.pieces[*k as usize].name,
+                                    "moves": b,
+                                })).collect::<Vec<_>>(),
+                            })
                         })
-                    })
-                    .collect();
-                let within = match real {
-                    Some(u) if !links_any_friendly => own & chesimal(board, side, u.group),
-                    _ => own,
-                };
-                json!({
-                    "model": "lead",
-                    "text": format!(
-                        "leads a turn (the step lead): activates units linked to it by a chain of adjacent {} units, within its budget",
-                        if *links_any_friendly { "friendly" } else { "same-chesimal" }
-                    ),
-                    "activates": modes.first().map_or(Value::Null, |m| m["activates"].clone()),
-                    "modes": modes,
-                    "reach_empty": names(v, geo.king(from)),
-                    "reach_board": names(v, linked(v, from, within)),
-                })
+                        .collect();
+                    o["modes"] = json!(modes);
+                }
+                CommandModel::Single | CommandModel::Body => {}
             }
-            CommandModel::Single | CommandModel::Body => Value::Null,
+            o
         }
     };
 
     // Lead model: how the kinds a leader remaps move when it activates them.
-    let as_activated: Vec<Value> = v
-        .lead_modes
+    let as_activated: Vec<Value> = d
+        .as_activated
         .iter()
-        .flat_map(|m| m.remap.iter().map(move |r| (m, r)))
-        .filter(|(_, (k, _, _))| *k as usize == kind)
-        .map(|(m, (_, betza, _))| {
-            let (mv, cp) = empty_targets(v, betza, side, from);
+        .map(|&(i, mv, cp)| {
+            let m = &v.lead_modes[i];
+            let betza = m
+                .remap
+                .iter()
+                .find(|(k, _, _)| *k as usize == kind)
+                .map_or("", |(_, b, _)| b.as_str());
             let lp = &v.pieces[m.leader as usize];
             json!({
                 "leader": lp.letter.to_string(),
@@ -527,15 +411,15 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
     o.insert("side".into(), side_name(side).into());
     o.insert(
         "empty".into(),
-        json!({"moves": names(v, moves), "captures": names(v, captures)}),
+        json!({"moves": names(v, d.empty_moves), "captures": names(v, d.empty_captures)}),
     );
     o.insert(
         "board".into(),
         json!({
             "position": board.to_text(),
             "units": units,
-            "moves": names(v, bmoves),
-            "captures": names(v, bcaptures),
+            "moves": names(v, d.board_moves),
+            "captures": names(v, d.board_captures),
             "real": real.is_some(),
             "legal_now": legal_now,
             "lead_now": lead_now,
@@ -553,13 +437,6 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
     Ok(out)
 }
 
-/// The squares of `side`'s chesimal `group`.
-fn chesimal(pos: &Position, side: Side, group: u8) -> Bitboard {
-    pos.units()
-        .filter(|u| u.side == side && u.group == group)
-        .map(|u| u.square)
-        .collect()
-}
 
 // ---------------------------------------------------------------- limits per caller
 

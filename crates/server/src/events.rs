@@ -1,10 +1,9 @@
 //! What each step takes off the board, for the move list and the board's animation: the
 //! units a step captured (on its destination square or elsewhere) and those the rules remove
-//! when a turn ends (Lifeform's regulations). Read from the rules' public API only: the units
-//! off the board before and after the step (`Position::removed_units`, which keep the square
-//! they were taken from), compared as multisets.
+//! when a turn ends (Lifeform's regulations). Read from what the rules report a step did
+//! (`Game::last_effects`): nothing here compares boards or guesses a capture.
 
-use cohort_rules::{Game, Position, Side, Step, StepList, Unit};
+use cohort_rules::{Game, Side, Step, StepList};
 use serde_json::{json, Value};
 
 /// One unit taken off the board: where it stood, its letter (Black's lower case), its side.
@@ -29,39 +28,24 @@ pub fn list_json(list: &[Removed]) -> Value {
     Value::Array(list.iter().map(Removed::json).collect())
 }
 
-/// The units off the board now (captured or removed), as they stood when they left it.
-pub fn off_board(pos: &Position) -> Vec<Unit> {
-    pos.removed_units().copied().collect()
-}
-
-/// The units that left the board between `before` (from [`off_board`]) and `after`.
-pub fn removed_by(before: &[Unit], after: &Position) -> Vec<Removed> {
-    let mut left: Vec<Option<&Unit>> = before.iter().map(Some).collect();
-    let mut out = vec![];
-    for u in after.removed_units() {
-        // A unit off the board before the step is still off it (units never come back but
-        // by undo): match it once, the rest are this step's.
-        if let Some(slot) = left.iter_mut().find(|s| s.is_some_and(|b| b == u)) {
-            *slot = None;
-            continue;
-        }
-        out.push(describe(after, u));
-    }
-    out
-}
-
-fn describe(pos: &Position, u: &Unit) -> Removed {
-    let v = pos.variant();
-    let l = v.pieces[u.kind as usize].letter;
-    Removed {
-        square: v.geometry.square_name(u.square),
-        letter: if u.side == Side::White {
-            l.to_string()
-        } else {
-            l.to_ascii_lowercase().to_string()
-        },
-        side: u.side,
-    }
+/// The units the last step took off the board, as the rules report it (its effects).
+pub fn removed_by(game: &Game) -> Vec<Removed> {
+    let v = game.position().variant();
+    game.last_effects()
+        .removed()
+        .map(|(side, kind, square, _)| {
+            let l = v.pieces[kind as usize].letter;
+            Removed {
+                square: v.geometry.square_name(square),
+                letter: if side == Side::White {
+                    l.to_string()
+                } else {
+                    l.to_ascii_lowercase().to_string()
+                },
+                side,
+            }
+        })
+        .collect()
 }
 
 /// What ending the turn now would do, played on a copy of the game: the units the rules
@@ -70,9 +54,8 @@ fn describe(pos: &Position, u: &Unit) -> Removed {
 pub fn end_preview(game: &Game, legal: &StepList) -> Option<(Vec<Removed>, Option<String>)> {
     let end: Step = *legal.iter().find(|s| s.is_end())?;
     let mut copy = game.clone();
-    let before = off_board(copy.position());
     copy.play(end).ok()?;
-    let removed = removed_by(&before, copy.position());
+    let removed = removed_by(&copy);
     let result = copy.result().map(|r| {
         crate::live::result_json(Some(r), None)["text"]
             .as_str()

@@ -8,7 +8,7 @@ use cohort_rules::{
 };
 use serde_json::{json, Value};
 
-use crate::events::{self, off_board, removed_by, Removed};
+use crate::events::{self, removed_by, Removed};
 use crate::store::GameRow;
 
 /// A turn in notation: who played it and its steps.
@@ -110,9 +110,8 @@ impl LiveGame {
         let pos = self.game.position();
         let step = pos.parse_step(text)?;
         let canonical = pos.step_text(step);
-        let before = off_board(pos);
         self.game.play(step)?;
-        self.removed.push(removed_by(&before, self.game.position()));
+        self.removed.push(removed_by(&self.game));
         let last = self.turns.len() - 1;
         self.turns[last].1.push(canonical.clone());
         let to_move = self.game.position().side_to_move();

@@ -12,12 +12,13 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use crate::bitboard::Square;
+use crate::effects::{Effect, Effects};
 use crate::position::{Position, PositionError, Side, Unit, NO_UNIT};
 use crate::step::{Step, StepKind, StepList};
 
 pub(crate) use board::Saved;
 use board::*;
-pub(crate) use rules::{Game, How, MoveBuf, Mv};
+pub(crate) use rules::{Game, How, MoveBuf, Mv, Report};
 pub(crate) use tables::Tables;
 use tables::NONE;
 
@@ -209,54 +210,25 @@ impl Position {
         })
     }
 
-    /// The squares whose pieces a legal step takes off the board (by any capture method,
-    /// on either board), before it is made: what the interface shows.
-    pub fn capture_squares(&self, step: Step) -> Vec<Square> {
-        let Some(c) = self.chessma.as_deref() else {
-            return match self.unit_at(step.to) {
-                Some(u)
-                    if u.side != self.side
-                        && matches!(step.kind, StepKind::Move | StepKind::Promote(_)) =>
-                {
-                    vec![step.to]
-                }
-                _ => vec![],
-            };
-        };
-        let mv = self.chessma_decode(step);
-        SCRATCH.with(|cell| {
-            let mut scratch = cell.borrow_mut();
-            scratch.copy_from(&c.board);
-            let mut game = Game {
-                t: &c.tables,
-                b: &mut scratch,
-            };
-            let before = game.b.cells;
-            game.make(mv);
-            captured_cells(mv, &before, &game.b.cells, c.board.side)
-                .into_iter()
-                .map(|(s, _)| Square::from_index(s))
-                .collect()
-        })
-    }
-
-    /// Play a legal step on the core, save what unmake needs, and rebuild the generic view.
-    pub(crate) fn chessma_make(&mut self, step: Step) {
+    /// Play a legal step on the core, save what unmake needs, and rebuild the generic view;
+    /// `fx`, when given, gets what the step did.
+    pub(crate) fn chessma_make(&mut self, step: Step, fx: Option<&mut Effects>) {
         let mv = self.chessma_decode(step);
         let c = self.chessma.as_deref_mut().expect("a chessma variant");
         let tables = c.tables.clone();
-        let before = c.board.cells;
-        let mover = c.board.side;
+        c.removed_marks.push(c.removed.len());
+        let mut tell = Tell {
+            fx,
+            removed: &mut c.removed,
+            kinds: &c.variant_kind,
+        };
         let mut game = Game {
             t: &tables,
             b: &mut c.board,
         };
-        let (saved, _) = game.make(mv);
-        c.removed_marks.push(c.removed.len());
-        let taken = captured_cells(mv, &before, &c.board.cells, mover);
-        c.removed.extend(taken);
+        let (saved, _) = game.make_reporting(mv, &mut tell);
         c.saved.push(saved);
-        self.journal.push(crate::effect::Change::Chessma);
+        self.journal.push(crate::journal::Change::Chessma);
         self.side = self.side.other();
         self.sync_chessma_view();
     }
@@ -792,17 +764,78 @@ fn piece_text(cell: u8) -> String {
     format!("{letter}{spent}")
 }
 
-/// The enemy pieces a move took off the board: squares that held one of them before and do
-/// not after (pushes and swaps move pieces but take none).
-fn captured_cells(mv: Mv, before: &[u8; 256], after: &[u8; 256], mover: usize) -> Vec<(u8, u8)> {
-    if matches!(mv.how, How::Push { .. } | How::Swap | How::Drop(_)) {
-        return Vec::new();
+/// Turns the core's reports into the view's removed units and, when asked, effects.
+struct Tell<'a> {
+    fx: Option<&'a mut Effects>,
+    removed: &'a mut Vec<(u8, u8)>,
+    kinds: &'a [u8; 16],
+}
+
+impl Tell<'_> {
+    fn unit(&self, cell: u8) -> (Side, u8) {
+        let s = if side(cell) == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        (s, self.kinds[kind(cell) as usize])
     }
-    let mut out = Vec::new();
-    for (s, (&b, &a)) in before.iter().zip(after.iter()).enumerate() {
-        if b != EMPTY && side(b) != mover && (a == EMPTY || side(a) == mover) {
-            out.push((s as u8, b));
+}
+
+impl Report for Tell<'_> {
+    fn moved(&mut self, from: u8, to: u8, cell: u8) {
+        let (side, kind) = self.unit(cell);
+        if let Some(fx) = self.fx.as_deref_mut() {
+            fx.push(Effect::Moved {
+                side,
+                kind,
+                from: Square::from_index(from),
+                to: Square::from_index(to),
+            });
         }
     }
-    out
+    fn removed(&mut self, at: u8, cell: u8, pocket: bool) {
+        self.removed.push((at, cell));
+        let (side, kind) = self.unit(cell);
+        if let Some(fx) = self.fx.as_deref_mut() {
+            let square = Square::from_index(at);
+            fx.push(Effect::Removed {
+                side,
+                kind,
+                square,
+                capture: true,
+            });
+            if pocket {
+                fx.push(Effect::Pocketed {
+                    side: side.other(),
+                    kind,
+                });
+            }
+        }
+    }
+    fn placed(&mut self, at: u8, cell: u8) {
+        let (side, kind) = self.unit(cell);
+        if let Some(fx) = self.fx.as_deref_mut() {
+            fx.push(Effect::Placed {
+                side,
+                kind,
+                square: Square::from_index(at),
+            });
+        }
+    }
+    fn changed(&mut self, at: u8, old: u8, new: u8) {
+        let ((side, from), (_, to)) = (self.unit(old), self.unit(new));
+        // A spent Encloser is an Encloser to the view: nothing changes there.
+        if from == to {
+            return;
+        }
+        if let Some(fx) = self.fx.as_deref_mut() {
+            fx.push(Effect::KindChanged {
+                side,
+                square: Square::from_index(at),
+                from,
+                to,
+            });
+        }
+    }
 }

@@ -5,7 +5,7 @@
 //! `end`. A Hand landing on an enemy piece may pin it (`~`) instead of capturing: both share
 //! the square, `board` holding the Hand and `under` the pinned piece. At `end` the
 //! regulations remove every disconnected part of both sides (repeated until stable) and loss
-//! is judged. Every change goes through the stacked-square effects of effect.rs, so a step
+//! is judged. Every change goes through the stacked-square changes of journal.rs, so a step
 //! costs its own changes (no snapshot of the board and units).
 
 use crate::bitboard::{Bitboard, Square};
@@ -288,7 +288,7 @@ impl Position {
     }
 }
 
-/// Play a step of the body model; `unmake` (effect.rs) reverts it.
+/// Play a step of the body model; `unmake` (journal.rs) reverts it.
 pub(crate) fn make(pos: &mut Position, step: Step) {
     let mut turn = pos.turn;
     if let StepKind::Drop(kind) = step.kind {

@@ -21,6 +21,7 @@ pub mod range;
 use std::fmt;
 
 use crate::bitboard::{Bitboard, Square};
+use crate::effects::Effects;
 use crate::position::{Position, Side};
 use crate::step::{Step, StepKind, StepList};
 use crate::variant::CommandModel;
@@ -439,7 +440,31 @@ impl Position {
 
     #[inline(never)]
     fn make_chessma(&mut self, step: Step) {
-        self.chessma_make(step)
+        self.chessma_make(step, None)
+    }
+
+    /// Play one step as `make` does and say what it did (`fx` is cleared first): the game's
+    /// counters, the server's move list and records read this. Search and perft use `make`,
+    /// which reports nothing and costs nothing more.
+    pub fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> crate::position::Undo {
+        fx.clear();
+        if self.model == Model::Chessma {
+            let undo = self.undo_record();
+            self.chessma_make(step, Some(fx));
+            return undo;
+        }
+        let undo = self.make(step);
+        self.report_journal(step, undo.mark as usize, fx);
+        undo
+    }
+
+    /// The squares whose units a legal step takes off the board (by any capture method, on
+    /// either board), before it is made: what the interface shows.
+    pub fn capture_squares(&self, step: Step) -> Vec<Square> {
+        let mut after = self.clone();
+        let mut fx = Effects::new();
+        after.make_reporting(step, &mut fx);
+        fx.removed().filter(|r| r.3).map(|r| r.2).collect()
     }
 
     #[inline(never)]

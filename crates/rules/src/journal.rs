@@ -8,8 +8,9 @@
 
 use crate::bitboard::{Bitboard, Square};
 use crate::chess::ChessUndo;
+use crate::effects::{Effect, Effects};
 use crate::position::{Outcome, Position, Side, Undo, Unit, NO_UNIT};
-use crate::step::Step;
+use crate::step::{Step, StepKind};
 use crate::variant::Victory;
 use crate::zobrist::ZOBRIST;
 
@@ -24,8 +25,8 @@ pub(crate) enum Change {
     Stack { sq: Square, top: u8, under: u8 },
     /// Unit `id` stood on `square` with this `alive` flag before a stacked move or removal.
     Unit { id: u8, square: Square, alive: bool },
-    /// The last unit entered from `side`'s pocket of `kind`.
-    Dropped { side: Side, kind: u8 },
+    /// The last unit entered from `side`'s pocket of `kind`, onto `to`.
+    Dropped { side: Side, kind: u8, to: Square },
     /// Unit `id` was of kind `old`.
     Kind { id: u8, old: u8 },
     /// FIDE chess: the dedicated core made the move `step`; its own record (castling
@@ -192,7 +193,7 @@ impl Position {
         let side = self.side;
         let s = side.index();
         self.save_stack(to);
-        self.journal.push(Change::Dropped { side, kind });
+        self.journal.push(Change::Dropped { side, kind, to });
         let id = self.units.len() as u8;
         let unit = Unit {
             square: to,
@@ -272,7 +273,7 @@ impl Position {
                 self.units[id as usize].square = square;
                 self.units[id as usize].alive = alive;
             }
-            Change::Dropped { side, kind } => {
+            Change::Dropped { side, kind, .. } => {
                 self.units.pop();
                 self.pocket[side.index()][kind as usize] += 1;
             }
@@ -282,6 +283,100 @@ impl Position {
                 self.chess_unmake_core(step, undo)
             }
             Change::Chessma => self.chessma_unmake_core(),
+        }
+    }
+}
+
+impl Position {
+    /// Tell what the changes journalled since `mark` did, for the step `step` just made.
+    /// The journal records each change for undo; this reads it forwards once, off the hot
+    /// path (search and perft make steps with `make`, which reports nothing).
+    pub(crate) fn report_journal(&self, step: Step, mark: usize, fx: &mut Effects) {
+        let tail = &self.journal[mark..];
+        // Lifeform's regulations run on `end` and remove either side's disconnected parts:
+        // what leaves then is not captured. Every other removal is a capture.
+        let capture = !step.is_end();
+        let kind_before = |id: u8, after: usize| {
+            tail[after..]
+                .iter()
+                .find_map(|c| match *c {
+                    Change::Kind { id: k, old } if k == id => Some(old),
+                    _ => None,
+                })
+                .unwrap_or(self.units[id as usize].kind)
+        };
+        for (i, change) in tail.iter().enumerate() {
+            match *change {
+                Change::Moved { id, from } => {
+                    let u = self.units[id as usize];
+                    fx.push(Effect::Moved {
+                        side: u.side,
+                        kind: kind_before(id, i + 1),
+                        from,
+                        to: u.square,
+                    });
+                }
+                Change::Removed { id } => {
+                    let u = self.units[id as usize];
+                    fx.push(Effect::Removed {
+                        side: u.side,
+                        kind: u.kind,
+                        square: u.square,
+                        capture: true,
+                    });
+                }
+                Change::Unit { id, square, alive } => {
+                    // A stacked unit's first record holds where it stood before the step.
+                    let earlier = tail[..i]
+                        .iter()
+                        .any(|c| matches!(*c, Change::Unit { id: k, .. } if k == id));
+                    let u = self.units[id as usize];
+                    if earlier || !alive {
+                        continue;
+                    }
+                    if !u.alive {
+                        fx.push(Effect::Removed {
+                            side: u.side,
+                            kind: u.kind,
+                            square,
+                            capture,
+                        });
+                    } else if u.square != square {
+                        fx.push(Effect::Moved {
+                            side: u.side,
+                            kind: u.kind,
+                            from: square,
+                            to: u.square,
+                        });
+                    }
+                }
+                Change::Dropped { side, kind, to } => fx.push(Effect::Placed {
+                    side,
+                    kind,
+                    square: to,
+                }),
+                Change::Kind { id, old } => {
+                    let u = self.units[id as usize];
+                    fx.push(Effect::KindChanged {
+                        side: u.side,
+                        square: u.square,
+                        from: old,
+                        to: u.kind,
+                    });
+                }
+                Change::Stack { .. } | Change::Chess { .. } | Change::Chessma => {}
+            }
+        }
+        if step.kind == StepKind::Pin {
+            let id = self.under[step.to.index()];
+            if id != NO_UNIT {
+                let u = self.units[id as usize];
+                fx.push(Effect::Pinned {
+                    side: u.side,
+                    kind: u.kind,
+                    square: u.square,
+                });
+            }
         }
     }
 }

@@ -1,0 +1,216 @@
+//! A piece's diagram for people: where a kind moves and captures from a square, on an empty
+//! board and on a position's board, where the unit really standing there may go now, and,
+//! for a leader, whom it commands and how far (the rules pages and the custom-variant
+//! editor draw these). The server turns it into JSON; every rule it states is asked here.
+
+use crate::bitboard::{Bitboard, Square};
+use crate::command::flood;
+use crate::movement::MoveSet;
+use crate::position::{Position, Side};
+use crate::step::{Step, StepList};
+use crate::variant::{CommandModel, Variant};
+
+/// What a diagram shows (squares as sets; the caller names them).
+pub struct PieceDiagram {
+    /// On an empty board: the squares it moves to, and those where it captures a lone enemy.
+    pub empty_moves: Bitboard,
+    pub empty_captures: Bitboard,
+    /// On the position's board, the piece in place of whatever stands on the square.
+    pub board_moves: Bitboard,
+    pub board_captures: Bitboard,
+    /// A unit of this kind and side really stands there; then `legal_now` (its legal
+    /// destinations now, by every rule of the game) and `lead_now` (the lead steps it may
+    /// take, lead model).
+    pub real: Option<crate::position::Unit>,
+    pub legal_now: Option<Bitboard>,
+    pub lead_now: Vec<Step>,
+    /// For a leader: whom it commands and how far.
+    pub command: Option<Command>,
+    /// Lead model: how this kind moves when each mode that remaps it activates it
+    /// (index into `Variant::lead_modes`, empty-board moves and captures).
+    pub as_activated: Vec<(usize, Bitboard, Bitboard)>,
+}
+
+/// A leader's command, in the words of its model.
+pub struct Command {
+    pub model: &'static str,
+    /// One sentence for people.
+    pub text: String,
+    /// Kinds it activates (bit k = kind k).
+    pub activates: u16,
+    /// Squares it reaches on an empty board, and the own units it reaches on the board.
+    pub reach_empty: Bitboard,
+    pub reach_board: Bitboard,
+}
+
+fn compile(v: &Variant, moves: &str, side: Side) -> Option<MoveSet> {
+    let forward = if side == Side::White { 1 } else { -1 };
+    MoveSet::compile(moves, &v.geometry, forward).ok()
+}
+
+/// On an empty board: where a piece moving by `moves` from `from` goes, and where it would
+/// capture a lone enemy unit.
+pub fn empty_targets(v: &Variant, moves: &str, side: Side, from: Square) -> (Bitboard, Bitboard) {
+    let Some(set) = compile(v, moves, side) else {
+        return (Bitboard::EMPTY, Bitboard::EMPTY);
+    };
+    let geo = &v.geometry;
+    let others = geo.squares & !Bitboard::from_square(from);
+    let quiet = set.destinations(geo, from, others, Bitboard::EMPTY);
+    let mut captures = Bitboard::EMPTY;
+    for t in others.iter() {
+        let lone = Bitboard::from_square(t);
+        if set.destinations(geo, from, others & !lone, lone).has(t) {
+            captures.set(t);
+        }
+    }
+    (quiet, captures)
+}
+
+impl Position {
+    /// On this board with the unit on `from` (if any) replaced by a piece moving by `moves`:
+    /// where it may move (empty squares) and capture (enemy units).
+    fn board_targets(&self, moves: &str, side: Side, from: Square) -> (Bitboard, Bitboard) {
+        let v = &self.variant;
+        if v.is_chessma() && self.unit_at(from).is_some_and(|u| u.side == side) {
+            // Chessma 84's lines run on two sheets and its pieces capture in their own ways:
+            // a real unit's targets are the rules' own destinations.
+            let t = self.destinations(from);
+            let enemy = self.occupied(side.other());
+            return (t & !enemy, t & enemy);
+        }
+        let Some(set) = compile(v, moves, side) else {
+            return (Bitboard::EMPTY, Bitboard::EMPTY);
+        };
+        let geo = &v.geometry;
+        let not_from = !Bitboard::from_square(from);
+        let own = self.occupied(side) & not_from;
+        let enemy = self.occupied(side.other()) & not_from;
+        let empty = geo.squares & !(own | enemy) & not_from;
+        let t = set.destinations(geo, from, empty, enemy);
+        (t & empty, t & enemy)
+    }
+
+    /// The diagram of piece kind `kind` of `side` on `from`, on this board.
+    pub fn piece_diagram(&self, kind: usize, side: Side, from: Square) -> PieceDiagram {
+        let v = self.variant.clone();
+        let geo = &v.geometry;
+        let p = &v.pieces[kind];
+        let (empty_moves, empty_captures) = empty_targets(&v, &p.moves, side, from);
+        let (board_moves, board_captures) = self.board_targets(&p.moves, side, from);
+        let real = self
+            .unit_at(from)
+            .copied()
+            .filter(|u| u.kind as usize == kind && u.side == side);
+        let mut lead_now = vec![];
+        let legal_now = real.map(|_| {
+            let mut list = StepList::new();
+            if self.side_to_move() == side {
+                self.legal_steps(&mut list);
+            }
+            let mut b = Bitboard::EMPTY;
+            for &s in list.iter().filter(|s| s.from == from && !s.is_end()) {
+                if s.to != from {
+                    b.set(s.to);
+                } else {
+                    // Lead model: the leader on `from` may lead the turn (`lead:b2:dia`).
+                    lead_now.push(s);
+                }
+            }
+            b
+        });
+        let command = p.leader.then(|| self.command_of(kind, side, from, real)).flatten();
+        let as_activated = v
+            .lead_modes
+            .iter()
+            .enumerate()
+            .flat_map(|(i, m)| m.remap.iter().map(move |r| (i, r)))
+            .filter(|(_, (k, _, _))| *k as usize == kind)
+            .map(|(i, (_, betza, _))| {
+                let (m, c) = empty_targets(&v, betza, side, from);
+                (i, m, c)
+            })
+            .collect();
+        let _ = geo;
+        PieceDiagram {
+            empty_moves,
+            empty_captures,
+            board_moves,
+            board_captures,
+            real,
+            legal_now,
+            lead_now,
+            command,
+            as_activated,
+        }
+    }
+
+    /// A leader's command from `from`: its model's words, the kinds it activates, its reach.
+    fn command_of(
+        &self,
+        kind: usize,
+        side: Side,
+        from: Square,
+        real: Option<crate::position::Unit>,
+    ) -> Option<Command> {
+        let v = &self.variant;
+        let geo = &v.geometry;
+        let own = self.occupied(side) & !Bitboard::from_square(from);
+        // The units a chain may run through: the chesimal's own, or any friendly unit.
+        let linked = |any_friendly: bool| {
+            let within = match real {
+                Some(u) => own & self.link_field(side.index(), u.group as usize, any_friendly),
+                None => own,
+            };
+            flood(Bitboard::from_square(from), within | Bitboard::from_square(from))
+                & !Bitboard::from_square(from)
+        };
+        let activates = v.activates[kind];
+        Some(match v.command {
+            CommandModel::Range { range, activations } => {
+                let zone = geo.king_box(from, range);
+                Command {
+                    model: "range",
+                    text: format!(
+                        "activates {activations} unit{} a turn, itself included, within {range} squares (king distance) of where it stands when that unit's move starts",
+                        if activations == 1 { "" } else { "s" }
+                    ),
+                    activates,
+                    reach_empty: zone,
+                    reach_board: zone & own,
+                }
+            }
+            CommandModel::Chain {
+                links_any_friendly,
+                cap,
+                reactivate,
+            } => Command {
+                model: "chain",
+                text: format!(
+                    "leads its chesimal: a turn moves units of one chesimal, each linked to its leader by a chain of adjacent {} units when its move starts{}{}",
+                    if links_any_friendly { "friendly" } else { "same-chesimal" },
+                    if cap > 0 { format!("; at most {cap} moves a turn") } else { String::new() },
+                    if reactivate { "; a unit may move again while linked" } else { "" },
+                ),
+                activates,
+                reach_empty: geo.king(from),
+                reach_board: linked(links_any_friendly),
+            },
+            CommandModel::Lead { links_any_friendly } => Command {
+                model: "lead",
+                text: format!(
+                    "leads a turn (the step lead): activates units linked to it by a chain of adjacent {} units, within its budget",
+                    if links_any_friendly { "friendly" } else { "same-chesimal" }
+                ),
+                activates: v
+                    .lead_modes
+                    .iter()
+                    .find(|m| m.leader as usize == kind)
+                    .map_or(activates, |m| m.activates),
+                reach_empty: geo.king(from),
+                reach_board: linked(links_any_friendly),
+            },
+            CommandModel::Single | CommandModel::Body => return None,
+        })
+    }
+}
