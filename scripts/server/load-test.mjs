@@ -1,8 +1,10 @@
 // Load test on loopback: N concurrent human-vs-human games, each playing random legal steps
-// through the HTTP API (with a WebSocket watcher on a share of them) for a fixed time, then
+// through the HTTP API (with a WebSocket watcher on every tenth) for a fixed time, then
 // stops by itself. Reports steps served per second, p50/p99 step latency, and checks that
-// every stored game replays legally (`cohort check-games`) and holds every acknowledged step.
-// Usage: node scripts/server/load-test.mjs [--games 200] [--seconds 60] [--database URL]
+// every stored game replays legally (`cohort check-games`) and holds every acknowledged step,
+// and that every watcher received a view after each step posted to its game (every step
+// seen, in order: views received vs steps posted).
+// Usage: node --experimental-websocket scripts/server/load-test.mjs [--games 200] [--seconds 60] [--database URL]
 //   [--think-ms N]  each game waits a random 0..2N ms (N on average) before each step, as
 //                   players do; 0 (the default) sends the next step as soon as one is answered
 //   [--max-p99 MS]  fail (exit 1) if the p99 step latency is above MS
@@ -22,6 +24,7 @@ const SECONDS = Number(arg('seconds', 60));
 const THINK_MS = Number(arg('think-ms', 0));
 const MAX_P99 = arg('max-p99', null);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+check(typeof WebSocket !== 'undefined', 'load test: no WebSocket in this Node: run it with node --experimental-websocket (Node 20) or Node 22+');
 const dir = mkdtempSync(join(tmpdir(), 'cohort-load-'));
 const database = arg('database', `sqlite://${join(dir, 'games.db')}`);
 const port = await freePort();
@@ -32,8 +35,7 @@ const latencies = [];
 const acked = new Map(); // game id -> steps acknowledged
 let errors = 0;
 let finished = 0;
-let sockets = 0;
-let socketMessages = 0;
+const watchers = []; // { id, posted: steps acknowledged, seen: step lists of the views received, problems }
 const deadline = Date.now() + SECONDS * 1000;
 
 async function newGame(slot) {
@@ -47,12 +49,7 @@ async function slotLoop(slot) {
   const rnd = rng(slot + 1);
   while (Date.now() < deadline) {
     const g = await newGame(slot);
-    let ws = null;
-    if (slot % 10 === 0 && typeof WebSocket !== 'undefined') {
-      ws = new WebSocket(`ws://127.0.0.1:${port}/api/games/${g.id}/ws`);
-      sockets++;
-      ws.onmessage = () => { socketMessages++; };
-    }
+    const w = slot % 10 === 0 ? await watch(g.id) : null;
     let view = (await http.get(`/api/games/${g.id}`)).body;
     while (!view.result && Date.now() < deadline) {
       const step = randomStep(view, rnd);
@@ -67,8 +64,41 @@ async function slotLoop(slot) {
       view = r.body;
     }
     if (view.result) finished++;
-    if (ws) ws.close();
+    if (w) await w.done();
   }
+}
+
+// Every step of a GameView: the finished turns' and the turn in progress.
+const stepsOf = (v) => v.turns.flatMap((t) => t.steps).concat(v.turn_steps || []);
+
+// A WebSocket watcher of game `id`, open and holding the first view before the game's first
+// step is posted. `done()` waits (10 s at most) for the view after the last step posted,
+// closes the socket, and records what the watcher missed.
+async function watch(id) {
+  const w = { id, posted: acked.get(id), seen: [], problems: [] };
+  watchers.push(w);
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/api/games/${id}/ws`);
+  ws.onmessage = (m) => {
+    try { w.seen.push(stepsOf(JSON.parse(m.data))); } catch (e) { w.problems.push(`a message that is no view: ${e.message}`); }
+  };
+  ws.onerror = () => w.problems.push('a WebSocket error');
+  const until = async (cond, ms) => { const t = Date.now() + ms; while (!cond() && Date.now() < t) await sleep(20); return cond(); };
+  if (!await until(() => w.seen.length > 0, 10000)) w.problems.push('no first view within 10 s');
+  w.done = async () => {
+    const last = () => w.seen.length && w.seen[w.seen.length - 1].length >= w.posted.length;
+    if (!await until(last, 10000)) w.problems.push(`no view after the last step within 10 s (${w.posted.length} posted, the last view has ${w.seen.length ? w.seen[w.seen.length - 1].length : 0})`);
+    ws.close();
+    // Every view is the game after a prefix of the steps posted, and there is one after each.
+    const counts = new Set();
+    for (const steps of w.seen) {
+      if (steps.length > w.posted.length || steps.some((s, i) => s !== w.posted[i])) w.problems.push(`a view with steps ${steps.join(' ')} that were not posted so`);
+      counts.add(steps.length);
+    }
+    const unseen = [];
+    for (let k = 1; k <= w.posted.length; k++) if (!counts.has(k)) unseen.push(k);
+    if (unseen.length) w.problems.push(`no view after step(s) ${unseen.slice(0, 10).join(', ')}${unseen.length > 10 ? ', ...' : ''} of ${w.posted.length}`);
+  };
+  return w;
 }
 
 // The server's own CPU time (user + system, from /proc), to tell its cost per step apart
@@ -114,8 +144,16 @@ console.log(`load test: ${GAMES} concurrent games for ${elapsed.toFixed(1)} s on
   `${process.env.COHORT_SERVER_CPUS ? `, server pinned to CPU ${process.env.COHORT_SERVER_CPUS}` : ''}`);
 console.log(`steps served: ${latencies.length}  steps/s: ${(latencies.length / elapsed).toFixed(0)}  p50: ${pct(0.5).toFixed(2)} ms  p99: ${pct(0.99).toFixed(2)} ms`);
 console.log(`server CPU: ${serverCpu.toFixed(1)} s in ${elapsed.toFixed(1)} s (${(100 * serverCpu / elapsed).toFixed(0)}% of a core), ${(1000 * serverCpu / Math.max(1, latencies.length)).toFixed(2)} ms a step`);
-console.log(`games: ${acked.size} (finished ${finished})  websocket watchers: ${sockets} (messages ${socketMessages})  errors: ${errors}  games with lost steps: ${lost}`);
+const posted = watchers.reduce((n, w) => n + w.posted.length, 0);
+const received = watchers.reduce((n, w) => n + w.seen.length, 0);
+const blind = watchers.filter((w) => w.problems.length);
+for (const w of blind) console.error(`watcher of game ${w.id}: ${w.problems.join('; ')}`);
+console.log(`games: ${acked.size} (finished ${finished})  errors: ${errors}  games with lost steps: ${lost}`);
+console.log(`websocket watchers: ${watchers.length}, steps posted to their games: ${posted}, views received: ${received} ` +
+  `(one at connecting + one a step: ${watchers.length + posted}); watchers that missed a step: ${blind.length}`);
 console.log(checkOut);
 const p99ok = MAX_P99 === null || pct(0.99) <= Number(MAX_P99);
 if (!p99ok) console.log(`p99 ${pct(0.99).toFixed(2)} ms is above the limit of ${MAX_P99} ms`);
-process.exit(errors === 0 && lost === 0 && checkOut.includes('failed: 0') && p99ok ? 0 : 1);
+const watched = watchers.length > 0 && blind.length === 0;
+if (!watchers.length) console.log('no WebSocket watcher ran');
+process.exit(errors === 0 && lost === 0 && watched && checkOut.includes('failed: 0') && p99ok ? 0 : 1);

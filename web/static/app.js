@@ -845,7 +845,8 @@ async function gamePage() {
     state.creator = Boolean(v.creator);
     if (token && !v.seat && !v.creator) state.error = 'This link holds no seat in this game: you are watching.';
     accept(v);
-    api('GET', `/api/variants/${encodeURIComponent(v.variant)}`).then((info) => { state.variantInfo = info; draw(); }).catch(() => {});
+    // A built-in variant's rules (the reconstructed note); a custom variant has none there.
+    if (!v.custom) api('GET', `/api/variants/${encodeURIComponent(v.variant)}`).then((info) => { state.variantInfo = info; draw(); }).catch(() => {});
     draw();
     connect();
   } catch (e) {

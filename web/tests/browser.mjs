@@ -174,7 +174,9 @@ async function homePage(sc) {
     check(note === (v.reconstructed ? 1 : 0), `${v.id}: the reconstructed note is shown iff the setup is reconstructed`);
     if (v.reconstructed) check((await page.textContent(`[data-testid="reconstructed-${v.id}"]`)).startsWith('Setup reconstructed'), `${v.id}: note text`);
   }
-  // A bad request shows the server's error in the page (no alert): an unknown variant.
+  // A bad request shows the server's error in the page (no alert): an AI time too long. The
+  // refusal (400) and the browser's console line about it are expected.
+  sc.expect(/\/api\/games\b.*\b400\b/);
   await page.evaluate(() => {
     const f = document.querySelector('[data-testid=new-game-chesimals-1]');
     f.closest('article').querySelector('select[name=opponent]').value = 'ai';
@@ -451,8 +453,12 @@ async function reconnect(sc) {
   const a = await sc.page();
   await a.goto(base + links.black);
   await a.waitForSelector('[data-testid=board] svg');
-  check(await a.locator('[data-testid=connection]').count() === 0, 'connected');
+  // The page shows "reconnecting" until its WebSocket first opens: wait for that.
+  await a.waitForSelector('[data-testid=connection]', { state: 'detached' });
   const v0 = await version(a);
+  // While the server is down, the page's attempts to reconnect fail (the console says so).
+  sc.expect(/WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\/ws' failed/,
+    /GET http:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\S* failed: net::ERR_CONNECTION_REFUSED/);
   await killServer();
   await a.waitForSelector('[data-testid=connection]');
   await startServer(port, database);

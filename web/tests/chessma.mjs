@@ -1,16 +1,17 @@
 // Browser test of Chessma 84 against the AI (docs/chessma.md): the 84-square board, a move
 // onto a twin row, a Withdrawer capture on both boards shown before it is made, an Encloser's
-// teleport into the pocket and a drop from it. Set-up in harness.mjs.
+// teleport into the pocket and a drop from it. After each turn the board as drawn (which
+// piece stands on which square, read from the SVG) is checked twice: against what the
+// scenario's own steps must have done to the squares they touch, and piece by piece against
+// the game's position as the API reports it. Set-up and scenario runner in harness.mjs.
 // Usage (from web/): COHORT_BIN=../target/release/cohort node tests/chessma.mjs
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHOTS, check, freePort, startServer, cleanup, launchBrowser, tempDir } from './harness.mjs';
+import { SHOTS, check, checkDrawnBoard, readDrawnBoard, runSuite } from './harness.mjs';
 
-const SCENARIO_MS = 60000;
+const SCENARIO_MS = 90000;
 const WAIT_MS = 25000;
 
-let browser = null;
-let dir = null;
+let base = '';
 
 // Chessma 84 against the AI (docs/chessma.md): a move onto a twin row, a Withdrawer capture
 // on both boards shown before it is made, an Encloser's teleport capture into the pocket and
@@ -42,23 +43,14 @@ function positionText(pieces) {
   return `${rows.join('/')} w - - -`;
 }
 
-async function main() {
-  dir = tempDir('cohort-chessma-');
-  mkdirSync(SHOTS, { recursive: true });
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  await startServer(port, `sqlite://${join(dir, 'c.db')}`);
-  browser = await launchBrowser();
+async function chessma(sc) {
   const created = await fetch(`${base}/api/games`, {
     method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ variant: 'chessma-84', white: 'human', black: 'ai', ai: { agent: 'engine', time_ms: 200 }, position: positionText(START.pieces) }),
   }).then((r) => r.json());
   check(created.id, `game created: ${JSON.stringify(created)}`);
   const view = async () => (await fetch(`${base}/api/games/${created.id}`)).json();
-  const page = await (await browser.newContext({ viewport: { width: 1300, height: 1100 } })).newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.setDefaultTimeout(WAIT_MS);
+  const page = await sc.page({ viewport: { width: 1300, height: 1100 } });
   await page.goto(`${base}${created.links.white}`);
   const sq = (name) => `[data-testid="sq-${name}"]`;
   await page.waitForSelector(sq("a1'"));
@@ -86,10 +78,27 @@ async function main() {
     await whiteToMove(turnsAfter);
   }
 
+  // The board as drawn: square -> "side piece" (harness.mjs: readDrawnBoard), and a check of
+  // the whole drawn board against the API's position.
+  const drawnAt = async () => {
+    const { drawn } = await page.evaluate(readDrawnBoard, ['[data-testid=board]', null, null]);
+    return new Map(drawn.map((d) => { const [square, ...rest] = d.split(' '); return [square, rest.join(' ')]; }));
+  };
+  const pocketShown = () => page.locator('[data-testid=pocket-white] [data-testid="pocket-P"]').count();
+  // The start position as drawn: the pieces of START on their squares.
+  let drawn = await drawnAt();
+  const names = { K: 'king', N: 'knight', W: 'withdrawer', I: 'immobilizer', E: 'encloser', B: 'bishop', L: 'long leaper', P: 'pawn' };
+  for (const [square, p] of START.pieces) {
+    const want = `${p === p.toUpperCase() ? 'white' : 'black'} ${names[p.toUpperCase()]}`;
+    check(drawn.get(square) === want, `start: ${want} drawn on ${square} (${drawn.get(square) || 'nothing'})`);
+  }
+  check(drawn.size === START.pieces.length, `start: ${START.pieces.length} pieces drawn (${drawn.size})`);
+
   // 1. The Knight to the twin row 1'.
   await play('b3', "a1'", 2);
-  let v = await view();
-  check(v.units.some((u) => u.square === "a1'" && u.letter === 'N'), 'the Knight stands on a1\'');
+  await checkDrawnBoard(page, await view(), "after b3-a1'");
+  drawn = await drawnAt();
+  check(drawn.get("a1'") === 'white knight' && !drawn.has('b3'), `the Knight is drawn on a1', not b3 (a1': ${drawn.get("a1'")}, b3: ${drawn.get('b3')})`);
 
   // 2. The Withdrawer: before the move, the page shows it takes c1 and c1' (both boards).
   await page.click(sq('d2'));
@@ -98,37 +107,44 @@ async function main() {
   await page.screenshot({ path: join(SHOTS, 'chessma-withdrawer-preview.png') });
   await page.click(sq('f4'));
   await whiteToMove(4);
-  v = await view();
-  check(!v.units.some((u) => u.square === 'c1' || u.square === "c1'"), 'both boards\' pieces taken');
+  await checkDrawnBoard(page, await view(), 'after d2xf4');
+  drawn = await drawnAt();
+  check(!drawn.has('c1') && !drawn.has("c1'") && drawn.get('f4') === 'white withdrawer' && !drawn.has('d2'),
+    `the Withdrawer is drawn on f4 and nothing on c1, c1', d2 (${['c1', "c1'", 'd2', 'f4'].map((q) => `${q}: ${drawn.get(q) || '-'}`).join(', ')})`);
   const listed = await page.locator('[data-testid=move-list], .moves, .move-list').first().innerText().catch(() => '');
   check(/d2xf4/.test(listed), `the move list shows d2xf4: ${listed.slice(0, 200)}`);
 
   // 3. The Encloser teleports to a6: the pawn a7 goes to White's pocket.
+  check(await pocketShown() === 0, 'no pocket before the capture');
   await page.click(sq('h2'));
   await page.waitForSelector('[data-testid="preview-capture-a7"]');
   await page.click(sq('a6'));
-  await page.waitForFunction(async (url) => (await (await fetch(url)).json()).pocket.white.includes('P'), `${base}/api/games/${created.id}`);
+  await page.waitForSelector('[data-testid=pocket-white] [data-testid="pocket-P"]');
   await whiteToMove(6);
-  v = await view();
-  check(v.pocket.white.includes('P'), `the pawn is in White's pocket: ${JSON.stringify(v.pocket)}`);
+  const v = await view();
+  await checkDrawnBoard(page, v, 'after the Encloser to a6');
+  drawn = await drawnAt();
+  check(!drawn.has('a7') && drawn.get('a6') === 'white encloser' && !drawn.has('h2'),
+    `the Encloser is drawn on a6 and nothing on a7, h2 (${['a6', 'a7', 'h2'].map((q) => `${q}: ${drawn.get(q) || '-'}`).join(', ')})`);
+  check(await pocketShown() === 1, "the pawn is shown in White's pocket");
 
   // 4. A drop from the pocket.
   await page.click('[data-testid="pocket-P"]');
   const target = v.legal.find((s) => s.text.startsWith('P@'));
   check(target, 'a legal drop');
+  check(!drawn.has(target.to), `${target.to} is empty before the drop`);
   await page.click(sq(target.to));
-  await page.waitForFunction(async (url) => !(await (await fetch(url)).json()).pocket.white.includes('P'), `${base}/api/games/${created.id}`);
+  await page.waitForSelector('[data-testid=pocket-white] [data-testid="pocket-P"]', { state: 'detached' });
   await whiteToMove(8);
-  v = await view();
-  check(v.units.some((u) => u.square === target.to && u.letter === 'P'), `the pawn was dropped on ${target.to}`);
-  check(!v.pocket.white.includes('P'), 'the pocket is empty again');
+  await checkDrawnBoard(page, await view(), `after P@${target.to}`);
+  drawn = await drawnAt();
+  check(drawn.get(target.to) === 'white pawn', `the pawn is drawn on ${target.to} (${drawn.get(target.to) || 'nothing'})`);
+  check(await pocketShown() === 0, 'the pocket is empty again');
   await page.screenshot({ path: join(SHOTS, 'chessma-board.png') });
-  check(errors.length === 0, `no page errors: ${errors.join('; ')}`);
-  console.log(`ok   chessma: twin-row move, Withdrawer on both boards previewed and taken, Encloser teleport to the pocket, drop on ${target.to}`);
+  return `twin-row move, Withdrawer on both boards previewed and taken, Encloser teleport to the pocket, drop on ${target.to}; the drawn board checked after each turn`;
 }
 
-main().then(async () => { await cleanup(); }, async (e) => {
-  console.error(`FAIL chessma: ${e.stack || e.message}`);
-  await cleanup();
-  process.exit(1);
+await runSuite('chessma browser tests', [['chessma 84 against the AI', SCENARIO_MS, chessma]], {
+  prefix: 'cohort-chessma-', waitMs: WAIT_MS,
+  ready: (env) => ({ base } = env),
 });

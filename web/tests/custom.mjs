@@ -68,6 +68,9 @@ async function customVariant(sc) {
   await page.waitForSelector('[data-testid=custom-text]');
 
   // A file with an error: the message names the line and field, the line is highlighted.
+  // The server refuses it (400, and the console's line about it): expected.
+  sc.expect(/POST http:\/\/127\.0\.0\.1:\d+\/api\/variants\/check -> 400 /,
+    /console error at http:\/\/127\.0\.0\.1:\d+\/api\/variants\/check: Failed to load resource: .* 400 /);
   await page.fill('[data-testid=custom-text]', BAD);
   await page.click('[data-testid=custom-check]');
   await page.waitForSelector('[data-testid=custom-error]');

@@ -6,7 +6,7 @@
 // against a real `cohort serve` on a temporary SQLite file.
 // Usage (from web/): COHORT_BIN=../target/release/cohort node tests/events.mjs [name filter]
 import { join } from 'node:path';
-import { SHOTS, check, runSuite } from './harness.mjs';
+import { SHOTS, check, readDrawnBoard, runSuite } from './harness.mjs';
 
 const SCENARIO_MS = 60000;
 const WAIT_MS = 25000;
@@ -51,8 +51,10 @@ async function clickStep(page, from, to) {
 const unitsOn = (page) => page.evaluate(() => [...document.querySelectorAll('[data-testid=board] g.unit')].map((g) => g.dataset.unit));
 
 // Record every frame the page shows while it replays others' steps: the step, its arrow,
-// the board position and the units it removed.
+// the board position, the units it removed, and the board as drawn then (harness.mjs:
+// readDrawnBoard, each piece on the square its drawing stands on).
 async function recordFrames(page) {
+  await page.evaluate(`window.__readDrawnBoard = ${readDrawnBoard.toString()}`);
   await page.evaluate(() => {
     window.__frames = [];
     const seen = () => {
@@ -65,11 +67,23 @@ async function recordFrames(page) {
         k: Number(b.dataset.frame), step: b.dataset.step, position: b.dataset.framePosition,
         arrow: cur ? cur.dataset.arrow : null, removed: b.dataset.frameRemoved,
         ghosts: [...b.querySelectorAll('[data-removed]')].map((g) => g.dataset.removed).sort().join(' '),
+        drawn: window.__readDrawnBoard(['[data-testid=board]', null, null]).drawn,
         t: performance.now(),
       });
     };
     new MutationObserver(seen).observe(document.getElementById('app'), { childList: true, subtree: true, attributes: true });
   });
+}
+
+// Frame i (after step `frame.k` of the game) drew the game's position after that many steps,
+// as the server's stored game reports it (`?at=k`), piece by piece on its square.
+async function checkFrameDrawn(page, gameId, frame, what) {
+  const past = await (await fetch(`${base}/api/games/${gameId}?at=${frame.k}`)).json();
+  const { want } = await page.evaluate(readDrawnBoard, ['[data-testid=board]', past.units, past.pieces]);
+  const missing = want.filter((x) => !frame.drawn.includes(x));
+  const extra = frame.drawn.filter((x) => !want.includes(x));
+  check(!missing.length && !extra.length && want.length === frame.drawn.length,
+    `${what}: the frame drew a board other than the game's after step ${frame.k}; not drawn: [${missing.join(', ')}], drawn but not there: [${extra.join(', ')}]`);
 }
 
 // ---------------------------------------------------------------- scenarios
@@ -125,6 +139,10 @@ async function regulations(sc) {
   check(frames[0].arrow === 'c1-b1', `the first frame has the arrow c1-b1 (${frames[0].arrow})`);
   check(frames[1].removed.split(' ').sort().join(' ') === 'd2 e3' && frames[1].ghosts === 'd2 e3', `the end frame shows the removals (${JSON.stringify(frames[1])})`);
   check(frames[1].t - frames[0].t > 300, 'one step at a time, with a delay');
+  for (const f of frames) await checkFrameDrawn(b, g.id, f, `Black's frame of ${f.step}`);
+  check(frames[0].drawn.some((d) => d.startsWith('b1 white ')) && !frames[0].drawn.some((d) => d.startsWith('c1 ')),
+    `after c1-b1 the Torso is drawn on b1, nothing on c1 (${frames[0].drawn.join(', ')})`);
+  check(!frames[1].drawn.some((d) => /^(d2|e3) /.test(d)), `after the end nothing is drawn on d2 and e3 (${frames[1].drawn.join(', ')})`);
   // Full-turn numbering: Black's reply shares line 1, White's next turn opens line 2.
   for (const [side, step] of [['black', 'd8-d7'], ['black', 'end'], ['white', 'b1-a1'], ['white', 'end']]) {
     const r = await post(`/api/games/${g.id}/step`, { token: g.tokens[side], step });
@@ -177,11 +195,14 @@ async function aiReplay(sc) {
   for (let i = 0; i < ai.length; i++) {
     const m = /^([a-p]\d+)[-x]([a-p]\d+)/.exec(ai[i]);
     if (m) check(frames[i].arrow === `${m[1]}-${m[2]}`, `step ${ai[i]} has its arrow (${frames[i].arrow})`);
-    const past = await getView(g.id, null).then(() => fetch(`${base}/api/games/${g.id}?at=${frames[i].k}`)).then((r) => r.json());
-    check(past.position === frames[i].position, `frame ${i + 1} is the board after ${ai[i]}`);
+    await checkFrameDrawn(page, g.id, frames[i], `frame ${i + 1}, after ${ai[i]}`);
+    if (m) {
+      check(!frames[i].drawn.some((d) => d.startsWith(`${m[1]} `)) && frames[i].drawn.some((d) => d.startsWith(`${m[2]} black `)),
+        `frame ${i + 1}: after ${ai[i]} nothing is drawn on ${m[1]} and a Black unit on ${m[2]} (${frames[i].drawn.join(', ')})`);
+    }
     if (i > 0) check(frames[i].t - frames[i - 1].t > 300, 'one step at a time, with a delay');
   }
-  check(new Set(frames.map((f) => f.position)).size >= Math.min(2, ai.length), 'the board changes from step to step');
+  check(new Set(frames.map((f) => f.drawn.join())).size >= Math.min(2, ai.length), 'the drawn board changes from step to step');
   // Full-turn numbering: "1." then White's and Black's turns on one line.
   const rows = await page.locator('[data-testid=move-list] li').allTextContents();
   check(rows.length === 1 && rows[0].startsWith('1.'), `one numbered line for the first full turn (${JSON.stringify(rows)})`);

@@ -80,11 +80,30 @@ export async function cleanup() {
 }
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, async () => { await cleanup(); process.exit(130); });
 
-// One scenario's pages, each in a browser context of its own that `close` takes down. A page
-// error or a dialog (the interface has none) is collected and fails the scenario.
+// One scenario's pages, each in a browser context of its own that `close` takes down. What a
+// person would notice goes wrong fails the scenario: a page error (an uncaught exception), a
+// dialog (the interface has none; it is dismissed and recorded), a console error, and a
+// request that fails (a network failure, or an answer with HTTP status 400 or more). A
+// scenario that causes failed requests or console errors on purpose declares them with
+// `expect` (regular expressions, in the scenario entry or by `sc.expect(...)`), matched
+// against the problem's description:
+//   `GET http://127.0.0.1:PORT/api/x -> 404 Not Found`            (an HTTP error answer)
+//   `GET http://127.0.0.1:PORT/api/x failed: net::ERR_...`          (a network failure)
+//   `console error at http://127.0.0.1:PORT/api/x: Failed to load…` (a console error)
+// A request the page itself abandons (net::ERR_ABORTED: a navigation or a closed socket
+// cancels it) is not a failure. Page errors and dialogs cannot be declared expected.
 export class Scenario {
-  constructor(browser, { viewport = { width: 1400, height: 900 }, waitMs = 25000 } = {}) {
-    Object.assign(this, { browser, viewport, waitMs, contexts: [], errors: [] });
+  constructor(browser, { viewport = { width: 1400, height: 900 }, waitMs = 25000, expect = [] } = {}) {
+    Object.assign(this, { browser, viewport, waitMs, contexts: [], errors: [], expected: [], allowed: [...expect] });
+  }
+  // Declare failed requests or console errors this scenario causes on purpose.
+  expect(...patterns) {
+    this.allowed.push(...patterns);
+  }
+  // A failed request or a console error: allowed if declared, else an error of the scenario.
+  problem(text) {
+    if (this.allowed.some((re) => re.test(text))) this.expected.push(text);
+    else this.errors.push(text);
   }
   async context(opts = {}) {
     const c = await this.browser.newContext({ viewport: this.viewport, ...opts });
@@ -96,7 +115,17 @@ export class Scenario {
     const ctx = typeof contextOrOptions?.newPage === 'function' ? contextOrOptions : await this.context(contextOrOptions);
     const page = await ctx.newPage();
     page.on('pageerror', (e) => this.errors.push(`page error on ${page.url()}: ${e.message}`));
-    page.on('dialog', (d) => { this.errors.push(`unexpected dialog: ${d.message()}`); d.dismiss().catch(() => {}); });
+    page.on('dialog', (d) => { this.errors.push(`unexpected dialog (${d.type()}): ${d.message()}`); d.dismiss().catch(() => {}); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') this.problem(`console error at ${m.location().url || page.url()}: ${m.text()}`);
+    });
+    page.on('requestfailed', (r) => {
+      const why = r.failure()?.errorText || 'unknown';
+      if (why !== 'net::ERR_ABORTED') this.problem(`${r.method()} ${r.url()} failed: ${why}`);
+    });
+    page.on('response', (r) => {
+      if (r.status() >= 400) this.problem(`${r.request().method()} ${r.url()} -> ${r.status()} ${r.statusText()}`);
+    });
     page.setDefaultTimeout(this.waitMs);
     return page;
   }
@@ -106,14 +135,82 @@ export class Scenario {
   }
 }
 
+// Runs in the page (page.evaluate): the units of the board `selector` as they are DRAWN, read
+// from the SVG, not from any data the page was given: each unit's square is the square whose
+// drawn rectangle holds the centre of the unit's drawing, and its piece is told from the
+// drawing itself (the markup of which piece and side of pieces.js it is; for a unit drawn
+// as a letter, the letter and the colour of its disc). `units` (a GameView's units) and
+// `pieces` (its letter -> name table), when given, are described the same way as `want`,
+// what the board should show. Both are sorted lists of "square side piece".
+export function readDrawnBoard([selector, units, pieces]) {
+  const board = document.querySelector(selector);
+  if (!board) return { drawn: null, want: null };
+  const NS = 'http://www.w3.org/2000/svg';
+  const normal = (markup) => { const t = document.createElementNS(NS, 'g'); t.innerHTML = markup; return t.innerHTML; };
+  const label = new Map(); // drawing -> "side name" (the first name drawn so: an alias draws the same)
+  for (const side of ['white', 'black']) {
+    for (const name of CohortPieces.names()) {
+      const m = CohortPieces.markup(name, side);
+      const k = m && normal(m);
+      if (k && !label.has(k)) label.set(k, `${side} ${name}`);
+    }
+  }
+  const squares = [...board.querySelectorAll('rect[data-square]')].map((r) => ({ name: r.getAttribute('data-square'), box: r.getBoundingClientRect() }));
+  const squareAt = (x, y) => {
+    const s = squares.find(({ box }) => x >= box.left && x < box.right && y >= box.top && y < box.bottom);
+    return s ? s.name : 'off-board';
+  };
+  const centre = (e) => { const b = e.getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]; };
+  const drawn = [];
+  for (const g of board.querySelectorAll('g.units > g.unit')) {
+    const art = g.querySelector(':scope > svg.piece-art');
+    const glyph = g.querySelector(':scope > text.glyph');
+    const letter = g.querySelector(':scope > text.letter');
+    if (art) {
+      drawn.push(`${squareAt(...centre(art))} ${label.get(art.innerHTML) || 'unknown drawing'}`);
+    } else if (glyph) {
+      drawn.push(`${squareAt(...centre(glyph))} ${glyph.classList.contains('black') ? 'black' : 'white'} glyph ${glyph.textContent}`);
+    } else if (letter) {
+      const disc = g.querySelector(':scope > circle.disc');
+      drawn.push(`${squareAt(...centre(letter))} ${disc && disc.classList.contains('black') ? 'black' : 'white'} letter ${letter.textContent}`);
+    } else {
+      drawn.push(`${squareAt(...centre(g))} nothing drawn`);
+    }
+  }
+  let want = null;
+  if (units) {
+    want = units.map((u) => {
+      const name = pieces && pieces[u.letter.toUpperCase()];
+      const m = name && CohortPieces.markup(name, u.side);
+      return `${u.square} ${m ? label.get(normal(m)) : `${u.side} letter ${u.letter}`}`;
+    }).sort();
+  }
+  return { drawn: drawn.sort(), want };
+}
+
+// The board as drawn in `page`, and what it should show: the units and piece names of `view`
+// (a GameView, from the API or computed by the test). Throws if they differ.
+export async function checkDrawnBoard(page, view, what, selector = '[data-testid=board]') {
+  const { drawn, want } = await page.evaluate(readDrawnBoard, [selector, view.units, view.pieces]);
+  check(drawn, `${what}: no board drawn`);
+  const missing = want.filter((x) => !drawn.includes(x));
+  const extra = drawn.filter((x) => !want.includes(x));
+  check(!missing.length && !extra.length && drawn.length === want.length,
+    `${what}: the drawn board differs from the position; not drawn: [${missing.join(', ')}], drawn but not there: [${extra.join(', ')}]`);
+  return drawn;
+}
+
 // Run a suite: the server on a free port with a temporary SQLite file, the browser, then each
-// scenario ([name, run] or [name, time limit in ms, run]; those whose name contains the first
-// command-line argument, if one is given) with its time limit. `ready` receives
+// scenario (those whose name contains the first command-line argument, if one is given) with
+// its time limit. A scenario is [name, run], [name, time limit in ms, run] or
+// [name, { timeoutMs, expect }, run] (`expect`: see Scenario). `ready` receives
 // { dir, port, base, database, browser } before the first scenario. Prints a line per
-// scenario and a total, and exits with 1 if anything failed.
-export async function runSuite(title, scenarios, { prefix, timeoutMs = 60000, viewport, waitMs, ready = () => {} }) {
+// scenario and a total, and exits with 1 if anything failed; with `exit: false` it returns
+// { passed, failed, results: [{ name, ok, message }] } instead (the runner's own test).
+export async function runSuite(title, scenarios, { prefix, timeoutMs = 60000, viewport, waitMs, ready = () => {}, exit = true, log = console.log }) {
   let passed = 0;
   let failed = 0;
+  const results = [];
   try {
     mkdirSync(SHOTS, { recursive: true });
     const dir = tempDir(prefix);
@@ -122,28 +219,32 @@ export async function runSuite(title, scenarios, { prefix, timeoutMs = 60000, vi
     const database = `sqlite://${join(dir, 't.db')}`;
     await startServer(port, database);
     const browser = await launchBrowser();
-    ready({ dir, port, base, database, browser });
-    const filter = process.argv[2];
+    await ready({ dir, port, base, database, browser });
+    const filter = exit ? process.argv[2] : null;
     for (const entry of scenarios) {
       const [name, run] = [entry[0], entry[entry.length - 1]];
-      const limit = entry.length > 2 ? entry[1] : timeoutMs;
+      const opts = entry.length > 2 ? (typeof entry[1] === 'number' ? { timeoutMs: entry[1] } : entry[1]) : {};
+      const limit = opts.timeoutMs || timeoutMs;
       if (filter && !name.includes(filter)) continue;
       const t0 = Date.now();
       const seconds = () => ((Date.now() - t0) / 1000).toFixed(1);
-      const sc = new Scenario(browser, { viewport, waitMs });
+      const sc = new Scenario(browser, { viewport, waitMs, expect: opts.expect || [] });
       let timer;
       try {
         const what = await Promise.race([
           run(sc),
           new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${limit / 1000} s`)), limit); }),
         ]);
-        check(!sc.errors.length, sc.errors.join('; '));
+        check(!sc.errors.length, `the page went wrong: ${sc.errors.join('; ')}`);
         passed++;
-        console.log(`ok   ${name} (${seconds()} s): ${what}`);
+        const declared = sc.expected.length ? ` [${sc.expected.length} declared failure(s) seen]` : '';
+        results.push({ name, ok: true, message: String(what) });
+        log(`ok   ${name} (${seconds()} s): ${what}${declared}`);
       } catch (e) {
         failed++;
-        console.log(`FAIL ${name} (${seconds()} s): ${e.stack || e}`);
-        if (sc.errors.length) console.log(`     page errors: ${sc.errors.join('; ')}`);
+        results.push({ name, ok: false, message: String(e.message || e) });
+        log(`FAIL ${name} (${seconds()} s): ${e.stack || e}`);
+        if (sc.errors.length && !String(e.message).includes('the page went wrong')) log(`     the page went wrong too: ${sc.errors.join('; ')}`);
       } finally {
         clearTimeout(timer);
         await sc.close();
@@ -151,10 +252,12 @@ export async function runSuite(title, scenarios, { prefix, timeoutMs = 60000, vi
     }
   } catch (e) {
     failed++;
-    console.log(`FAIL setup: ${e.stack || e}`);
+    results.push({ name: 'setup', ok: false, message: String(e.message || e) });
+    log(`FAIL setup: ${e.stack || e}`);
   } finally {
     await cleanup();
   }
-  console.log(`${title}: ${passed} passed, ${failed} failed`);
+  log(`${title}: ${passed} passed, ${failed} failed`);
+  if (!exit) return { passed, failed, results };
   process.exit(failed ? 1 : 0);
 }

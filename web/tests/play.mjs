@@ -162,6 +162,9 @@ scenarios.push(['correspondence game survives a restart with its clock', 60000, 
   check(/23h 59m/.test(text), `a day per turn shown as hours and minutes: ${text}`);
   const before = (await getView(id)).clock;
   const t0 = Date.now();
+  // While the server is down, the page's attempts to reconnect fail (the console says so).
+  sc.expect(/WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\/ws' failed/,
+    /GET http:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\S* failed: net::ERR_CONNECTION_REFUSED/);
   await killServer();
   await sleep(2000);
   await startServer(port, database);
