@@ -8,6 +8,7 @@ mod chessma;
 pub mod command;
 pub mod describe;
 mod effect;
+pub mod error;
 pub mod game;
 pub mod geometry;
 pub mod movement;
@@ -20,12 +21,11 @@ pub mod variant;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Square};
-pub use command::Illegal;
 pub use describe::{CommandView, LeaderView, LeadingView};
 pub use game::{EndReason, Game};
 pub use position::{Outcome, Position, PositionError, Side, TurnState, Undo, Unit};
 pub use step::{Step, StepKind, StepList};
-pub use step_io::StepError;
+pub use error::{Illegal, PlayError, StepError};
 pub use variant::{
     builtin_variants, parse_variants, variant_warnings, BodyRole, CommandModel, LeadMode, Variant,
     VariantError,

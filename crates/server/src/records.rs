@@ -96,7 +96,7 @@ pub fn game_at(c: &Checked, at: usize) -> Result<Game, ApiError> {
     let mut g = Game::new(c.start.clone());
     for s in &c.steps[..at] {
         g.play_text(s)
-            .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+            .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     }
     Ok(g)
 }
