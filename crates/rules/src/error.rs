@@ -149,7 +149,10 @@ impl Illegal {
             Illegal::NotYourUnit,
             Illegal::CannotReach,
             Illegal::AlreadyMoved,
-            Illegal::OtherChesimal { chosen: 0, group: 0 },
+            Illegal::OtherChesimal {
+                chosen: 0,
+                group: 0,
+            },
             Illegal::LeaderLost { group: 0 },
             Illegal::NotLinked,
             Illegal::CapReached { cap: 0 },

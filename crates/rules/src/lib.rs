@@ -22,10 +22,10 @@ mod zobrist;
 
 pub use bitboard::{Bitboard, Square};
 pub use describe::{CommandView, LeaderView, LeadingView};
+pub use error::{Illegal, PlayError, StepError};
 pub use game::{EndReason, Game};
 pub use position::{Outcome, Position, PositionError, Side, TurnState, Undo, Unit};
 pub use step::{Step, StepKind, StepList};
-pub use error::{Illegal, PlayError, StepError};
 pub use variant::{
     builtin_variants, parse_variants, variant_warnings, BodyRole, CommandModel, LeadMode, Variant,
     VariantError,

@@ -7,7 +7,7 @@ use cohort_rules::variant::{NoLegalTurn, Victory};
 use cohort_rules::{CommandModel, Variant};
 use serde_json::{json, Value};
 
-use crate::live::board_view;
+use crate::view::board_view;
 
 /// The whole rules page of `v` as JSON.
 pub fn variant_rules(v: &std::sync::Arc<Variant>) -> Value {

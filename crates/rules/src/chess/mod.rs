@@ -10,8 +10,8 @@ pub(crate) use board::ChessUndo;
 use board::{ChessBoard, MoveSink, EMPTY, KING, NO_EP, PAWN, ROOK};
 
 use crate::bitboard::Square;
-use crate::position::{Position, PositionError, Side, Unit};
 use crate::error::{Illegal, StepError};
+use crate::position::{Position, PositionError, Side, Unit};
 use crate::step::{Step, StepKind, StepList};
 
 /// The chess core of a Position. The journal has an entry per move; the core's own record
@@ -419,7 +419,11 @@ impl Position {
             ),
             Some(u) if u.side != self.side => (
                 Illegal::NotYourUnit,
-                format!("the piece on {} is {}'s", geo.square_name(from), u.side.name()),
+                format!(
+                    "the piece on {} is {}'s",
+                    geo.square_name(from),
+                    u.side.name()
+                ),
             ),
             Some(_)
                 if kind == StepKind::Move && list.iter().any(|s| s.from == from && s.to == to) =>

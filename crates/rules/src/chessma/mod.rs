@@ -12,8 +12,8 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use crate::bitboard::Square;
-use crate::position::{Position, PositionError, Side, Unit, NO_UNIT};
 use crate::error::{Illegal, StepError};
+use crate::position::{Position, PositionError, Side, Unit, NO_UNIT};
 use crate::step::{Step, StepKind, StepList};
 
 pub(crate) use board::Saved;
@@ -680,10 +680,9 @@ impl Position {
                     )))
                 }
             };
-            let kind = self
-                .variant
-                .kind_of_letter(letter)
-                .ok_or_else(|| syntax(format!("'{text}': '{letter}' is not a piece of chessma-84")))?;
+            let kind = self.variant.kind_of_letter(letter).ok_or_else(|| {
+                syntax(format!("'{text}': '{letter}' is not a piece of chessma-84"))
+            })?;
             let to = geo
                 .parse_square(square)
                 .ok_or_else(|| syntax(format!("'{text}': '{square}' is not a square")))?;
@@ -691,7 +690,10 @@ impl Position {
             return if steps.contains(&step) {
                 Ok(step)
             } else {
-                Err(refuse(Illegal::DropRefused, &Illegal::DropRefused.to_string()))
+                Err(refuse(
+                    Illegal::DropRefused,
+                    &Illegal::DropRefused.to_string(),
+                ))
             };
         }
         let (body, label) = match text.split_once('/') {
@@ -706,37 +708,38 @@ impl Position {
             .find(['-', 'x'])
             .ok_or_else(|| syntax(format!("'{text}': a step is <from>-<to> or <from>x<to>")))?;
         let (from_text, to_text) = (&body[..sep], &body[sep + 1..]);
-        let from = geo
-            .parse_square(from_text)
-            .ok_or_else(|| syntax(format!("'{text}': '{from_text}' is not a square of chessma-84")))?;
-        let to = geo
-            .parse_square(to_text)
-            .ok_or_else(|| syntax(format!("'{text}': '{to_text}' is not a square of chessma-84")))?;
-        let promo = match promo {
-            None => None,
-            Some(p) => {
-                let mut ch = p.chars();
-                match (ch.next(), ch.next()) {
-                    (Some(l), None) => Some(
-                        self.variant
-                            .kind_of_letter(l)
-                            .ok_or_else(|| syntax(format!("'{text}': '{l}' is not a piece letter")))?
-                            as u8,
-                    ),
-                    _ => return Err(syntax(format!("'{text}': a promotion is =<letter>"))),
+        let from = geo.parse_square(from_text).ok_or_else(|| {
+            syntax(format!(
+                "'{text}': '{from_text}' is not a square of chessma-84"
+            ))
+        })?;
+        let to = geo.parse_square(to_text).ok_or_else(|| {
+            syntax(format!(
+                "'{text}': '{to_text}' is not a square of chessma-84"
+            ))
+        })?;
+        let promo =
+            match promo {
+                None => None,
+                Some(p) => {
+                    let mut ch = p.chars();
+                    match (ch.next(), ch.next()) {
+                        (Some(l), None) => Some(self.variant.kind_of_letter(l).ok_or_else(|| {
+                            syntax(format!("'{text}': '{l}' is not a piece letter"))
+                        })? as u8),
+                        _ => return Err(syntax(format!("'{text}': a promotion is =<letter>"))),
+                    }
                 }
-            }
-        };
-        let sheet = match label {
-            None => None,
-            Some(l) => Some(
-                geo.sheets
-                    .iter()
-                    .position(|s| s.name == l)
-                    .ok_or_else(|| syntax(format!("'{text}': '/{l}' names no board (A or B)")))?
-                    as u8,
-            ),
-        };
+            };
+        let sheet =
+            match label {
+                None => None,
+                Some(l) => {
+                    Some(geo.sheets.iter().position(|s| s.name == l).ok_or_else(|| {
+                        syntax(format!("'{text}': '/{l}' names no board (A or B)"))
+                    })? as u8)
+                }
+            };
         let wanted = Step {
             from,
             to,
@@ -781,15 +784,24 @@ impl Position {
                     b.frozen(&c.tables, b.side).has(from)
                 };
                 if frozen {
-                    (Illegal::Frozen, "the piece is frozen by an enemy Immobilizer")
+                    (
+                        Illegal::Frozen,
+                        "the piece is frozen by an enemy Immobilizer",
+                    )
                 } else if steps.iter().any(|s| s.from == from) {
                     if self.in_check() {
-                        (Illegal::InCheck, "the King is in check and this does not answer it")
+                        (
+                            Illegal::InCheck,
+                            "the King is in check and this does not answer it",
+                        )
                     } else {
                         (Illegal::NoSuchMove, "the piece cannot go there (or it would leave the King in check, or a Long Leaper with a capture must capture)")
                     }
                 } else if self.in_check() {
-                    (Illegal::InCheck, "the King is in check and this piece cannot answer it")
+                    (
+                        Illegal::InCheck,
+                        "the King is in check and this piece cannot answer it",
+                    )
                 } else {
                     (Illegal::NoLegalMove, "the piece has no legal move")
                 }

@@ -220,7 +220,10 @@ impl Position {
             .filter(|(_, m)| m.leader == u.kind)
             .collect();
         if modes.is_empty() {
-            return refuse(Illegal::NotALeader, format!("a {} does not lead", piece.name));
+            return refuse(
+                Illegal::NotALeader,
+                format!("a {} does not lead", piece.name),
+            );
         }
         let names = || {
             modes
