@@ -21,7 +21,7 @@ pub mod variant;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Square};
-pub use describe::{CommandView, LeaderView, LeadingView};
+pub use describe::{rules_text, CommandView, LeaderView, LeadingView, RulesText};
 pub use error::{Illegal, PlayError, StepError};
 pub use game::{EndReason, Game};
 pub use position::{Outcome, Position, PositionError, Side, TurnState, Undo, Unit};

@@ -7,6 +7,7 @@
 mod board;
 mod rules;
 mod tables;
+pub(crate) mod text;
 
 use std::cell::RefCell;
 use std::sync::Arc;
