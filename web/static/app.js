@@ -983,6 +983,8 @@ async function rulesPage() {
       h('h2', {}, 'Winning'),
       h('p', { 'data-testid': 'rules-victory' }, r.victory),
       r.draws.length ? h('ul', {}, r.draws.map((t) => h('li', {}, t))) : null,
+      ...(r.sections || []).flatMap((sec) => [h('h2', {}, sec.title),
+        h('ul', { 'data-testid': 'rules-section' }, sec.items.map((t) => h('li', {}, t)))]),
       r.groups.length ? h('h2', {}, 'Groups') : null,
       r.groups.length ? h('ul', {}, r.groups.map((g) => h('li', {}, `${g.number}: ${g.name} (White ${g.colours.white}, Black ${g.colours.black})`))) : null,
       h('h2', {}, 'Setup'),

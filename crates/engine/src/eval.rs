@@ -7,6 +7,9 @@
 
 use cohort_rules::{Bitboard, Position, Side, Square, Variant};
 
+/// The score of a won game (a lost one is its negation); every evaluation stays well inside.
+pub const WIN: i32 = 1_000_000;
+
 /// Per-variant weights, computed once.
 pub struct Weights {
     /// Value of each piece kind.
@@ -135,9 +138,9 @@ pub fn score_for(pos: &Position, mover: Side, w: &Weights) -> i32 {
     match pos.outcome() {
         Some(cohort_rules::Outcome::Win(s)) => {
             if s == mover {
-                crate::search::WIN
+                WIN
             } else {
-                -crate::search::WIN
+                -WIN
             }
         }
         Some(cohort_rules::Outcome::Draw) => 0,

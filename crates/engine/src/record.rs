@@ -568,7 +568,7 @@ impl Record {
                     .parse_step(text)
                     .map_err(|e| Self::fail(turn, k + 1, at, text, e.to_string()))?;
                 game.play(step)
-                    .map_err(|e| Self::fail(turn, k + 1, at, text, e))?;
+                    .map_err(|e| Self::fail(turn, k + 1, at, text, e.to_string()))?;
                 steps.push(step);
                 each(&game, step);
             }

@@ -12,9 +12,9 @@ use std::sync::atomic::AtomicU64;
 use cohort_rules::step::MAX_STEPS;
 use cohort_rules::{Outcome, Position, Square, Step, StepKind, StepList};
 
+/// The score of a won game; kept here under its old path (`search::WIN`) for callers.
+pub use crate::eval::WIN;
 use crate::eval::{evaluate, Weights};
-
-pub const WIN: i32 = 1_000_000;
 
 #[derive(Copy, Clone, Default)]
 struct Entry {

@@ -119,7 +119,10 @@ impl Position {
             }
             b
         });
-        let command = p.leader.then(|| self.command_of(kind, side, from, real)).flatten();
+        let command = p
+            .leader
+            .then(|| self.command_of(kind, side, from, real))
+            .flatten();
         let as_activated = v
             .lead_modes
             .iter()
@@ -162,8 +165,10 @@ impl Position {
                 Some(u) => own & self.link_field(side.index(), u.group as usize, any_friendly),
                 None => own,
             };
-            flood(Bitboard::from_square(from), within | Bitboard::from_square(from))
-                & !Bitboard::from_square(from)
+            flood(
+                Bitboard::from_square(from),
+                within | Bitboard::from_square(from),
+            ) & !Bitboard::from_square(from)
         };
         let activates = v.activates[kind];
         Some(match v.command {

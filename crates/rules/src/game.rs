@@ -2,6 +2,7 @@
 //! (repetition at turn starts, consecutive turns without a capture) and undo inside a turn.
 
 use crate::effects::Effects;
+use crate::error::PlayError;
 use crate::position::{Outcome, Position, Side, Undo};
 use crate::step::{Step, StepList};
 use crate::variant::NoLegalTurn;
@@ -104,15 +105,12 @@ impl Game {
     }
 
     /// Play one step; an illegal one is refused and changes nothing.
-    pub fn play(&mut self, step: Step) -> Result<(), String> {
+    pub fn play(&mut self, step: Step) -> Result<(), PlayError> {
         if self.result.is_some() {
-            return Err("the game is over".into());
+            return Err(PlayError::GameOver);
         }
         if !self.position.is_legal(step) {
-            return Err(format!(
-                "{} is not legal here",
-                self.position.step_text(step)
-            ));
+            return Err(self.position.refusal(step).into());
         }
         let side = self.position.side_to_move();
         let undo = self.position.make_reporting(step, &mut self.effects);
@@ -138,9 +136,9 @@ impl Game {
     }
 
     /// Parse and play one step written in notation.
-    pub fn play_text(&mut self, text: &str) -> Result<Step, String> {
+    pub fn play_text(&mut self, text: &str) -> Result<Step, PlayError> {
         if self.result.is_some() {
-            return Err("the game is over".into());
+            return Err(PlayError::GameOver);
         }
         let step = self.position.parse_step(text)?;
         self.play(step)?;

@@ -9,6 +9,7 @@ pub mod command;
 pub mod describe;
 pub mod diagram;
 pub mod effects;
+pub mod error;
 pub mod game;
 pub mod geometry;
 mod journal;
@@ -22,13 +23,12 @@ pub mod variant;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Square};
-pub use command::Illegal;
-pub use describe::{CommandView, LeaderView, LeadingView};
+pub use describe::{rules_text, CommandView, LeaderView, LeadingView, RulesText};
 pub use effects::{Effect, Effects};
+pub use error::{Illegal, PlayError, StepError};
 pub use game::{EndReason, Game};
 pub use position::{Outcome, Position, PositionError, Side, TurnState, Undo, Unit};
 pub use step::{Step, StepKind, StepList};
-pub use step_io::StepError;
 pub use variant::{
     builtin_variants, parse_variants, variant_warnings, BodyRole, CommandModel, LeadMode, Variant,
     VariantError,

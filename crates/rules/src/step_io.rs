@@ -1,63 +1,11 @@
 //! Steps as text (NOTATION.md): writing them, reading them with a typed reason when they are
 //! illegal, and whole turns.
 
-use std::fmt;
-
 use crate::bitboard::Square;
-use crate::command::Illegal;
+use crate::error::{Illegal, StepError};
 use crate::position::{Position, Side, NO_UNIT};
 use crate::step::{Step, StepKind};
 use crate::variant::CommandModel;
-
-/// A step that cannot be played: malformed text (`illegal` is None), or a well-formed step
-/// the rules refuse now, with the typed reason. `Display` gives the whole message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StepError {
-    pub illegal: Option<Illegal>,
-    pub message: String,
-}
-
-impl StepError {
-    pub(crate) fn new(illegal: Illegal, message: String) -> StepError {
-        StepError {
-            illegal: Some(illegal),
-            message,
-        }
-    }
-    pub(crate) fn syntax(message: String) -> StepError {
-        StepError {
-            illegal: None,
-            message,
-        }
-    }
-    /// From a model that words its own errors (lead steps, FIDE chess): a message with
-    /// "is illegal" is the rules' refusal, anything else malformed text.
-    pub(crate) fn syntax_or_rule(message: String) -> StepError {
-        if message.contains("is illegal") {
-            StepError::new(Illegal::Other(message.clone()), message)
-        } else {
-            StepError::syntax(message)
-        }
-    }
-    /// Whether the message contains `text` (for callers and tests that look for a word).
-    pub fn contains(&self, text: &str) -> bool {
-        self.message.contains(text)
-    }
-}
-
-impl fmt::Display for StepError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for StepError {}
-
-impl From<StepError> for String {
-    fn from(e: StepError) -> String {
-        e.message
-    }
-}
 
 impl Position {
     /// Write a step as NOTATION.md does: `e2-e4`, `e2xe4` for a capture, or `end`.
@@ -137,21 +85,17 @@ impl Position {
         }
         let geo = &self.variant.geometry;
         if self.chess.is_some() {
-            return self
-                .parse_chess_step(text)
-                .map_err(StepError::syntax_or_rule);
+            return self.parse_chess_step(text);
         }
         if self.chessma.is_some() {
             if self.outcome.is_some() {
                 let message = "the game is over; no step is legal".to_string();
                 return Err(StepError::new(Illegal::GameOver, message));
             }
-            return self
-                .parse_chessma_step(text)
-                .map_err(StepError::syntax_or_rule);
+            return self.parse_chessma_step(text);
         }
         if text.starts_with("lead") {
-            return self.parse_lead(text).map_err(StepError::syntax_or_rule);
+            return self.parse_lead(text);
         }
         if let Some((letter, square)) = text.split_once('@') {
             return self.parse_drop(text, letter, square);
@@ -188,6 +132,19 @@ impl Position {
             illegal,
             format!("{text} is illegal: {words}"),
         ))
+    }
+
+    /// Why `step`, which is not legal now, is refused: its reason and the sentence that
+    /// parsing its text gives (`NoSuchStep` for a step no text of this variant reaches).
+    pub fn refusal(&self, step: Step) -> StepError {
+        let text = self.step_text(step);
+        match self.parse_step(&text) {
+            Err(e) if e.illegal.is_some() => e,
+            _ => StepError::new(
+                Illegal::NoSuchStep,
+                format!("{text} is illegal: {}", Illegal::NoSuchStep),
+            ),
+        }
     }
 
     /// `illegal` in words for the step from `from` to `to`, naming the piece and squares.

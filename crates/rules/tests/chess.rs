@@ -106,7 +106,9 @@ fn special_moves_in_both_notations() {
     assert_eq!(p.to_text(), "r3k2r/8/8/3pP3/8/8/1p6/R4RK1 b kq - 1 1");
     let promo = p.parse_step("b2-b1=N").unwrap();
     assert_eq!(p.step_uci(promo), "b2b1n");
-    assert!(p.parse_step("b2b1").unwrap_err().contains("must promote"));
+    let e = p.parse_step("b2b1").unwrap_err();
+    assert!(e.contains("must promote"), "{e}");
+    assert_eq!(e.illegal, Some(cohort_rules::Illegal::MustPromote), "{e}");
     p.make(promo);
     assert!(p.to_text().starts_with("r3k2r/8/8/3pP3/8/8/8/Rn3RK1 w"));
 }

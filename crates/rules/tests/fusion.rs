@@ -40,6 +40,18 @@ fn lead_is_legal_only_when_a_unit_move_follows() {
     assert!(!steps.iter().any(|s| s.starts_with("lead:a1")), "{steps:?}");
     let e = p.parse_step("lead:a1:ortho").unwrap_err();
     assert!(e.contains("no unit move"), "{e}");
+    assert_eq!(
+        e.illegal,
+        Some(cohort_rules::Illegal::LeadWithoutMove),
+        "{e}"
+    );
+    let e = p.parse_step("lead:a2").unwrap_err();
+    assert_eq!(e.illegal, Some(cohort_rules::Illegal::NotALeader), "{e}");
+    let e = p.parse_step("lead:a1:sideways").unwrap_err();
+    assert_eq!(
+        e.illegal, None,
+        "a mode that does not exist is malformed: {e}"
+    );
     // Nothing but lead steps at a turn start; `end` needs a unit move first.
     assert!(steps.iter().all(|s| s.starts_with("lead:")));
     let mut q = p.clone();

@@ -127,3 +127,51 @@ fn a_regulation_removal_is_not_a_capture() {
     );
     assert_eq!(g.quiet_turns(), 1, "the removal did not reset the count");
 }
+
+/// `Game::play` and `play_text` answer typed errors: the rules' reason of an illegal step,
+/// malformed text, or a game that is over.
+#[test]
+fn play_errors_are_typed() {
+    use cohort_rules::{Illegal, PlayError};
+    let chess = cohort_rules::builtin("chess").unwrap();
+    let mut g = Game::new(chess.start());
+    let e = g.play_text("e7e5").unwrap_err();
+    assert_eq!(e.reason(), Some(&Illegal::NotYourUnit), "{e}");
+    assert_eq!(e.code(), "illegal_step");
+    let e = g.play_text("e2e5").unwrap_err();
+    assert_eq!(e.reason(), Some(&Illegal::NoSuchMove), "{e}");
+    let e = g.play_text("hello").unwrap_err();
+    assert!(matches!(e, PlayError::Parse(_)), "{e:?}");
+    assert_eq!(e.code(), "bad_step");
+    // A Step value, not text: the same reason as its text.
+    let step = g.position().parse_step("e2e4").unwrap();
+    let mut other = Game::new(chess.start());
+    other.play_text("e2e4").unwrap();
+    let e = other.play(step).unwrap_err();
+    assert_eq!(e.reason(), Some(&Illegal::NoUnit), "{e}");
+    g.resign(Side::White);
+    assert_eq!(g.play_text("e2e4").unwrap_err(), PlayError::GameOver);
+
+    // Chesimals: after the turn's first step, a unit of another chesimal.
+    let v = cohort_rules::builtin("chesimals-1").unwrap();
+    let mut g = Game::new(v.start());
+    let mut list = cohort_rules::StepList::new();
+    g.legal_steps(&mut list);
+    g.play(*list.iter().next().unwrap()).unwrap();
+    let pos = g.position().clone();
+    let geo = &v.geometry;
+    let mut found = false;
+    for u in pos.units().filter(|u| u.alive && u.side == Side::White) {
+        for to in geo.squares.iter() {
+            let text = format!("{}-{}", geo.square_name(u.square), geo.square_name(to));
+            if let Err(e) = g.play_text(&text) {
+                if let Some(Illegal::OtherChesimal { chosen, group }) = e.reason() {
+                    assert_ne!(chosen, group);
+                    assert_eq!(e.reason().unwrap().code(), "other_chesimal");
+                    found = true;
+                }
+            }
+        }
+    }
+    assert!(found, "no step of another chesimal");
+}

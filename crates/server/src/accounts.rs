@@ -13,7 +13,7 @@ use argon2::Argon2;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -22,9 +22,10 @@ use blake2::{Blake2s256, Digest};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::api::{body, token, Answer, ApiError, ApiPath, MAX_BODY};
-use crate::live::side_name;
+use crate::error::{body, Answer, ApiError, ApiPath, Code, MAX_BODY};
 use crate::store::now_ms;
+use crate::token;
+use crate::view::side_name;
 use crate::App;
 
 /// The session cookie's name.
@@ -76,8 +77,8 @@ impl Limiter {
 
 fn too_many(what: &str, wait_ms: i64) -> Response {
     let secs = (wait_ms + 999) / 1000;
-    let mut r = ApiError(
-        StatusCode::TOO_MANY_REQUESTS,
+    let mut r = ApiError::new(
+        Code::RateLimited,
         format!("too many {what}; try again in {secs} s"),
     )
     .into_response();
@@ -94,7 +95,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/account/login", post(login))
         .route("/api/account/logout", post(logout))
         .route("/api/players/{name}", get(player))
-        .method_not_allowed_fallback(crate::api::wrong_method)
+        .method_not_allowed_fallback(crate::error::wrong_method)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }
@@ -142,8 +143,8 @@ pub async fn same_origin(State(app): State<Arc<App>>, req: Request, next: Next) 
 }
 
 fn cross_site(what: &str) -> Response {
-    ApiError(
-        StatusCode::FORBIDDEN,
+    ApiError::new(
+        Code::CrossSite,
         format!("a request from another site cannot act here ({what})"),
     )
     .into_response()
@@ -245,7 +246,7 @@ fn check_name(name: &str) -> Result<String, ApiError> {
     if ok {
         Ok(name.to_ascii_lowercase())
     } else {
-        Err(ApiError::bad(
+        Err(ApiError::invalid(
             "username: 3 to 20 letters, digits, '_' or '-'",
         ))
     }
@@ -304,7 +305,7 @@ async fn signup(
     let c: Credentials = body(raw).map_err(IntoResponse::into_response)?;
     let id = check_name(&c.username).map_err(IntoResponse::into_response)?;
     if !(8..=256).contains(&c.password.chars().count()) {
-        return Err(ApiError::bad("password: 8 to 256 characters").into_response());
+        return Err(ApiError::invalid("password: 8 to 256 characters").into_response());
     }
     let now = now_ms();
     let key = format!("signup:{}", address(&app, &headers, conn));
@@ -324,10 +325,10 @@ async fn signup(
             ApiError::internal(format!("storing the account failed: {e}")).into_response()
         })?;
     if !created {
-        return Err(ApiError::conflict(format!(
-            "username: '{}' is taken; choose another",
-            c.username
-        ))
+        return Err(ApiError::new(
+            Code::NameTaken,
+            format!("username: '{}' is taken; choose another", c.username),
+        )
         .into_response());
     }
     start_session(&app, &headers, &id, &c.username)
@@ -343,7 +344,7 @@ async fn login(
 ) -> Result<Response, Response> {
     let c: Credentials = body(raw).map_err(IntoResponse::into_response)?;
     if c.username.len() > 64 || c.password.len() > 1024 {
-        return Err(ApiError::bad("username or password too long").into_response());
+        return Err(ApiError::invalid("username or password too long").into_response());
     }
     let id = c.username.to_ascii_lowercase();
     let now = now_ms();
@@ -370,11 +371,9 @@ async fn login(
     if !ok {
         app.limiter.count(&user_key, now);
         app.limiter.count(&ip_key, now);
-        return Err(ApiError(
-            StatusCode::UNAUTHORIZED,
-            "wrong username or password".into(),
-        )
-        .into_response());
+        return Err(
+            ApiError::new(Code::BadCredentials, "wrong username or password").into_response(),
+        );
     }
     app.limiter.clear(&user_key);
     start_session(&app, &headers, &id, &name)
@@ -417,10 +416,7 @@ async fn player(
         .await
         .map_err(|e| ApiError::internal(format!("reading the account failed: {e}")))?
     else {
-        return Err(ApiError(
-            StatusCode::NOT_FOUND,
-            format!("no player '{name}'"),
-        ));
+        return Err(ApiError::not_found(format!("no player '{name}'")));
     };
     let viewer = current_user(&app, &headers).await;
     let me = viewer.as_ref().is_some_and(|v| v.0 == id);

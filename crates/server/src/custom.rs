@@ -11,16 +11,12 @@
 //! the rules crate (`MoveSet`), and for leaders what they activate and how far they reach.
 //! The browser draws the answer; it never computes a move.
 
-use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{ConnectInfo, FromRequestParts, State};
-use axum::http::request::Parts;
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use cohort_rules::diagram::empty_targets;
@@ -31,9 +27,9 @@ use cohort_rules::{
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::api::{body_with, find, room_for_one, Answer, ApiError, ApiPath, ApiQuery};
-use crate::live::{board_view, colour_hex, side_name};
+use crate::error::{body_with, Answer, ApiError, ApiPath, ApiQuery, Code};
 use crate::store::GameRow;
+use crate::view::{board_view, colour_hex, side_name};
 use crate::App;
 
 /// Longest variant file accepted.
@@ -89,7 +85,13 @@ impl CustomError {
 
 impl From<CustomError> for ApiError {
     fn from(e: CustomError) -> ApiError {
-        ApiError(e.status, e.message)
+        let code = if e.status == StatusCode::PAYLOAD_TOO_LARGE {
+            Code::TooLarge
+        } else {
+            Code::BadVariantFile
+        };
+        let errors = e.json()["errors"].take();
+        ApiError::new(code, e.message).with("errors", errors)
     }
 }
 
@@ -157,10 +159,10 @@ pub fn pick(variants: &[Arc<Variant>], id: &str) -> Result<Arc<Variant>, ApiErro
         .cloned()
         .ok_or_else(|| {
             let ids: Vec<&str> = variants.iter().map(|v| v.id.as_str()).collect();
-            ApiError::bad(format!(
-                "variant: the file defines {}, not '{id}'",
-                ids.join(", ")
-            ))
+            ApiError::new(
+                Code::UnknownVariant,
+                format!("variant: the file defines {}, not '{id}'", ids.join(", ")),
+            )
         })
 }
 
@@ -276,7 +278,7 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
             }
             .ok_or_else(|| {
                 let all: Vec<String> = v.pieces.iter().map(|p| p.letter.to_string()).collect();
-                ApiError::bad(format!(
+                ApiError::invalid(format!(
                     "piece: '{l}' is not a piece letter of {} ({})",
                     v.id,
                     all.join(", ")
@@ -287,12 +289,16 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
     let side = match q.side.as_deref() {
         None | Some("") | Some("white") => Side::White,
         Some("black") => Side::Black,
-        Some(s) => return Err(ApiError::bad(format!("side: '{s}' is not white or black"))),
+        Some(s) => {
+            return Err(ApiError::invalid(format!(
+                "side: '{s}' is not white or black"
+            )))
+        }
     };
     let from = match q.square.as_deref() {
         None | Some("") => centre(v),
         Some(s) => geo.parse_square(s).ok_or_else(|| {
-            ApiError::bad(format!(
+            ApiError::invalid(format!(
                 "square: '{s}' is not a square of the {}x{} board",
                 geo.files, geo.ranks
             ))
@@ -350,7 +356,11 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
                     cap,
                     ..
                 } => {
-                    o["links"] = json!(if *links_any_friendly { "friendly" } else { "group" });
+                    o["links"] = json!(if *links_any_friendly {
+                        "friendly"
+                    } else {
+                        "group"
+                    });
                     o["cap"] = json!(cap);
                 }
                 CommandModel::Lead { .. } => {
@@ -437,82 +447,6 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
     Ok(out)
 }
 
-
-// ---------------------------------------------------------------- limits per caller
-
-/// Who asks: the caller's IP address, as the connection gives it ("unknown" without one,
-/// e.g. requests made in-process by the tests).
-pub struct Caller(pub String);
-
-impl<S: Send + Sync> FromRequestParts<S> for Caller {
-    type Rejection = ApiError;
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
-        Ok(Caller(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map_or("unknown".to_string(), |c| c.0.ip().to_string()),
-        ))
-    }
-}
-
-/// When each caller created its custom-variant games in the last hour (in memory).
-#[derive(Default)]
-pub struct Callers(HashMap<String, Vec<Instant>>);
-
-const WINDOW: Duration = Duration::from_secs(3600);
-
-impl Callers {
-    fn recent(&mut self, caller: &str, now: Instant) -> usize {
-        self.0
-            .retain(|_, t| t.last().is_some_and(|l| now.duration_since(*l) < WINDOW));
-        self.0.get_mut(caller).map_or(0, |t| {
-            t.retain(|i| now.duration_since(*i) < WINDOW);
-            t.len()
-        })
-    }
-}
-
-/// Whether a new custom-variant game may be created now: fewer than `max_custom_games` in
-/// progress, and this caller created fewer than `custom_games_per_hour` in the last hour.
-/// The guard keeps the decision valid until the game is stored (then call [`created`]).
-pub(crate) async fn admit<'a>(
-    app: &'a App,
-    caller: &Caller,
-) -> Result<tokio::sync::MutexGuard<'a, ()>, ApiError> {
-    let gate = app.custom_gate.lock().await;
-    room_for_one(
-        app.store.count_custom_games().await,
-        app.config.max_custom_games,
-        "games with custom variants",
-    )?;
-    let recent = app
-        .custom_callers
-        .lock()
-        .unwrap()
-        .recent(&caller.0, Instant::now());
-    if recent >= app.config.custom_games_per_hour {
-        return Err(ApiError(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!(
-                "you created {recent} games with custom variants in the last hour, this server's limit; try again later",
-            ),
-        ));
-    }
-    Ok(gate)
-}
-
-/// Count a custom-variant game `caller` created.
-pub(crate) fn created(app: &App, caller: &Caller) {
-    app.custom_callers
-        .lock()
-        .unwrap()
-        .0
-        .entry(caller.0.clone())
-        .or_default()
-        .push(Instant::now());
-}
-
 // ---------------------------------------------------------------- routes
 
 #[derive(Deserialize)]
@@ -534,7 +468,7 @@ pub async fn check(
         .map_err(|e| ApiError::internal(format!("the check failed: {e}")).into_response())?;
     answer
         .map(Json)
-        .map_err(|e| (e.status, Json(e.json())).into_response())
+        .map_err(|e| ApiError::from(e).into_response())
 }
 
 #[derive(Deserialize)]
@@ -572,10 +506,9 @@ pub async fn variant_diagram(
     ApiQuery(q): ApiQuery<DiagramQuery>,
 ) -> Answer {
     let v = builtin(&id).ok_or_else(|| {
-        ApiError(
-            StatusCode::NOT_FOUND,
-            format!("unknown variant '{id}' (GET /api/variants lists them)"),
-        )
+        ApiError::not_found(format!(
+            "unknown variant '{id}' (GET /api/variants lists them)"
+        ))
     })?;
     diagram(&v, &v.start(), &q).map(Json)
 }
@@ -587,7 +520,7 @@ pub async fn game_diagram(
     ApiPath(id): ApiPath<String>,
     ApiQuery(q): ApiQuery<DiagramQuery>,
 ) -> Answer {
-    let slot = find(&app, &id).await?;
+    let slot = app.find(&id).await?;
     let pos = slot.live.lock().await.game.position().clone();
     diagram(&pos.variant().clone(), &pos, &q).map(Json)
 }

@@ -19,7 +19,7 @@ impl Removed {
         json!({
             "square": self.square,
             "letter": self.letter,
-            "side": crate::live::side_name(self.side),
+            "side": crate::view::side_name(self.side),
         })
     }
 }
@@ -57,7 +57,7 @@ pub fn end_preview(game: &Game, legal: &StepList) -> Option<(Vec<Removed>, Optio
     copy.play(end).ok()?;
     let removed = removed_by(&copy);
     let result = copy.result().map(|r| {
-        crate::live::result_json(Some(r), None)["text"]
+        crate::view::result_json(Some(r), None)["text"]
             .as_str()
             .unwrap_or("")
             .to_string()

@@ -2,9 +2,11 @@
 //! games kept in memory with every change committed to storage before it is acknowledged.
 
 mod accounts;
+mod admission;
 mod api;
 pub mod clock;
 pub mod custom;
+pub mod error;
 pub mod events;
 pub mod glicko;
 pub mod live;
@@ -14,6 +16,7 @@ mod records;
 pub mod rules_info;
 pub mod sched;
 pub mod store;
+pub mod view;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -21,6 +24,7 @@ use std::sync::Arc;
 
 use tokio::sync::{broadcast, Mutex};
 
+use error::ApiError;
 use live::LiveGame;
 use store::Store;
 
@@ -79,7 +83,7 @@ pub struct App {
     /// Held while a custom-variant game is counted and created; and when each caller
     /// created its recent ones (custom.rs).
     custom_gate: Mutex<()>,
-    custom_callers: std::sync::Mutex<custom::Callers>,
+    custom_callers: std::sync::Mutex<admission::Callers>,
     /// Failed log-ins counted per user name and per address (accounts.rs).
     pub(crate) limiter: accounts::Limiter,
     /// Open challenges (lobby.rs).
@@ -129,7 +133,7 @@ impl App {
         if let Ok(ids) = app.store.unrated_finished().await {
             for id in ids {
                 if let Ok(Some(slot)) = app.slot(&id).await {
-                    api::rate_if_finished(&app, &mut *slot.live.lock().await).await;
+                    api::play::rate_if_finished(&app, &mut *slot.live.lock().await).await;
                 }
             }
         }
@@ -138,8 +142,8 @@ impl App {
                 Ok(Some(slot)) => {
                     // Time ran on while the server was down: the timer ends the game at once
                     // if a flag fell meanwhile.
-                    api::arm_clock(&app, &id, &slot).await;
-                    api::kick_ai(&app, &id, &slot).await
+                    api::timer::arm_clock(&app, &id, &slot).await;
+                    api::ai::kick_ai(&app, &id, &slot).await
                 }
                 Ok(None) => {}
                 Err(e) => eprintln!("cohort serve: game {id} not resumed: {e}"),
@@ -173,6 +177,19 @@ impl App {
         ))
     }
 
+    /// The game `id` for a request: a 404 `not_found` when there is none.
+    pub(crate) async fn find(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+        let none = || ApiError::not_found(format!("no game '{id}'"));
+        if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(none());
+        }
+        match self.slot(id).await {
+            Ok(Some(s)) => Ok(s),
+            Ok(None) => Err(none()),
+            Err(e) => Err(ApiError::internal(format!("game {id} cannot be read: {e}"))),
+        }
+    }
+
     fn insert(&self, id: String, live: LiveGame) -> Arc<Slot> {
         let slot = Arc::new(Slot {
             live: Mutex::new(live),
@@ -184,13 +201,20 @@ impl App {
     }
 }
 
+/// A fresh random token: 32 hex digits (seats, creators, challenges, ids from its start).
+pub(crate) fn token() -> String {
+    let mut b = [0u8; 16];
+    getrandom::getrandom(&mut b).expect("the operating system's random source");
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
 /// Every route: the API and the pages.
 pub fn router(app: Arc<App>) -> axum::Router {
     api::router(app.clone())
         .merge(accounts::router(app.clone()))
         .merge(lobby::router(app.clone()))
         .merge(pages::router())
-        .fallback(api::no_route)
+        .fallback(error::no_route)
         // A request from another site acts for nobody (accounts.rs, `same_origin`).
         .layer(axum::middleware::from_fn_with_state(
             app,

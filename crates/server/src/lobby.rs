@@ -9,7 +9,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use cohort_rules::builtin;
@@ -17,9 +17,11 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::accounts::{address, current_user, Conn};
-use crate::api::{body, launch, token, Answer, ApiError, ApiPath, ApiQuery, ClockSpec, MAX_BODY};
+use crate::api::create::{launch, ClockSpec};
 use crate::clock::{Clock, TimeControl};
+use crate::error::{body, Answer, ApiError, ApiPath, ApiQuery, Code, MAX_BODY};
 use crate::store::{now_ms, GameRow};
+use crate::token;
 use crate::App;
 
 /// Open challenges on the server at once, and per creator (account or address).
@@ -95,7 +97,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/challenges/{id}", get(status))
         .route("/api/challenges/{id}/accept", post(accept))
         .route("/api/challenges/{id}/cancel", post(cancel))
-        .method_not_allowed_fallback(crate::api::wrong_method)
+        .method_not_allowed_fallback(crate::error::wrong_method)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }
@@ -130,24 +132,27 @@ async fn create(
 ) -> Answer {
     let req: NewChallenge = body(raw)?;
     let variant = builtin(&req.variant).ok_or_else(|| {
-        ApiError::bad(format!(
-            "variant: unknown variant '{}' (GET /api/variants lists them)",
-            req.variant
-        ))
+        ApiError::new(
+            Code::UnknownVariant,
+            format!(
+                "variant: unknown variant '{}' (GET /api/variants lists them)",
+                req.variant
+            ),
+        )
     })?;
     let control = req.clock.unwrap_or_default().control("clock")?;
     let colour = req.colour.unwrap_or_else(|| "random".into());
     if !matches!(colour.as_str(), "white" | "black" | "random") {
-        return Err(ApiError::bad(format!(
+        return Err(ApiError::invalid(format!(
             "colour: '{colour}' is not white, black or random"
         )));
     }
     let rated = req.rated.unwrap_or(false);
     let by = current_user(&app, &headers).await;
     if rated && by.is_none() {
-        return Err(ApiError(
-            StatusCode::UNAUTHORIZED,
-            "rated: only games between two accounts are rated; log in first".into(),
+        return Err(ApiError::new(
+            Code::LoginRequired,
+            "rated: only games between two accounts are rated; log in first",
         ));
     }
     let owner = match &by {
@@ -173,14 +178,14 @@ async fn create(
     Lobby::tidy(&mut list, now);
     let open: Vec<&Challenge> = list.iter().filter(|x| x.open(now)).collect();
     if open.len() >= MAX_OPEN {
-        return Err(ApiError(
-            StatusCode::TOO_MANY_REQUESTS,
+        return Err(ApiError::new(
+            Code::LimitReached,
             format!("the lobby holds at most {MAX_OPEN} open challenges; accept one instead"),
         ));
     }
     if open.iter().filter(|x| x.owner == c.owner).count() >= MAX_OPEN_EACH {
-        return Err(ApiError(
-            StatusCode::TOO_MANY_REQUESTS,
+        return Err(ApiError::new(
+            Code::LimitReached,
             format!("at most {MAX_OPEN_EACH} open challenges each; cancel one first"),
         ));
     }
@@ -207,7 +212,7 @@ async fn status(
     let c = list
         .iter_mut()
         .find(|c| c.id == id)
-        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no challenge '{id}'")))?;
+        .ok_or_else(|| ApiError::not_found(format!("no challenge '{id}'")))?;
     let creator = q.token.as_deref() == Some(c.secret.as_str());
     if creator && c.open(now) {
         c.seen_ms = now;
@@ -248,15 +253,18 @@ async fn cancel(
     let c = list
         .iter_mut()
         .find(|c| c.id == id)
-        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no challenge '{id}'")))?;
+        .ok_or_else(|| ApiError::not_found(format!("no challenge '{id}'")))?;
     if req.token.as_deref() != Some(c.secret.as_str()) {
-        return Err(ApiError(
-            StatusCode::FORBIDDEN,
-            "only the challenge's creator (its token) can cancel it".into(),
+        return Err(ApiError::new(
+            Code::Forbidden,
+            "only the challenge's creator (its token) can cancel it",
         ));
     }
     if !c.open(now) {
-        return Err(ApiError::conflict("the challenge is no longer open"));
+        return Err(ApiError::new(
+            Code::ChallengeClosed,
+            "the challenge is no longer open",
+        ));
     }
     c.cancelled = true;
     Ok(Json(json!({"id": id, "state": "withdrawn"})))
@@ -283,20 +291,26 @@ async fn accept(
         list.iter()
             .find(|c| c.id == id)
             .cloned()
-            .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no challenge '{id}'")))?
+            .ok_or_else(|| ApiError::not_found(format!("no challenge '{id}'")))?
     };
     if !c.open(now) {
-        return Err(ApiError::conflict("the challenge is no longer open"));
+        return Err(ApiError::new(
+            Code::ChallengeClosed,
+            "the challenge is no longer open",
+        ));
     }
     if let (Some(by), Some(me)) = (&c.by, &me) {
         if by.0 == me.0 {
-            return Err(ApiError::conflict("this is your own challenge"));
+            return Err(ApiError::new(
+                Code::OwnChallenge,
+                "this is your own challenge",
+            ));
         }
     }
     if c.rated && me.is_none() {
-        return Err(ApiError(
-            StatusCode::UNAUTHORIZED,
-            "a rated challenge: log in to accept it".into(),
+        return Err(ApiError::new(
+            Code::LoginRequired,
+            "a rated challenge: log in to accept it",
         ));
     }
     let creator_white = match c.colour.as_str() {

@@ -6,15 +6,14 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::http::StatusCode;
 use axum::Json;
 use cohort_engine::record::Record;
 use cohort_rules::{Game, Position, Variant};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::api::ApiError;
-use crate::live::{board_view, side_name};
+use crate::error::{body_with, ApiError, Code};
+use crate::view::{board_view, side_name};
 
 /// Largest record accepted (a 400-turn Chesimals game is well under 100 KiB).
 pub const MAX_RECORD: usize = 512 * 1024;
@@ -29,14 +28,13 @@ pub struct Checked {
 
 /// Parse and replay a record; every problem is a 400 naming the line, or the turn and step.
 pub fn check(text: &str) -> Result<Checked, ApiError> {
-    let record =
-        Record::parse(text).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let record = Record::parse(text).map_err(|e| ApiError::new(Code::BadRecord, e.to_string()))?;
     let variant = record
         .variant(None)
-        .map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("record: {e}")))?;
+        .map_err(|e| ApiError::new(Code::BadRecord, format!("record: {e}")))?;
     let replayed = record
         .replay(&variant)
-        .map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("record: {e}")))?;
+        .map_err(|e| ApiError::new(Code::BadRecord, format!("record: {e}")))?;
     let start = replayed.game.start().clone();
     let mut p = start.clone();
     let steps = replayed
@@ -56,27 +54,6 @@ pub fn check(text: &str) -> Result<Checked, ApiError> {
     })
 }
 
-/// The body of a record request, read with the records' own size limit.
-pub fn body<T: for<'de> Deserialize<'de>>(
-    raw: Result<Bytes, BytesRejection>,
-) -> Result<T, ApiError> {
-    let bytes = raw.map_err(|e| {
-        let status = e.status();
-        if status == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError(status, format!("request body over {MAX_RECORD} bytes"))
-        } else {
-            ApiError(status, format!("unreadable request body: {e}"))
-        }
-    })?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        use serde_json::error::Category;
-        match e.classify() {
-            Category::Data => ApiError(StatusCode::BAD_REQUEST, format!("request body: {e}")),
-            _ => ApiError(StatusCode::BAD_REQUEST, format!("malformed JSON body: {e}")),
-        }
-    })
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ReplayReq {
@@ -88,22 +65,22 @@ struct ReplayReq {
 /// The game after the first `at` steps.
 pub fn game_at(c: &Checked, at: usize) -> Result<Game, ApiError> {
     if at > c.steps.len() {
-        return Err(ApiError(
-            StatusCode::BAD_REQUEST,
-            format!("at: the record has {} steps", c.steps.len()),
-        ));
+        return Err(ApiError::invalid(format!(
+            "at: the record has {} steps",
+            c.steps.len()
+        )));
     }
     let mut g = Game::new(c.start.clone());
     for s in &c.steps[..at] {
         g.play_text(s)
-            .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+            .map_err(|e| ApiError::internal(e.to_string()))?;
     }
     Ok(g)
 }
 
 /// `POST /api/records/replay` `{"record": "<text>", "at": n}`.
 pub async fn replay(raw: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
-    let req: ReplayReq = body(raw)?;
+    let req: ReplayReq = body_with(raw, MAX_RECORD)?;
     let c = check(&req.record)?;
     let at = req.at.unwrap_or(0);
     let g = game_at(&c, at)?;
@@ -161,29 +138,23 @@ pub fn continuation(
 ) -> Result<(Position, Vec<String>), ApiError> {
     let c = check(text)?;
     if c.variant.id != variant {
-        return Err(ApiError(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "variant: '{variant}' differs from the record's variant '{}'",
-                c.variant.id
-            ),
-        ));
+        return Err(ApiError::invalid(format!(
+            "variant: '{variant}' differs from the record's variant '{}'",
+            c.variant.id
+        )));
     }
     if cohort_rules::builtin(variant).is_none() {
-        return Err(ApiError(
-            StatusCode::BAD_REQUEST,
+        return Err(ApiError::new(
+            Code::BadRecord,
             format!("record: variant '{variant}' is not built in; this server continues games of built-in variants only"),
         ));
     }
     let at = at.unwrap_or(c.steps.len());
     let g = game_at(&c, at)?;
     if g.result().is_some() {
-        return Err(ApiError(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "at: the game is over after step {at}; choose an earlier step to continue from"
-            ),
-        ));
+        return Err(ApiError::invalid(format!(
+            "at: the game is over after step {at}; choose an earlier step to continue from"
+        )));
     }
     Ok((c.start, c.steps[..at].to_vec()))
 }

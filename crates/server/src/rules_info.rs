@@ -1,16 +1,25 @@
 //! A variant's rules as the rules page shows them (`GET /api/variants/<id>`, `/rules/<id>`):
-//! made from the variant's data only (summary, pieces with their moves in Betza notation and
-//! in words, the command settings, victory and draw rules, the setup and whether it is
-//! reconstructed).
+//! made from the variant's data (summary, pieces with their moves in Betza notation and in
+//! words, the command settings, victory and draw rules, the setup and whether it is
+//! reconstructed), and, for a family of rules that describes itself (Chessma 84), from the
+//! rules crate's text (`cohort_rules::rules_text`): its game end, its pieces' moves and
+//! captures and its further rules replace what the data would say. Nothing here composes a
+//! family's rules.
 
 use cohort_rules::variant::{NoLegalTurn, Victory};
-use cohort_rules::{CommandModel, Variant};
+use cohort_rules::{rules_text, CommandModel, Variant};
 use serde_json::{json, Value};
 
-use crate::live::board_view;
+use crate::view::board_view;
 
 /// The whole rules page of `v` as JSON.
 pub fn variant_rules(v: &std::sync::Arc<Variant>) -> Value {
+    let own = rules_text(v);
+    let own_words = |letter: char| {
+        own.as_ref()
+            .and_then(|t| t.pieces.iter().find(|(c, _)| *c == letter))
+            .map(|(_, words)| words.clone())
+    };
     let name_of = |k: usize| v.pieces[k].name.clone();
     let kinds = |mask: u16| -> Vec<String> {
         (0..v.pieces.len())
@@ -39,7 +48,7 @@ pub fn variant_rules(v: &std::sync::Arc<Variant>) -> Value {
                 "letter": p.letter.to_string(),
                 "name": p.name,
                 "moves": p.moves,
-                "words": describe_moves(&p.moves),
+                "words": own_words(p.letter).unwrap_or_else(|| describe_moves(&p.moves)),
                 "leader": p.leader,
                 "royal": p.royal,
                 "role": p.role.map(|r| format!("{r:?}").to_lowercase()),
@@ -58,8 +67,11 @@ pub fn variant_rules(v: &std::sync::Arc<Variant>) -> Value {
         "ranks": v.geometry.ranks,
         "command": v.command.name(),
         "command_rules": command_rules(v),
-        "victory": victory_text(v),
-        "draws": draw_rules(v),
+        "victory": own.as_ref().map_or_else(|| victory_text(v), |t| t.victory.join(" ")),
+        "draws": own.as_ref().map_or_else(|| draw_rules(v), |t| t.draws.clone()),
+        "sections": own.as_ref().map_or(vec![], |t| {
+            t.sections.iter().map(|(title, items)| json!({"title": title, "items": items})).collect()
+        }),
         "pieces": pieces,
         "groups": v.groups.iter().enumerate().map(|(i, g)| json!({
             "number": i + 1, "name": g.name, "colours": {"white": g.colours[0], "black": g.colours[1]},

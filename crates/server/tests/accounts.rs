@@ -85,6 +85,10 @@ fn assert_json_error(a: &Answer, status: StatusCode, words: &[&str], what: &str)
     for w in words {
         assert!(msg.contains(w), "{what}: '{msg}' lacks '{w}'");
     }
+    let code = a.body["code"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{what}: no code field: {}", a.raw));
+    assert!(!code.is_empty(), "{what}: empty code");
 }
 
 /// The session cookie (name=value) of a response's Set-Cookie, and the whole header.

@@ -33,45 +33,67 @@ async fn seats_bad_input_and_undo() {
     let before = get(&app, &format!("/api/games/{id}")).await;
 
     // Every kind of bad request: an error message, and the game unchanged.
-    let bad: Vec<(Value, StatusCode)> = vec![
+    // (body, status, code, reason of an illegal step)
+    let bad: Vec<(Value, StatusCode, &str, Option<&str>)> = vec![
         (
             json!({"token": black, "step": "c2-c4"}),
             StatusCode::CONFLICT,
+            "not_your_turn",
+            None,
         ), // Black's token, White's turn
         (
             json!({"token": "0".repeat(32), "step": "c2-c4"}),
             StatusCode::FORBIDDEN,
+            "forbidden",
+            None,
         ),
         (
             json!({"token": white, "step": "c2-c9"}),
             StatusCode::BAD_REQUEST,
+            "illegal_step",
+            Some("cannot_reach"),
         ), // illegal
         (
             json!({"token": white, "step": "b11-b10"}),
             StatusCode::BAD_REQUEST,
+            "illegal_step",
+            Some("not_your_unit"),
         ), // Black's unit
         (
             json!({"token": white, "step": "hello"}),
             StatusCode::BAD_REQUEST,
+            "bad_step",
+            None,
         ),
-        (json!({"token": white}), StatusCode::BAD_REQUEST),
+        (
+            json!({"token": white}),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            None,
+        ),
         (
             json!({"token": white, "step": "end"}),
             StatusCode::BAD_REQUEST,
+            "illegal_step",
+            Some("end_too_early"),
         ), // end before a move
     ];
-    for (body, status) in bad {
+    for (body, status, code, reason) in bad {
         let (s, v) = post(&app, &step_uri, body.clone()).await;
         assert_eq!(s, status, "{body} -> {v}");
         assert!(
             v["error"].as_str().is_some_and(|e| !e.is_empty()),
             "{body}: {v}"
         );
+        assert_eq!(v["code"], code, "{body}: {v}");
+        assert_eq!(v["reason"].as_str(), reason, "{body}: {v}");
     }
     let (s, v) = call(&app, "POST", &step_uri, Body::from("{not json")).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
-    let (s, _) = call(&app, "POST", &step_uri, Body::from(vec![b' '; 100_000])).await;
+    assert_eq!(v["code"], "bad_json", "{v}");
+    let (s, v) = call(&app, "POST", &step_uri, Body::from(vec![b' '; 100_000])).await;
     assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(v["code"], "too_large", "{v}");
     let (s, v) = post(
         &app,
         "/api/games/nosuchgame/step",
@@ -393,11 +415,25 @@ async fn every_api_error_is_a_json_error_body() {
         let obj = v
             .as_object()
             .unwrap_or_else(|| panic!("not an object: {what}"));
+        let mut keys: Vec<&str> = obj.keys().map(|k| k.as_str()).collect();
+        keys.sort();
         assert_eq!(
-            obj.len(),
-            1,
-            "the error body is {{\"error\": ...}} only: {what}"
+            keys,
+            ["code", "error"],
+            "the error body is {{\"error\": ..., \"code\": ...}} only: {what}"
         );
+        let code = v["code"].as_str().unwrap();
+        assert!(
+            code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+            "code not snake_case: {what}"
+        );
+        let expected = match status {
+            StatusCode::NOT_FOUND => "not_found",
+            StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+            _ if uri.ends_with("/ws") => "not_websocket",
+            _ => code,
+        };
+        assert_eq!(code, expected, "{what}");
         let msg = v["error"]
             .as_str()
             .unwrap_or_else(|| panic!("no error: {what}"));

@@ -247,6 +247,83 @@ async fn rules_of_a_variant_from_its_data() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// The rules page of Chessma 84 states the game end of RULES-DETAILS.md 7.5 and nothing
+/// else, and how each Ultima piece captures (or that it never does), from the rules crate.
+#[tokio::test(flavor = "multi_thread")]
+async fn rules_of_chessma_84_from_the_rules_crate() {
+    let (dir, url) = temp_db("events-chessma-rules");
+    let app = App::open(&url).await.unwrap();
+    let v = get(&app, "/api/variants/chessma-84").await;
+    let victory = v["victory"].as_str().unwrap().to_string();
+    let draws: Vec<String> = v["draws"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_str().unwrap().to_string())
+        .collect();
+    let end = format!("{victory}\n{}", draws.join("\n"));
+    for statement in [
+        "Checkmate wins",
+        "on both boards",
+        "Stalemate with the stalemated King on a corner square (z0, z9, i0 or i9) is a win for the stalemating player",
+        "Stalemate with the King anywhere but on a corner is a draw",
+        "fifty-move rule applies as in FIDE chess",
+        "Threefold repetition",
+    ] {
+        assert!(end.contains(statement), "'{statement}' missing from: {end}");
+    }
+    // Nothing but 7.5: neither insufficient material nor a lost game for want of a turn.
+    let page = v.to_string().to_lowercase();
+    assert!(!page.contains("insufficient material"), "{page}");
+    assert!(!page.contains("no legal turn"), "{page}");
+    assert!(!page.contains("never capturing"), "{page}");
+    let pieces = v["pieces"].as_array().unwrap();
+    let words = |letter: &str| {
+        pieces
+            .iter()
+            .find(|p| p["letter"] == letter)
+            .unwrap_or_else(|| panic!("no piece {letter}"))["words"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    for (letter, capture) in [
+        ("I", "Never captures: it freezes every adjacent enemy piece"),
+        (
+            "U",
+            "Never captures: moving along an empty line onto an enemy piece, it pushes",
+        ),
+        ("L", "Captures by leaping over enemy pieces"),
+        (
+            "W",
+            "Captures the adjacent enemy piece it moves directly away from",
+        ),
+        ("C", "Captures together with its King"),
+        ("E", "Captures once per game, Go-style"),
+        ("S", "Never captures: it exchanges places with any piece"),
+        (
+            "X",
+            "Captures each enemy piece only by that piece's own way",
+        ),
+    ] {
+        let w = words(letter);
+        assert!(
+            w.contains(capture),
+            "{letter}: '{capture}' missing from: {w}"
+        );
+    }
+    assert!(words("P").contains("promotes"), "{}", words("P"));
+    assert_eq!(v["sections"][0]["title"], "Two boards", "{}", v["sections"]);
+    // Other variants keep the rules made from their data, without sections.
+    let chess = get(&app, "/api/variants/chess").await;
+    assert!(chess["victory"]
+        .as_str()
+        .unwrap()
+        .contains("insufficient material"));
+    assert_eq!(chess["sections"], json!([]));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_creator_token_marks_the_creator_view() {
     let (dir, url) = temp_db("events-creator");

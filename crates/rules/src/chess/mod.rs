@@ -10,6 +10,7 @@ pub(crate) use board::ChessUndo;
 use board::{ChessBoard, MoveSink, EMPTY, KING, NO_EP, PAWN, ROOK};
 
 use crate::bitboard::Square;
+use crate::error::{Illegal, StepError};
 use crate::position::{Position, PositionError, Side, Unit};
 use crate::step::{Step, StepKind, StepList};
 
@@ -379,7 +380,7 @@ impl Position {
     }
 
     /// Parse a chess step in UCI form or ours (`e7e8q`, `e7-e8=Q`, `e7xd8=N`).
-    pub(crate) fn parse_chess_step(&self, text: &str) -> Result<Step, String> {
+    pub(crate) fn parse_chess_step(&self, text: &str) -> Result<Step, StepError> {
         let geo = &self.variant.geometry;
         let compact: String = text
             .chars()
@@ -387,10 +388,11 @@ impl Position {
             .collect();
         let bad = || format!("'{text}' is not a chess move: write e2e4, e7e8q, e2-e4 or e7-e8=Q");
         if compact.len() < 4 || compact.len() > 5 || !compact.is_ascii() {
-            return Err(bad());
+            return Err(StepError::syntax(bad()));
         }
-        let from = geo.parse_square(&compact[0..2]).ok_or_else(bad)?;
-        let to = geo.parse_square(&compact[2..4]).ok_or_else(bad)?;
+        let square = |s: &str| geo.parse_square(s).ok_or_else(|| StepError::syntax(bad()));
+        let from = square(&compact[0..2])?;
+        let to = square(&compact[2..4])?;
         let kind = match compact[4..].chars().next() {
             None => StepKind::Move,
             Some(p) => {
@@ -398,7 +400,9 @@ impl Position {
                     .iter()
                     .position(|l| *l == p.to_ascii_uppercase())
                     .filter(|&t| (1..=4).contains(&t));
-                let t = t.ok_or_else(|| format!("'{text}': a pawn promotes to q, r, b or n"))?;
+                let t = t.ok_or_else(|| {
+                    StepError::syntax(format!("'{text}': a pawn promotes to q, r, b or n"))
+                })?;
                 StepKind::Promote(self.chess().kind_of[t])
             }
         };
@@ -408,21 +412,33 @@ impl Position {
         if list.contains(step) {
             return Ok(step);
         }
-        let why = match self.unit_at(from) {
-            None => format!("there is no piece on {}", geo.square_name(from)),
-            Some(u) if u.side != self.side => format!(
-                "the piece on {} is {}'s",
-                geo.square_name(from),
-                u.side.name()
+        let (illegal, why) = match self.unit_at(from) {
+            None => (
+                Illegal::NoUnit,
+                format!("there is no piece on {}", geo.square_name(from)),
+            ),
+            Some(u) if u.side != self.side => (
+                Illegal::NotYourUnit,
+                format!(
+                    "the piece on {} is {}'s",
+                    geo.square_name(from),
+                    u.side.name()
+                ),
             ),
             Some(_)
                 if kind == StepKind::Move && list.iter().any(|s| s.from == from && s.to == to) =>
             {
-                "a pawn reaching the last rank must promote (add q, r, b or n)".into()
+                let why = "a pawn reaching the last rank must promote (add q, r, b or n)";
+                (Illegal::MustPromote, why.into())
             }
-            Some(_) if self.chess_in_check() => "it does not answer the check".into(),
-            Some(_) => "no legal move does that (blocked, or it would expose the king)".into(),
+            Some(_) if self.chess_in_check() => {
+                (Illegal::InCheck, "it does not answer the check".into())
+            }
+            Some(_) => (
+                Illegal::NoSuchMove,
+                "no legal move does that (blocked, or it would expose the king)".into(),
+            ),
         };
-        Err(format!("{text} is illegal: {why}"))
+        Err(StepError::new(illegal, format!("{text} is illegal: {why}")))
     }
 }

@@ -7,12 +7,14 @@
 mod board;
 mod rules;
 mod tables;
+pub(crate) mod text;
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
 use crate::bitboard::Square;
 use crate::effects::{Effect, Effects};
+use crate::error::{Illegal, StepError};
 use crate::position::{Position, PositionError, Side, Unit, NO_UNIT};
 use crate::step::{Step, StepKind, StepList};
 
@@ -628,7 +630,11 @@ impl Position {
     }
 
     /// Read a step and check it is legal now.
-    pub(crate) fn parse_chessma_step(&self, text: &str) -> Result<Step, String> {
+    pub(crate) fn parse_chessma_step(&self, text: &str) -> Result<Step, StepError> {
+        let syntax = StepError::syntax;
+        let refuse = |illegal: Illegal, why: &str| {
+            StepError::new(illegal, format!("step '{text}' is illegal: {why}"))
+        };
         let geo = &self.variant.geometry;
         let c = self.chessma();
         let legal = self.chessma_moves();
@@ -637,28 +643,30 @@ impl Position {
             let mut chars = piece.chars();
             let letter = chars
                 .next()
-                .ok_or_else(|| format!("'{text}': a drop is <letter>@<square>"))?;
+                .ok_or_else(|| syntax(format!("'{text}': a drop is <letter>@<square>")))?;
             let spent = match chars.as_str() {
                 "" => false,
                 "'" => true,
                 _ => {
-                    return Err(format!(
+                    return Err(syntax(format!(
                         "'{text}': a drop is <letter>@<square> (E'@d4 for a spent Encloser)"
-                    ))
+                    )))
                 }
             };
-            let kind = self
-                .variant
-                .kind_of_letter(letter)
-                .ok_or_else(|| format!("'{text}': '{letter}' is not a piece of chessma-84"))?;
+            let kind = self.variant.kind_of_letter(letter).ok_or_else(|| {
+                syntax(format!("'{text}': '{letter}' is not a piece of chessma-84"))
+            })?;
             let to = geo
                 .parse_square(square)
-                .ok_or_else(|| format!("'{text}': '{square}' is not a square"))?;
+                .ok_or_else(|| syntax(format!("'{text}': '{square}' is not a square")))?;
             let step = Step::drop(kind as u8 | if spent { 0x80 } else { 0 }, to);
             return if steps.contains(&step) {
                 Ok(step)
             } else {
-                Err(format!("step '{text}' is illegal: no such piece in the pocket, or the square is taken, or the drop captures, gives check or leaves the King in check"))
+                Err(refuse(
+                    Illegal::DropRefused,
+                    &Illegal::DropRefused.to_string(),
+                ))
             };
         }
         let (body, label) = match text.split_once('/') {
@@ -671,39 +679,40 @@ impl Position {
         };
         let sep = body
             .find(['-', 'x'])
-            .ok_or_else(|| format!("'{text}': a step is <from>-<to> or <from>x<to>"))?;
+            .ok_or_else(|| syntax(format!("'{text}': a step is <from>-<to> or <from>x<to>")))?;
         let (from_text, to_text) = (&body[..sep], &body[sep + 1..]);
-        let from = geo
-            .parse_square(from_text)
-            .ok_or_else(|| format!("'{text}': '{from_text}' is not a square of chessma-84"))?;
-        let to = geo
-            .parse_square(to_text)
-            .ok_or_else(|| format!("'{text}': '{to_text}' is not a square of chessma-84"))?;
-        let promo = match promo {
-            None => None,
-            Some(p) => {
-                let mut ch = p.chars();
-                match (ch.next(), ch.next()) {
-                    (Some(l), None) => Some(
-                        self.variant
-                            .kind_of_letter(l)
-                            .ok_or_else(|| format!("'{text}': '{l}' is not a piece letter"))?
-                            as u8,
-                    ),
-                    _ => return Err(format!("'{text}': a promotion is =<letter>")),
+        let from = geo.parse_square(from_text).ok_or_else(|| {
+            syntax(format!(
+                "'{text}': '{from_text}' is not a square of chessma-84"
+            ))
+        })?;
+        let to = geo.parse_square(to_text).ok_or_else(|| {
+            syntax(format!(
+                "'{text}': '{to_text}' is not a square of chessma-84"
+            ))
+        })?;
+        let promo =
+            match promo {
+                None => None,
+                Some(p) => {
+                    let mut ch = p.chars();
+                    match (ch.next(), ch.next()) {
+                        (Some(l), None) => Some(self.variant.kind_of_letter(l).ok_or_else(|| {
+                            syntax(format!("'{text}': '{l}' is not a piece letter"))
+                        })? as u8),
+                        _ => return Err(syntax(format!("'{text}': a promotion is =<letter>"))),
+                    }
                 }
-            }
-        };
-        let sheet = match label {
-            None => None,
-            Some(l) => Some(
-                geo.sheets
-                    .iter()
-                    .position(|s| s.name == l)
-                    .ok_or_else(|| format!("'{text}': '/{l}' names no board (A or B)"))?
-                    as u8,
-            ),
-        };
+            };
+        let sheet =
+            match label {
+                None => None,
+                Some(l) => {
+                    Some(geo.sheets.iter().position(|s| s.name == l).ok_or_else(|| {
+                        syntax(format!("'{text}': '/{l}' names no board (A or B)"))
+                    })? as u8)
+                }
+            };
         let wanted = Step {
             from,
             to,
@@ -723,29 +732,55 @@ impl Position {
             .collect();
         if let Some(s) = same.first() {
             return Err(match s.kind {
-                StepKind::Promote(_) => format!("step '{text}' is illegal: it promotes; add =<letter> (Q R B N I U L W C E S X)"),
-                StepKind::Push(_) => format!("step '{text}' is illegal: the push ends differently on the two boards; add /A or /B"),
-                _ => format!("step '{text}' is illegal: write it {}", self.chessma_step_text(**s)),
+                StepKind::Promote(_) => refuse(
+                    Illegal::MustPromote,
+                    "it promotes; add =<letter> (Q R B N I U L W C E S X)",
+                ),
+                StepKind::Push(_) => refuse(
+                    Illegal::BoardNotNamed,
+                    "the push ends differently on the two boards; add /A or /B",
+                ),
+                _ => refuse(
+                    Illegal::WrittenOtherwise,
+                    &format!("write it {}", self.chessma_step_text(**s)),
+                ),
             });
         }
-        let why = match self.unit_at(from) {
-            None => "there is no piece there".to_string(),
-            Some(u) if u.side != self.side => "that piece is not the side to move's".into(),
+        let (illegal, why) = match self.unit_at(from) {
+            None => (Illegal::NoUnit, "there is no piece there"),
+            Some(u) if u.side != self.side => {
+                (Illegal::NotYourUnit, "that piece is not the side to move's")
+            }
             Some(_) => {
                 let frozen = {
                     let b = &c.board;
                     b.frozen(&c.tables, b.side).has(from)
                 };
                 if frozen {
-                    "the piece is frozen by an enemy Immobilizer".into()
+                    (
+                        Illegal::Frozen,
+                        "the piece is frozen by an enemy Immobilizer",
+                    )
                 } else if steps.iter().any(|s| s.from == from) {
-                    "the piece cannot go there (or it would leave the King in check, or a Long Leaper with a capture must capture)".into()
+                    if self.in_check() {
+                        (
+                            Illegal::InCheck,
+                            "the King is in check and this does not answer it",
+                        )
+                    } else {
+                        (Illegal::NoSuchMove, "the piece cannot go there (or it would leave the King in check, or a Long Leaper with a capture must capture)")
+                    }
+                } else if self.in_check() {
+                    (
+                        Illegal::InCheck,
+                        "the King is in check and this piece cannot answer it",
+                    )
                 } else {
-                    "the piece has no legal move".into()
+                    (Illegal::NoLegalMove, "the piece has no legal move")
                 }
             }
         };
-        Err(format!("step '{text}' is illegal: {why}"))
+        Err(refuse(illegal, why))
     }
 }
 

@@ -9,7 +9,8 @@
 //! costs its own changes (no snapshot of the board and units).
 
 use crate::bitboard::{Bitboard, Square};
-use crate::command::{flood, Illegal};
+use crate::command::flood;
+use crate::error::Illegal;
 use crate::geometry::DIRECTIONS;
 use crate::position::{Outcome, Position, Side};
 use crate::step::{Step, StepKind};

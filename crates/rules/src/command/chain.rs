@@ -5,7 +5,8 @@
 //! (Chesimals 0.75: a unit moves again while still linked).
 
 use crate::bitboard::{Bitboard, Square};
-use crate::command::{flood, Illegal};
+use crate::command::flood;
+use crate::error::Illegal;
 use crate::position::{Position, Side, NO_UNIT};
 use crate::variant::CommandModel;
 use crate::zobrist::ZOBRIST;

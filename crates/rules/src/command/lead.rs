@@ -10,7 +10,9 @@
 //! units are the common `moves` and `moved`.
 
 use crate::bitboard::{Bitboard, Square};
-use crate::command::{flood, Illegal};
+use crate::command::flood;
+use crate::error::Illegal;
+use crate::error::StepError;
 use crate::movement::MoveSet;
 use crate::position::{Position, NO_UNIT};
 use crate::step::{Step, StepKind};
@@ -164,46 +166,51 @@ impl Position {
         }
     }
 
-    /// Read `lead:<square>[:<mode>]` and check it is legal now.
-    pub(crate) fn parse_lead(&self, text: &str) -> Result<Step, String> {
+    /// Read `lead:<square>[:<mode>]` and check it is legal now: malformed text is a syntax
+    /// error, a well-formed lead the rules refuse carries its typed reason.
+    pub(crate) fn parse_lead(&self, text: &str) -> Result<Step, StepError> {
+        let syntax = |m: String| Err(StepError::syntax(m));
+        let refuse = |illegal: Illegal, why: String| {
+            Err(StepError::new(illegal, format!("{text} is illegal: {why}")))
+        };
         let mut parts = text.split(':').skip(1);
         let (Some(square), mode, None) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(format!(
+            return syntax(format!(
                 "'{text}': write lead:<square> or lead:<square>:<mode>"
             ));
         };
         if !matches!(self.variant.command, CommandModel::Lead { .. }) {
-            return Err(format!(
+            return syntax(format!(
                 "'{text}': {} has no lead step; turns start with a unit move",
                 self.variant.id
             ));
         }
         let geo = &self.variant.geometry;
-        let sq = geo.parse_square(square).ok_or_else(|| {
-            format!(
+        let Some(sq) = geo.parse_square(square) else {
+            return syntax(format!(
                 "'{square}' in '{text}' is not a square of the {}x{} board",
                 geo.files, geo.ranks
-            )
-        })?;
+            ));
+        };
         if self.outcome.is_some() {
-            return Err(format!("{text} is illegal: the game is over"));
+            return refuse(Illegal::GameOver, "the game is over".into());
         }
         if self.turn.lead.leader != NO_UNIT {
-            return Err(format!(
-                "{text} is illegal: this turn already has its leader"
-            ));
+            let why = Illegal::LeaderAlreadyNamed.to_string();
+            return refuse(Illegal::LeaderAlreadyNamed, why);
         }
         let Some(u) = self.unit_at(sq) else {
-            return Err(format!("{text} is illegal: there is no unit on {square}"));
+            return refuse(Illegal::NoUnit, format!("there is no unit on {square}"));
         };
         let piece = &self.variant.pieces[u.kind as usize];
         if u.side != self.side {
-            return Err(format!(
-                "{text} is illegal: the {} on {square} is {}'s, and {} is to move",
+            let why = format!(
+                "the {} on {square} is {}'s, and {} is to move",
                 piece.name,
                 u.side.name(),
                 self.side.name()
-            ));
+            );
+            return refuse(Illegal::NotYourUnit, why);
         }
         let modes: Vec<(usize, &LeadMode)> = self
             .variant
@@ -213,7 +220,10 @@ impl Position {
             .filter(|(_, m)| m.leader == u.kind)
             .collect();
         if modes.is_empty() {
-            return Err(format!("{text} is illegal: a {} does not lead", piece.name));
+            return refuse(
+                Illegal::NotALeader,
+                format!("a {} does not lead", piece.name),
+            );
         }
         let names = || {
             modes
@@ -224,7 +234,7 @@ impl Position {
         };
         let found = modes.iter().find(|(_, m)| m.name == mode.unwrap_or(""));
         let Some(&(index, _)) = found else {
-            return Err(match mode {
+            return syntax(match mode {
                 None => format!(
                     "'{text}': a {} leads in a mode: add :{}",
                     piece.name,
@@ -245,9 +255,8 @@ impl Position {
         };
         let id = self.board[sq.index()];
         if !self.lead_has_move(id, index as u8) {
-            return Err(format!(
-                "{text} is illegal: no unit move would then be legal (a lead must be followed by one)"
-            ));
+            let why = Illegal::LeadWithoutMove.to_string();
+            return refuse(Illegal::LeadWithoutMove, why);
         }
         Ok(Step {
             from: sq,

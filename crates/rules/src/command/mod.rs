@@ -18,10 +18,9 @@ pub mod chain;
 pub mod lead;
 pub mod range;
 
-use std::fmt;
-
 use crate::bitboard::{Bitboard, Square};
 use crate::effects::Effects;
+use crate::error::Illegal;
 use crate::position::{Position, Side};
 use crate::step::{Step, StepKind, StepList};
 use crate::variant::CommandModel;
@@ -71,137 +70,6 @@ pub(crate) fn flood(seed: Bitboard, within: Bitboard) -> Bitboard {
             return reach;
         }
         reach = next;
-    }
-}
-
-/// Why a step is illegal: the rules' answer, typed; `Display` words it for a player.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Illegal {
-    /// The game is over; no step is legal.
-    GameOver,
-    /// `end` before the turn has a unit move.
-    EndTooEarly,
-    /// Lifeform's placement: `end` with the body unfinished (the reason).
-    PlacementUnfinished(String),
-    NoUnit,
-    /// The unit belongs to the side not to move.
-    NotYourUnit,
-    /// The unit may move now but not to that square.
-    CannotReach,
-    AlreadyMoved,
-    /// Chain model: the turn moves another chesimal.
-    OtherChesimal {
-        chosen: u8,
-        group: u8,
-    },
-    /// Chain model: the unit's chesimal has lost its leader.
-    LeaderLost {
-        group: u8,
-    },
-    /// No chain of adjacent units links it to its (leading) leader.
-    NotLinked,
-    /// The turn's cap of unit moves is reached.
-    CapReached {
-        cap: u8,
-    },
-    /// Range model: no leader with an activation left is within `range`.
-    NoActivator {
-        range: u8,
-    },
-    /// The leader may not activate this kind (`activates`, a lead mode).
-    NotActivatable,
-    /// Lead model: the turn starts with `lead`.
-    NeedsLead,
-    /// Lead model: every activation is used.
-    BudgetUsed {
-        budget: u8,
-    },
-    /// Lead model: the activations for other units are used; only the leader may move.
-    OthersUsed {
-        others: u8,
-    },
-    /// Lifeform: Hair and Limbs move only as followers, after the main move.
-    FollowerOnly,
-    /// Lifeform: the piece is pinned under an enemy Hand.
-    Pinned,
-    /// Lifeform: not next to the main piece's start square (or pinned).
-    NotAFollower,
-    /// Lifeform: the main move is made; only followers remain.
-    MainMoveMade,
-    /// Drops are for the placement phase.
-    NotPlacing,
-    NoneLeftToPlace,
-    Occupied,
-    OutsidePlacementZone {
-        ranks: u8,
-    },
-    /// FIDE chess: the move leaves or puts the own King in check.
-    InCheck,
-    /// Anything the models word themselves (lead steps, FIDE chess).
-    Other(String),
-}
-
-impl fmt::Display for Illegal {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self {
-            Illegal::GameOver => write!(f, "the game is over"),
-            Illegal::EndTooEarly => write!(f, "'end' needs at least one unit move in the turn first"),
-            Illegal::PlacementUnfinished(why) => write!(f, "the placement is not finished: {why}"),
-            Illegal::NoUnit => write!(f, "there is no unit there"),
-            Illegal::NotYourUnit => write!(f, "that unit is not the side to move's"),
-            Illegal::CannotReach => write!(f, "the unit cannot reach that square"),
-            Illegal::AlreadyMoved => write!(f, "the unit has already moved this turn"),
-            Illegal::OtherChesimal { chosen, group } => write!(
-                f,
-                "this turn moves chesimal ({}); the unit belongs to chesimal ({})",
-                chosen + 1,
-                group + 1
-            ),
-            Illegal::LeaderLost { group } => {
-                write!(f, "chesimal ({}) has lost its leader and cannot move", group + 1)
-            }
-            Illegal::NotLinked => write!(
-                f,
-                "the unit is not linked to its leader by a chain of adjacent units"
-            ),
-            Illegal::CapReached { cap } => write!(f, "this turn has used all {cap} activations"),
-            Illegal::NoActivator { range } => write!(
-                f,
-                "no leader with an activation left is within {range} squares"
-            ),
-            Illegal::NotActivatable => write!(f, "the leader does not activate this kind"),
-            Illegal::NeedsLead => write!(
-                f,
-                "a turn starts by naming its leader: lead:<square> (a Prince adds :ortho or :dia)"
-            ),
-            Illegal::BudgetUsed { budget } => {
-                write!(f, "the leading leader has used all {budget} activations")
-            }
-            Illegal::OthersUsed { others } => write!(
-                f,
-                "the leading leader has activated {others} other units, its most; only it may still move"
-            ),
-            Illegal::FollowerOnly => {
-                write!(f, "Hair and Limbs move only as followers, after the main move")
-            }
-            Illegal::Pinned => write!(f, "the piece is pinned"),
-            Illegal::NotAFollower => write!(
-                f,
-                "it did not stand next to the main piece's start square, or is pinned"
-            ),
-            Illegal::MainMoveMade => write!(
-                f,
-                "this turn's main move is made; only follower steps of Hair and Limbs remain"
-            ),
-            Illegal::NotPlacing => write!(f, "pieces are placed only in the placement phase"),
-            Illegal::NoneLeftToPlace => write!(f, "no piece of that kind is left to place"),
-            Illegal::Occupied => write!(f, "the square is occupied"),
-            Illegal::OutsidePlacementZone { ranks } => {
-                write!(f, "a side places on its first {ranks} ranks only")
-            }
-            Illegal::InCheck => write!(f, "it leaves the King in check"),
-            Illegal::Other(text) => f.write_str(text),
-        }
     }
 }
 

@@ -6,7 +6,7 @@
 //! constant time.
 
 use crate::bitboard::{Bitboard, Square};
-use crate::command::Illegal;
+use crate::error::Illegal;
 use crate::position::{Position, Side};
 use crate::zobrist::ZOBRIST;
 

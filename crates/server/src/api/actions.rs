@@ -1,0 +1,158 @@
+//! A seat's actions on a game: a step, taking one back, resigning, the draw offers
+//! (`POST /api/games/<id>/{step,undo,resign,draw}`, each with the seat's token), and the
+//! creator's stop of an AI-against-AI game. Each goes through [`play::apply`].
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::State;
+use axum::Json;
+use serde::Deserialize;
+
+use crate::api::play::{self, rate_if_finished, Action};
+use crate::api::{ai::kick_ai, timer::arm_clock};
+use crate::error::{body, Answer, ApiError, ApiPath, Code};
+use crate::store::{now_ms, Change};
+use crate::view::side_name;
+use crate::App;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Act {
+    token: String,
+    step: Option<String>,
+    action: Option<String>,
+}
+
+pub(super) async fn step(
+    s: State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let a: Act = body(raw)?;
+    let step = a
+        .step
+        .clone()
+        .ok_or_else(|| ApiError::new(Code::BadRequest, "missing field 'step'"))?;
+    act(s, id, a, Action::Step(step)).await
+}
+pub(super) async fn undo(
+    s: State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let a: Act = body(raw)?;
+    act(s, id, a, Action::Undo).await
+}
+pub(super) async fn resign(
+    s: State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let a: Act = body(raw)?;
+    act(s, id, a, Action::Resign).await
+}
+pub(super) async fn draw(
+    s: State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let a: Act = body(raw)?;
+    let what = a.action.clone().ok_or_else(|| {
+        ApiError::new(
+            Code::BadRequest,
+            "missing field 'action' (offer, accept or decline)",
+        )
+    })?;
+    act(s, id, a, Action::Draw(what)).await
+}
+
+async fn act(State(app): State<Arc<App>>, id: String, a: Act, action: Action) -> Answer {
+    let slot = app.find(&id).await?;
+    let view = {
+        let mut live = slot.live.lock().await;
+        let seat = live.seat_of(&a.token).ok_or_else(|| {
+            ApiError::new(Code::Forbidden, "this token holds no seat in this game")
+        })?;
+        let before = live.row.version;
+        if let Err(e) = play::apply(&app, &mut live, seat, action).await {
+            if live.row.version != before {
+                // The flag had fallen: the game ended on time before the action.
+                rate_if_finished(&app, &mut live).await;
+                let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+            }
+            return Err(e);
+        }
+        rate_if_finished(&app, &mut live).await;
+        // One view serves the watchers (no seat) and, with the seat, the answer.
+        let mut view = live.view(None);
+        if slot.updates.receiver_count() > 0 {
+            let _ = slot.updates.send(Arc::new(view.to_string()));
+        }
+        view["seat"] = side_name(seat).into();
+        view
+    };
+    arm_clock(&app, &id, &slot).await;
+    kick_ai(&app, &id, &slot).await;
+    Ok(Json(view))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StopReq {
+    token: Option<String>,
+}
+
+/// Stop an AI-against-AI game: its creator's token ends it as a draw by agreement.
+pub(super) async fn stop(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
+    // No body at all is the same as no token.
+    let req: StopReq = match &raw {
+        Ok(b) if b.iter().all(|c| c.is_ascii_whitespace()) => StopReq { token: None },
+        _ => body(raw)?,
+    };
+    let slot = app.find(&id).await?;
+    let mut live = slot.live.lock().await;
+    let holder = &live.row.creator_token;
+    let right = match &req.token {
+        Some(t) => !holder.is_empty() && t == holder,
+        None => false,
+    };
+    if !right {
+        return Err(ApiError::new(
+            Code::Forbidden,
+            if holder.is_empty() {
+                "only an AI-against-AI game created with a creator token can be stopped"
+            } else {
+                "this token is not the creator's token of this game"
+            },
+        ));
+    }
+    if live.game.result().is_some() {
+        return Err(ApiError::new(Code::GameOver, "the game is over"));
+    }
+    let mut next = live.clone();
+    next.row.clock.stop(live.to_move(), now_ms());
+    next.game.agree_draw();
+    next.row.ending = Some("stopped".into());
+    next.row.draw_offer = None;
+    next.row.version += 1;
+    next.row.updated_ms = now_ms();
+    next.row.finished = true;
+    app.store
+        .commit(&next.row, Change::Row)
+        .await
+        .map_err(|e| {
+            ApiError::internal(format!("storing the change failed, nothing changed: {e}"))
+        })?;
+    // A search under way finds the game over and plays nothing.
+    next.ai_thinking = live.ai_thinking;
+    *live = next;
+    let view = live.view(None);
+    let _ = slot.updates.send(Arc::new(view.to_string()));
+    Ok(Json(view))
+}

@@ -1,0 +1,177 @@
+//! Reading games: the list (`GET /api/games`), one game's view (`GET /api/games/<id>`, with
+//! `at` a past position), its record (`/record`) and its updates over a WebSocket (`/ws`).
+
+use std::sync::Arc;
+
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::error::{Answer, ApiError, ApiPath, ApiQuery, Code};
+use crate::live::LiveGame;
+use crate::{App, Slot};
+
+pub(super) async fn list(State(app): State<Arc<App>>) -> Answer {
+    let ids = app
+        .store
+        .game_ids(false, 100)
+        .await
+        .map_err(|e| ApiError::internal(format!("reading games failed: {e}")))?;
+    let mut out = vec![];
+    for id in ids {
+        if let Ok(Some(slot)) = app.slot(&id).await {
+            let live = slot.live.lock().await;
+            let v = live.view(None);
+            out.push(json!({
+                "id": id,
+                "variant": live.row.variant,
+                "name": v["name"],
+                "players": v["players"],
+                "to_move": v["to_move"],
+                "turns": live.turns.iter().filter(|t| !t.1.is_empty()).count(),
+                "result": v["result"],
+                "updated_ms": live.row.updated_ms,
+            }));
+        }
+    }
+    Ok(Json(out.into()))
+}
+
+#[derive(Deserialize)]
+pub(super) struct ViewQuery {
+    token: Option<String>,
+    /// Replay: the position after this many steps.
+    at: Option<usize>,
+}
+
+pub(super) async fn get(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<ViewQuery>,
+) -> Answer {
+    let slot = app.find(&id).await?;
+    let live = slot.live.lock().await;
+    if let Some(at) = q.at {
+        let steps: Vec<String> = live.turns.iter().flat_map(|t| t.1.clone()).collect();
+        if at > steps.len() {
+            return Err(ApiError::invalid(format!(
+                "at: the game has {} steps",
+                steps.len()
+            )));
+        }
+        let mut row = live.row.clone();
+        row.ending = None;
+        let past = LiveGame::replay_in(live.variant().clone(), row, &steps[..at])
+            .map_err(ApiError::internal)?;
+        let mut v = past.view(None);
+        v["replay"] = json!({"at": at, "steps": steps.len(), "step": if at > 0 { Value::from(steps[at - 1].clone()) } else { Value::Null }});
+        return Ok(Json(v));
+    }
+    let seat = q.token.as_deref().and_then(|t| live.seat_of(t));
+    let mut view = live.view(seat);
+    // The creator of an AI-against-AI game may stop it: its page offers the button.
+    let creator = &live.row.creator_token;
+    if !creator.is_empty() && q.token.as_deref() == Some(creator.as_str()) {
+        view["creator"] = true.into();
+    }
+    Ok(Json(view))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RecordQuery {
+    /// `text` (default: docs/records.md) or `json`.
+    format: Option<String>,
+}
+
+pub(super) async fn record(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<RecordQuery>,
+) -> Result<Response, ApiError> {
+    let json = match q.format.as_deref() {
+        None | Some("text") => false,
+        Some("json") => true,
+        Some(other) => {
+            return Err(ApiError::invalid(format!(
+                "format: '{other}' is not a record format (text or json)"
+            )))
+        }
+    };
+    let slot = app.find(&id).await?;
+    let live = slot.live.lock().await;
+    let (kind, ext, text) = if json {
+        let text = serde_json::to_string_pretty(&live.record())
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        ("application/json", "json", text)
+    } else {
+        ("text/plain; charset=utf-8", "txt", live.record_text())
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, kind.to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!(
+                    "attachment; filename=\"cohort-{}-{id}.{ext}\"",
+                    live.row.variant
+                ),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+pub(super) async fn ws(
+    State(app): State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let slot = app.find(&id).await?;
+    let upgrade = upgrade.map_err(|e| {
+        ApiError::new(
+            Code::NotWebsocket,
+            format!("not a WebSocket request: {}", e.body_text()),
+        )
+        .with_status(e.status())
+    })?;
+    Ok(upgrade.on_upgrade(move |socket| watch(socket, slot)))
+}
+
+/// Send the game's view now and after every change until the watcher goes away.
+async fn watch(socket: WebSocket, slot: Arc<Slot>) {
+    let (mut tx, mut rx) = socket.split();
+    let mut updates = slot.updates.subscribe();
+    let first = slot.live.lock().await.view(None).to_string();
+    if tx.send(Message::Text(first.into())).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            update = updates.recv() => {
+                let text = match update {
+                    Ok(t) => t.to_string(),
+                    // Fell behind: the newest view says everything.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        slot.live.lock().await.view(None).to_string()
+                    }
+                    Err(_) => return,
+                };
+                if tx.send(Message::Text(text.into())).await.is_err() {
+                    return;
+                }
+            }
+            incoming = rx.next() => match incoming {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+}

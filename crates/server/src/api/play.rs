@@ -1,0 +1,198 @@
+//! The one path every change of a game takes, a person's or the AI's: [`apply`] an action
+//! on a copy, store it, keep the copy. Also ending a game on time ([`settle_clock`]) and
+//! rating a finished rated game.
+
+use cohort_rules::Side;
+
+use crate::error::{ApiError, Code};
+use crate::live::LiveGame;
+use crate::store::{now_ms, Change};
+use crate::view::side_name;
+use crate::App;
+
+/// What a seat does.
+pub(crate) enum Action {
+    Step(String),
+    Undo,
+    Resign,
+    Draw(String),
+}
+
+/// End the game on time if the side to move's flag has fallen; stored before it counts.
+/// True if it ended now.
+pub(crate) async fn settle_clock(app: &App, live: &mut LiveGame) -> Result<bool, ApiError> {
+    let now = now_ms();
+    if !live.flag_fallen(now) {
+        return Ok(false);
+    }
+    let mut next = live.clone();
+    next.end_on_time(now);
+    next.row.version += 1;
+    next.row.updated_ms = now;
+    app.store
+        .commit(&next.row, Change::Row)
+        .await
+        .map_err(|e| ApiError::internal(format!("storing the time forfeit failed: {e}")))?;
+    next.ai_thinking = live.ai_thinking;
+    *live = next;
+    Ok(true)
+}
+
+/// A rated game between two accounts that has just ended: apply the rating change (once).
+pub(crate) async fn rate_if_finished(app: &App, live: &mut LiveGame) {
+    let row = &live.row;
+    if !row.finished || !row.rated || row.rating_change.is_some() {
+        return;
+    }
+    let (Some(w), Some(b)) = (row.white_user.clone(), row.black_user.clone()) else {
+        return;
+    };
+    let score = match live.view_result_winner() {
+        Some(Side::White) => 1.0,
+        Some(Side::Black) => 0.0,
+        None => 0.5,
+    };
+    match app
+        .store
+        .rate_game(&row.id, &row.variant, &w, &b, score)
+        .await
+    {
+        Ok(change) => live.row.rating_change = Some(change),
+        Err(e) => eprintln!("cohort serve: game {}: rating failed: {e}", row.id),
+    }
+}
+
+/// Carry out `action` for `seat` on a copy of the game, store it, then keep the copy.
+pub(crate) async fn apply(
+    app: &App,
+    live: &mut LiveGame,
+    seat: Side,
+    action: Action,
+) -> Result<(), ApiError> {
+    if live.game.result().is_some() {
+        return Err(ApiError::new(Code::GameOver, "the game is over"));
+    }
+    // The clock first: a flag that has fallen ends the game before anything is played.
+    if settle_clock(app, live).await? {
+        let loser = live.to_move();
+        return Err(ApiError::new(
+            Code::GameOver,
+            format!("the game is over: {}'s time ran out", loser.name()),
+        ));
+    }
+    let mut next = live.clone();
+    let mover = live.to_move();
+    let mut text = String::new();
+    let change = match action {
+        Action::Step(step) => {
+            if seat != mover {
+                return Err(ApiError::new(
+                    Code::NotYourTurn,
+                    format!("it is {}'s turn, not {}'s", mover.name(), seat.name()),
+                ));
+            }
+            if step.len() > 32 {
+                return Err(ApiError::new(Code::BadStep, "step: too long to be a step"));
+            }
+            text = next.play(&step).map_err(|e| ApiError::step(&step, &e))?;
+            // Playing on instead of answering declines the opponent's draw offer.
+            if next.to_move() != mover
+                && next.row.draw_offer.as_deref() == Some(side_name(mover.other()))
+            {
+                next.row.draw_offer = None;
+            }
+            Change::Step {
+                ply: next.game.steps().len() as i64 - 1,
+                text: "",
+            }
+        }
+        Action::Undo => {
+            if seat != mover {
+                return Err(ApiError::new(
+                    Code::NotYourTurn,
+                    format!("it is {}'s turn", mover.name()),
+                ));
+            }
+            if !next.undo() {
+                return Err(ApiError::new(
+                    Code::NothingToUndo,
+                    "no step of this turn to take back",
+                ));
+            }
+            Change::Unstep {
+                ply: live.game.steps().len() as i64 - 1,
+            }
+        }
+        Action::Resign => {
+            next.game.resign(seat);
+            next.row.ending = Some(format!("resign {}", side_name(seat)));
+            Change::Row
+        }
+        Action::Draw(what) => {
+            let offer = next.row.draw_offer.clone();
+            let other = side_name(seat.other());
+            match what.as_str() {
+                "offer" => {
+                    if next.seat_kind(seat.other()) == "ai" {
+                        return Err(ApiError::new(
+                            Code::AiDeclinesDraws,
+                            "the AI does not take draw offers; play on or resign",
+                        ));
+                    }
+                    if offer.is_some() {
+                        return Err(ApiError::new(
+                            Code::DrawOfferStanding,
+                            "a draw offer is already standing",
+                        ));
+                    }
+                    next.row.draw_offer = Some(side_name(seat).into());
+                }
+                "accept" => {
+                    if offer.as_deref() != Some(other) {
+                        return Err(ApiError::new(
+                            Code::NoDrawOffer,
+                            "there is no draw offer to accept",
+                        ));
+                    }
+                    next.game.agree_draw();
+                    next.row.ending = Some("agreement".into());
+                    next.row.draw_offer = None;
+                }
+                "decline" => {
+                    if offer.as_deref() != Some(other) {
+                        return Err(ApiError::new(
+                            Code::NoDrawOffer,
+                            "there is no draw offer to decline",
+                        ));
+                    }
+                    next.row.draw_offer = None;
+                }
+                _ => {
+                    return Err(ApiError::invalid(format!(
+                        "action: '{what}' is not offer, accept or decline"
+                    )))
+                }
+            }
+            Change::Row
+        }
+    };
+    let change = match change {
+        Change::Step { ply, .. } => Change::Step { ply, text: &text },
+        other => other,
+    };
+    let now = now_ms();
+    next.row.version += 1;
+    next.row.updated_ms = now;
+    next.row.finished = next.game.result().is_some();
+    // The clock switches only when a turn ends, and stops when the game does.
+    if next.row.finished {
+        next.row.clock.stop(mover, now);
+    } else if next.to_move() != mover {
+        next.row.clock.switch(mover, now);
+    }
+    app.store.commit(&next.row, change).await.map_err(|e| {
+        ApiError::internal(format!("storing the change failed, nothing changed: {e}"))
+    })?;
+    *live = next;
+    Ok(())
+}

@@ -1,0 +1,58 @@
+//! The clock's timer: a task per game that ends it on time when the side to move's flag
+//! falls, whether or not anyone sends a request.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::api::play::{rate_if_finished, settle_clock};
+use crate::store::now_ms;
+use crate::{App, Slot};
+
+/// Watch the clock of game `id`: when the side to move's flag falls, the game ends on time
+/// (stored, shown to the watchers, rated), whether or not anyone sends a request. Called after
+/// every change; the timer it replaces is cancelled.
+pub(crate) async fn arm_clock(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
+    let deadline = {
+        let live = slot.live.lock().await;
+        if live.game.result().is_some() {
+            None
+        } else {
+            live.row.clock.deadline(live.to_move())
+        }
+    };
+    let mut timer = slot.timer.lock().unwrap();
+    if let Some(old) = timer.take() {
+        old.abort();
+    }
+    let Some(mut deadline) = deadline else {
+        return;
+    };
+    let (app, slot2, id) = (app.clone(), slot.clone(), id.to_string());
+    let task = tokio::spawn(async move {
+        loop {
+            let wait = (deadline - now_ms()).max(0) as u64;
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+            let mut live = slot2.live.lock().await;
+            if live.game.result().is_some() {
+                return;
+            }
+            match settle_clock(&app, &mut live).await {
+                Ok(true) => {
+                    rate_if_finished(&app, &mut live).await;
+                    let _ = slot2.updates.send(Arc::new(live.view(None).to_string()));
+                    return;
+                }
+                Ok(false) => match live.row.clock.deadline(live.to_move()) {
+                    // The clock moved on (a turn ended): wait for the new deadline.
+                    Some(d) => deadline = d,
+                    None => return,
+                },
+                Err(e) => {
+                    eprintln!("cohort serve: game {id}: {e}; trying again in a second");
+                    deadline = now_ms() + 1000;
+                }
+            }
+        }
+    });
+    *timer = Some(task.abort_handle());
+}

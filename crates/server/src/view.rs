@@ -1,0 +1,201 @@
+//! The JSON the pages and the API show of any position: the board, units, who may move,
+//! captures, the command drawing; side names and group colours; a result in words. Shared by
+//! live games, record replays, diagrams and the rules page.
+
+use cohort_rules::{CommandModel, EndReason, Outcome, Position, Side, Square};
+use serde_json::{json, Value};
+
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "white",
+        Side::Black => "black",
+    }
+}
+
+pub fn parse_side(text: &str) -> Option<Side> {
+    match text {
+        "white" => Some(Side::White),
+        "black" => Some(Side::Black),
+        _ => None,
+    }
+}
+
+/// Display colours for the group colour names of the variant files.
+pub(crate) fn colour_hex(name: &str, side: Side) -> String {
+    match name {
+        "yellow" => "#f2cf3a",
+        "white" => "#f7f5ee",
+        "grey" | "gray" => "#a9aaa6",
+        "orange" => "#f08a2a",
+        "green" => "#3fae5a",
+        "blue" => "#3d74d9",
+        "red" => "#d9443d",
+        "purple" => "#9150b8",
+        other if other.starts_with('#') => other,
+        _ => {
+            if side == Side::White {
+                "#f7f5ee"
+            } else {
+                "#3a3a3a"
+            }
+        }
+    }
+    .to_string()
+}
+
+pub(crate) fn result_json(result: Option<(Outcome, EndReason)>, time_loser: Option<Side>) -> Value {
+    if let Some(loser) = time_loser {
+        let winner = loser.other();
+        return json!({
+            "winner": side_name(winner),
+            "reason": "time forfeit",
+            "text": format!("{} wins (time forfeit)", winner.name()),
+        });
+    }
+    match result {
+        None => Value::Null,
+        Some((Outcome::Win(side), reason)) => json!({
+            "winner": side_name(side),
+            "reason": reason.describe(),
+            "text": format!("{} wins ({})", side.name(), reason.describe()),
+        }),
+        Some((Outcome::Draw, reason)) => json!({
+            "winner": null,
+            "reason": reason.describe(),
+            "text": format!("Draw ({})", reason.describe()),
+        }),
+    }
+}
+
+/// What any position shows: the board, units, who may move, captures, command drawing.
+pub fn board_view(pos: &Position) -> Value {
+    let v = pos.variant();
+    let geo = &v.geometry;
+    let name = |sq: Square| geo.square_name(sq);
+    let letter = |kind: u8, side: Side| {
+        let l = v.pieces[kind as usize].letter;
+        if side == Side::White {
+            l.to_string()
+        } else {
+            l.to_ascii_lowercase().to_string()
+        }
+    };
+    let colour = |group: u8, side: Side| match v.groups.get(group as usize) {
+        Some(g) => colour_hex(&g.colours[side.index()], side),
+        None => colour_hex("", side),
+    };
+    let moved = pos.turn().moved;
+    let mut units = vec![];
+    for sq in geo.squares.iter() {
+        if let Some(u) = pos.unit_at(sq) {
+            let pinned = pos
+                .pinned_at(sq)
+                .map(|p| json!({"letter": letter(p.kind, p.side), "side": side_name(p.side)}));
+            units.push(json!({
+                "square": name(sq),
+                "letter": letter(u.kind, u.side),
+                "side": side_name(u.side),
+                "group": u.group,
+                "colour": colour(u.group, u.side),
+                "moved": moved.has(sq),
+                "pinned": pinned,
+            }));
+        }
+    }
+    let mut captured = [vec![], vec![]];
+    for u in pos.removed_units() {
+        captured[u.side.index()].push(letter(u.kind, u.side));
+    }
+    let mut pocket = [vec![], vec![]];
+    for side in [Side::White, Side::Black] {
+        for (kind, &n) in pos.pocket(side).iter().enumerate() {
+            for _ in 0..n {
+                pocket[side.index()].push(letter(kind as u8, side));
+            }
+        }
+    }
+    let movable: Vec<String> = pos.movable_units().iter().map(name).collect();
+    let command = v.command.name();
+    let pieces: serde_json::Map<String, Value> = v
+        .pieces
+        .iter()
+        .map(|p| (p.letter.to_string(), Value::from(p.name.clone())))
+        .collect();
+    let letters = |pick: fn(&cohort_rules::variant::PieceKind) -> bool| -> Vec<String> {
+        v.pieces
+            .iter()
+            .filter(|p| pick(p))
+            .map(|p| p.letter.to_string())
+            .collect()
+    };
+    json!({
+        "variant": v.id,
+        "name": v.name,
+        "pieces": pieces,
+        "leaders": letters(|p| p.leader),
+        "royals": letters(|p| p.royal),
+        "files": geo.files,
+        "ranks": geo.ranks,
+        // Boards with labelled files and ranks (Chessma 84: z..i, 0 1' 1 .. 8 8' 9).
+        "file_labels": geo.file_labels,
+        "rank_labels": geo.rank_labels,
+        // Pieces an enemy Immobilizer freezes (Chessma 84).
+        "frozen": (pos.frozen_units(Side::White) | pos.frozen_units(Side::Black)).iter().map(name).collect::<Vec<_>>(),
+        "command": command,
+        "position": pos.to_text(),
+        "to_move": side_name(pos.side_to_move()),
+        "at_turn_start": pos.at_turn_start(),
+        "units": units,
+        "movable": movable,
+        "captured": {"white": captured[0], "black": captured[1]},
+        "pocket": {"white": pocket[0], "black": pocket[1]},
+        "command_info": command_info(pos),
+    })
+}
+
+/// The rules' command picture (`Position::command_view`) as JSON: leaders (with the zone each
+/// commands under the range model), chain links, the turn's moves and cap, and under the lead
+/// model the leader leading the turn with its budget and what it may activate.
+fn command_info(pos: &Position) -> Value {
+    let v = pos.variant();
+    let geo = &v.geometry;
+    let view = pos.command_view();
+    let range = match v.command {
+        CommandModel::Range { range, .. } => Some(range),
+        _ => None,
+    };
+    let names =
+        |b: cohort_rules::Bitboard| b.iter().map(|s| geo.square_name(s)).collect::<Vec<_>>();
+    let lead_json = |l: &cohort_rules::LeadingView| {
+        json!({
+            "square": geo.square_name(l.square),
+            "mode": l.mode,
+            "budget": l.budget,
+            "used": l.used,
+            "others_left": l.others_left,
+            "activates": l.activates.iter().map(|&k| v.pieces[k as usize].letter.to_string()).collect::<Vec<_>>(),
+            "remap": l.remap.iter().map(|(k, m)| json!({"letter": v.pieces[*k as usize].letter.to_string(), "moves": m})).collect::<Vec<_>>(),
+        })
+    };
+    let leading = view.leading.as_ref().map(lead_json);
+    let lead_options: Vec<Value> = view
+        .lead_options
+        .iter()
+        .map(|(step, l)| {
+            let mut o = lead_json(l);
+            o["step"] = pos.step_text(*step).into();
+            o
+        })
+        .collect();
+    json!({
+        "leaders": view.leaders.iter().map(|l| geo.square_name(l.square)).collect::<Vec<_>>(),
+        "available": view.leaders.iter().filter(|l| l.available).map(|l| geo.square_name(l.square)).collect::<Vec<_>>(),
+        "zones": view.leaders.iter().map(|l| names(l.zone)).collect::<Vec<_>>(),
+        "range": range,
+        "links": view.links.iter().map(|(a, b)| json!([geo.square_name(*a), geo.square_name(*b)])).collect::<Vec<_>>(),
+        "moves": view.moves,
+        "moves_cap": view.moves_cap,
+        "leading": leading,
+        "lead_options": lead_options,
+    })
+}
