@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use cohort_rules::{builtin, perft::perft, Position};
+use cohort_rules::{builtin, builtin_variants, perft::perft, Position, StepList};
 
 fn testdata(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -90,4 +90,78 @@ fn perft_chesimals_experimental_and_fusion() {
         "fusion-perft.tsv:\n{}",
         failures.join("\n")
     );
+}
+
+/// Perft whose leaves are the steps `legal_steps` lists (each node's list made and unmade,
+/// the last ply's list counted), checking at every node that `count_steps` (what perft.rs
+/// counts at its leaves, and what the cores count in bulk) equals the listed number.
+fn listed_perft(pos: &mut Position, depth: u32, wrong: &mut Vec<String>) -> u64 {
+    let mut list = StepList::new();
+    pos.legal_steps(&mut list);
+    if pos.count_steps() != list.len() as u64 && wrong.len() < 5 {
+        wrong.push(format!(
+            "{}: count_steps {} but {} listed",
+            pos.to_text(),
+            pos.count_steps(),
+            list.len()
+        ));
+    }
+    if depth <= 1 {
+        return if depth == 0 { 1 } else { list.len() as u64 };
+    }
+    let mut nodes = 0;
+    for &step in list.iter() {
+        let undo = pos.make(step);
+        nodes += listed_perft(pos, depth - 1, wrong);
+        pos.unmake(step, undo);
+    }
+    nodes
+}
+
+/// Bulk counting at the leaves (perft.rs: `count_steps`, or a core's own recursion) gives
+/// the same numbers as counting the listed legal steps, in every built-in variant from its
+/// start and in a mid-game position of each testdata file.
+#[test]
+fn leaf_counts_equal_the_listed_legal_steps() {
+    let mut cases: Vec<(String, Option<String>, u32)> = builtin_variants()
+        .iter()
+        .map(|v| (v.id.clone(), None, 3))
+        .collect();
+    for (file, per_variant) in [
+        ("perft-positions.tsv", 1),
+        ("fusion-perft.tsv", 1),
+        ("lifeform-perft.tsv", 3),
+        ("chessma-perft.tsv", 3),
+    ] {
+        // The first distinct positions of each variant in the file, at depth 2.
+        let mut taken: Vec<(String, String)> = Vec::new();
+        for r in rows(&testdata(file)) {
+            let Some(position) = r.get(3) else { continue };
+            let of_variant = taken.iter().filter(|(id, _)| *id == r[0]).count();
+            if of_variant < per_variant && !taken.iter().any(|(_, p)| p == position) {
+                taken.push((r[0].clone(), position.clone()));
+                cases.push((r[0].clone(), Some(position.clone()), 2));
+            }
+        }
+    }
+    assert!(cases.len() >= 25, "{} cases", cases.len());
+    let mut wrong = Vec::new();
+    for (id, position, depth) in &cases {
+        let v = builtin(id).unwrap_or_else(|| panic!("{id} is not built in"));
+        let mut pos = match position {
+            Some(p) => Position::parse(&v, p).unwrap_or_else(|e| panic!("{id} {p}: {e}")),
+            None => v.start(),
+        };
+        for d in 1..=*depth {
+            let bulk = perft(&mut pos, d);
+            let listed = listed_perft(&mut pos, d, &mut wrong);
+            if bulk != listed {
+                wrong.push(format!(
+                    "{id} depth {d} {}: bulk {bulk}, listed {listed}",
+                    position.as_deref().unwrap_or("start")
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -378,15 +378,8 @@ async fn custom_game_storage_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn custom_game_storage_on_postgres() {
-    match std::env::var("COHORT_TEST_POSTGRES") {
-        Ok(url) => store_round_trip(&url).await,
-        Err(_) => {
-            assert!(
-                std::env::var("COHORT_REQUIRE_POSTGRES").is_err(),
-                "COHORT_REQUIRE_POSTGRES is set but COHORT_TEST_POSTGRES names no server"
-            );
-            eprintln!("custom_game_storage_on_postgres: COHORT_TEST_POSTGRES not set");
-        }
+    if let Some(url) = postgres_url("custom_game_storage_on_postgres") {
+        store_round_trip(&url).await;
     }
 }
 

@@ -46,3 +46,22 @@ pub fn temp_db(tag: &str) -> (std::path::PathBuf, String) {
     let url = format!("sqlite://{}", dir.join("games.db").display());
     (dir, url)
 }
+
+/// The PostgreSQL server a PostgreSQL test runs against: the URL in COHORT_TEST_POSTGRES
+/// (`scripts/postgres-up` prints one; `scripts/test` sets it). Without it the test fails,
+/// naming itself, unless the caller asked to skip with COHORT_SKIP_POSTGRES=1: then it says
+/// so on standard error and the test returns None (and passes without having run).
+pub fn postgres_url(test: &str) -> Option<String> {
+    match std::env::var("COHORT_TEST_POSTGRES") {
+        Ok(url) if !url.trim().is_empty() => Some(url),
+        _ if std::env::var("COHORT_SKIP_POSTGRES").as_deref() == Ok("1") => {
+            eprintln!("{test}: skipped (COHORT_SKIP_POSTGRES=1): it did not run on PostgreSQL");
+            None
+        }
+        _ => panic!(
+            "{test}: COHORT_TEST_POSTGRES is not set: set it to a PostgreSQL URL \
+             (scripts/postgres-up starts a server and prints one), or set \
+             COHORT_SKIP_POSTGRES=1 to skip the PostgreSQL tests on purpose"
+        ),
+    }
+}
