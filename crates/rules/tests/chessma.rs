@@ -2,6 +2,8 @@
 //! inventor's worked examples (read at test time), and a test per settled point and per
 //! open question X1-X8, each on a position built for it.
 
+mod common;
+
 use std::path::PathBuf;
 
 use cohort_rules::{builtin, perft::perft, EndReason, Game, Outcome, Position, Side, StepList};
@@ -120,47 +122,9 @@ fn the_inventors_worked_examples() {
 
 // ---- positions built for one rule each
 
-const FILES: &str = "zabcdefghi";
-const RANKS: [&str; 12] = ["0", "1'", "1", "2", "3", "4", "5", "6", "7", "8", "8'", "9"];
-
 /// A position from (square, piece) pairs: `pos(&[("e1", "K"), ("e8", "k")], "w - - -")`.
 fn pos(pieces: &[(&str, &str)], rest: &str) -> Position {
-    let exists = |f: usize, r: usize| match r {
-        0 | 11 => f == 0 || f == 9,
-        _ => (1..=8).contains(&f),
-    };
-    let mut rows = Vec::new();
-    for r in (0..12).rev() {
-        let mut row = String::new();
-        let mut empty = 0;
-        for f in 0..10 {
-            let name = format!("{}{}", &FILES[f..f + 1], RANKS[r]);
-            let piece = pieces.iter().find(|(s, _)| *s == name).map(|(_, p)| *p);
-            if !exists(f, r) {
-                assert!(piece.is_none(), "{name} does not exist");
-                if empty > 0 {
-                    row += &empty.to_string();
-                    empty = 0;
-                }
-                row.push('*');
-            } else if let Some(p) = piece {
-                if empty > 0 {
-                    row += &empty.to_string();
-                    empty = 0;
-                }
-                row += p;
-            } else {
-                empty += 1;
-            }
-        }
-        if empty > 0 {
-            row += &empty.to_string();
-        }
-        rows.push(row);
-    }
-    let text = format!("{} {rest}", rows.join("/"));
-    Position::parse(&builtin("chessma-84").unwrap(), &text)
-        .unwrap_or_else(|e| panic!("{text}: {e}"))
+    common::chessma_pos(pieces, rest)
 }
 
 fn steps(p: &Position) -> Vec<String> {

@@ -3,42 +3,10 @@
 //! Withdrawer's, Long Leaper's, Coordinator's, Encloser's or Chameleon's capture counts as a
 //! replacement does.
 
-use cohort_rules::{builtin, Effects, Game, Position, Side, StepList};
+use cohort_rules::{Effects, Game, Position, Side, StepList};
 
-const FILES: &str = "zabcdefghi";
-const RANKS: [&str; 12] = ["0", "1'", "1", "2", "3", "4", "5", "6", "7", "8", "8'", "9"];
-
-/// A Chessma 84 position from (square, piece) pairs and the fields after the board.
-fn pos(pieces: &[(&str, &str)], rest: &str) -> Position {
-    let exists = |f: usize, r: usize| match r {
-        0 | 11 => f == 0 || f == 9,
-        _ => (1..=8).contains(&f),
-    };
-    let mut rows = Vec::new();
-    for r in (0..12).rev() {
-        let (mut row, mut empty) = (String::new(), 0);
-        for f in 0..10 {
-            let name = format!("{}{}", &FILES[f..f + 1], RANKS[r]);
-            let piece = pieces.iter().find(|(s, _)| *s == name).map(|(_, p)| *p);
-            if !exists(f, r) || piece.is_some() {
-                if empty > 0 {
-                    row += &empty.to_string();
-                    empty = 0;
-                }
-                row += if exists(f, r) { piece.unwrap() } else { "*" };
-            } else {
-                empty += 1;
-            }
-        }
-        if empty > 0 {
-            row += &empty.to_string();
-        }
-        rows.push(row);
-    }
-    let text = format!("{} {rest}", rows.join("/"));
-    Position::parse(&builtin("chessma-84").unwrap(), &text)
-        .unwrap_or_else(|e| panic!("{text}: {e}"))
-}
+mod common;
+use common::chessma_pos as pos;
 
 /// The legal steps of the side to move from `from` (any square when None), with what each
 /// would do.

@@ -69,3 +69,47 @@ pub fn place(files: u8, ranks: u8, units: &[(&str, &str)], side: char) -> String
     }
     format!("{} {side}", rows.join("/"))
 }
+
+const CHESSMA_FILES: &str = "zabcdefghi";
+const CHESSMA_RANKS: [&str; 12] = ["0", "1'", "1", "2", "3", "4", "5", "6", "7", "8", "8'", "9"];
+
+/// A Chessma 84 position from (square, piece) pairs: `chessma_pos(&[("e1", "K"), ("e8", "k")], "w - - -")`.
+pub fn chessma_pos(pieces: &[(&str, &str)], rest: &str) -> Position {
+    let exists = |f: usize, r: usize| match r {
+        0 | 11 => f == 0 || f == 9,
+        _ => (1..=8).contains(&f),
+    };
+    let mut rows = Vec::new();
+    for r in (0..12).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for f in 0..10 {
+            let name = format!("{}{}", &CHESSMA_FILES[f..f + 1], CHESSMA_RANKS[r]);
+            let piece = pieces.iter().find(|(s, _)| *s == name).map(|(_, p)| *p);
+            if !exists(f, r) {
+                assert!(piece.is_none(), "{name} does not exist");
+                if empty > 0 {
+                    row += &empty.to_string();
+                    empty = 0;
+                }
+                row.push('*');
+            } else if let Some(p) = piece {
+                if empty > 0 {
+                    row += &empty.to_string();
+                    empty = 0;
+                }
+                row += p;
+            } else {
+                empty += 1;
+            }
+        }
+        if empty > 0 {
+            row += &empty.to_string();
+        }
+        rows.push(row);
+    }
+    let text = format!("{} {rest}", rows.join("/"));
+    Position::parse(&builtin("chessma-84").unwrap(), &text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
