@@ -2,12 +2,12 @@
 //! to move, the links that connect units to them, the zone each leader commands, and under the
 //! lead model the leader leading the turn with its budget and the kinds it may activate.
 //! The server and the browser draw this; they never recompute the rules. Also what a family
-//! of rules says of itself for the rules page (`rules_text`).
+//! of rules says of itself for the rules page (rules_text.rs).
 
 use crate::bitboard::{Bitboard, Square};
 use crate::command::range::available_leaders;
 use crate::position::{Position, NO_UNIT};
-use crate::variant::{CommandModel, Variant};
+use crate::variant::CommandModel;
 
 /// A leader of the side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,40 +192,4 @@ impl Position {
             }
         }
     }
-}
-
-/// What a family of rules says of itself on the rules page, where the variant's data (its
-/// pieces' Betza moves, command and draw settings) cannot say it: the interface shows these
-/// statements instead of its own.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RulesText {
-    /// How the game is won and lost, one statement each.
-    pub victory: Vec<String>,
-    /// How the game is drawn, one statement each.
-    pub draws: Vec<String>,
-    /// How a piece moves and captures, by letter (the others keep their Betza words).
-    pub pieces: Vec<(char, String)>,
-    /// Further rules, each a title and its statements.
-    pub sections: Vec<(String, Vec<String>)>,
-}
-
-/// The rules text of `v`'s family, when it has one (Chessma 84: RULES-DETAILS.md section 7).
-pub fn rules_text(v: &Variant) -> Option<RulesText> {
-    if !v.is_chessma() {
-        return None;
-    }
-    use crate::chessma::text;
-    let owned = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    Some(RulesText {
-        victory: owned(text::VICTORY),
-        draws: owned(text::DRAWS),
-        pieces: text::PIECES
-            .iter()
-            .map(|&(c, t)| (c, t.to_string()))
-            .collect(),
-        sections: text::SECTIONS
-            .iter()
-            .map(|&(title, items)| (title.to_string(), owned(items)))
-            .collect(),
-    })
 }

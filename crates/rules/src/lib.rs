@@ -17,17 +17,19 @@ pub mod movement;
 mod notation;
 pub mod perft;
 pub mod position;
+pub mod rules_text;
 pub mod step;
 mod step_io;
 pub mod variant;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Square};
-pub use describe::{rules_text, CommandView, LeaderView, LeadingView, RulesText};
+pub use describe::{CommandView, LeaderView, LeadingView};
 pub use effects::{Effect, Effects};
 pub use error::{Illegal, PlayError, StepError};
 pub use game::{EndReason, Game};
 pub use position::{Outcome, Position, PositionError, Side, TurnState, Undo, Unit};
+pub use rules_text::{rules_text, RulesText};
 pub use step::{Step, StepKind, StepList};
 pub use variant::{
     builtin_variants, parse_variants, variant_warnings, BodyRole, CommandModel, LeadMode, Variant,

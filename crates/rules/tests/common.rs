@@ -112,4 +112,3 @@ pub fn chessma_pos(pieces: &[(&str, &str)], rest: &str) -> Position {
     Position::parse(&builtin("chessma-84").unwrap(), &text)
         .unwrap_or_else(|e| panic!("{text}: {e}"))
 }
-

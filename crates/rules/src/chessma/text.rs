@@ -1,7 +1,7 @@
 //! Chessma 84 in words, for the rules page (RULES-DETAILS.md section 7): the game end of 7.5
 //! and how each piece moves and captures (7.3, 7.4, with the settled points of 7.7). The
 //! variant file cannot say this (its Ultima pieces are written `mQ`, a Queen that never
-//! captures); `describe::rules_text` hands it to the interface.
+//! captures); `rules_text` (rules_text.rs) hands it to the interface.
 
 /// How the game is won or lost (7.5).
 pub(crate) const VICTORY: &[&str] = &[
