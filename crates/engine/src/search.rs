@@ -6,7 +6,6 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use cohort_rules::variant::NoLegalTurn;
 use std::sync::atomic::AtomicU64;
 
 use cohort_rules::step::MAX_STEPS;
@@ -236,25 +235,11 @@ impl<'a> Searcher<'a> {
         if has_steps {
             return None;
         }
-        let v = pos.variant();
-        Some(if v.is_chessma() {
-            // Checkmate, and stalemate with the King on a corner, lose; other stalemates draw.
-            if pos.in_check() || pos.chessma_king_on_corner() {
-                -WIN + ply
-            } else {
-                0
-            }
-        } else if v.fide {
-            if pos.in_check() {
-                -WIN + ply
-            } else {
-                0
-            }
-        } else {
-            match v.no_legal_turn {
-                NoLegalTurn::Loss => -WIN + ply,
-                NoLegalTurn::Draw => 0,
-            }
+        // No step at all: the rules' verdict (checkmate, stalemate, no legal turn).
+        Some(match cohort_rules::game::without_steps(pos).0 {
+            Outcome::Draw => 0,
+            Outcome::Win(s) if s == pos.side_to_move() => WIN - ply,
+            Outcome::Win(_) => -WIN + ply,
         })
     }
 

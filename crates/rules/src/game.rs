@@ -193,45 +193,38 @@ impl Game {
 
     fn judge_turn_start(&mut self) {
         let pos = &self.position;
-        if pos.variant().chessma.is_some() {
-            let mover = pos.side_to_move();
-            // Checkmate wins; stalemate loses with the King on a corner, draws elsewhere.
-            self.result = (pos.count_steps() == 0).then(|| {
-                if pos.in_check() {
-                    (Outcome::Win(mover.other()), EndReason::Checkmate)
-                } else if pos.chessma_king_on_corner() {
-                    (Outcome::Win(mover.other()), EndReason::CornerStalemate)
-                } else {
-                    (Outcome::Draw, EndReason::Stalemate)
-                }
-            });
-            return;
-        }
-        if pos.variant().fide {
-            let mover = pos.side_to_move();
-            self.result = if pos.count_steps() == 0 {
-                Some(if pos.in_check() {
-                    (Outcome::Win(mover.other()), EndReason::Checkmate)
-                } else {
-                    (Outcome::Draw, EndReason::Stalemate)
-                })
-            } else if pos.chess_halfmove() >= 100 {
-                Some((Outcome::Draw, EndReason::FiftyMoves))
-            } else if pos.chess_insufficient_material() {
-                Some((Outcome::Draw, EndReason::InsufficientMaterial))
-            } else {
-                None
-            };
-            return;
-        }
-        if let Some(o) = self.position.outcome() {
+        if let Some(o) = pos.outcome() {
             self.result = Some((o, EndReason::Victory));
-        } else if self.position.count_steps() == 0 {
-            let outcome = match self.position.variant().no_legal_turn {
-                NoLegalTurn::Loss => Outcome::Win(self.position.side_to_move().other()),
-                NoLegalTurn::Draw => Outcome::Draw,
-            };
-            self.result = Some((outcome, EndReason::NoLegalTurn));
+        } else if pos.count_steps() == 0 {
+            self.result = Some(without_steps(pos));
+        } else if pos.variant().fide && pos.chess_halfmove() >= 100 {
+            self.result = Some((Outcome::Draw, EndReason::FiftyMoves));
+        } else if pos.variant().fide && pos.chess_insufficient_material() {
+            self.result = Some((Outcome::Draw, EndReason::InsufficientMaterial));
+        }
+    }
+}
+
+/// The result of a position whose side to move has no legal step at the start of its turn,
+/// by the family's rule: FIDE chess, checkmate or stalemate; Chessma 84 (RULES-DETAILS 7.5),
+/// checkmate, or stalemate that loses on a corner and draws elsewhere; every other game, the
+/// variant's `no-legal-turn` (a loss by default). The game and the engine's search both ask
+/// this: the one place this end is decided.
+pub fn without_steps(pos: &Position) -> (Outcome, EndReason) {
+    let v = pos.variant();
+    let lose = Outcome::Win(pos.side_to_move().other());
+    if v.fide || v.is_chessma() {
+        if pos.in_check() {
+            (lose, EndReason::Checkmate)
+        } else if v.is_chessma() && pos.chessma_king_on_corner() {
+            (lose, EndReason::CornerStalemate)
+        } else {
+            (Outcome::Draw, EndReason::Stalemate)
+        }
+    } else {
+        match v.no_legal_turn {
+            NoLegalTurn::Loss => (lose, EndReason::NoLegalTurn),
+            NoLegalTurn::Draw => (Outcome::Draw, EndReason::NoLegalTurn),
         }
     }
 }
