@@ -224,25 +224,36 @@ impl LiveGame {
         let pos = self.game.position();
         let mut list = StepList::new();
         self.game.legal_steps(&mut list);
-        let legal: Vec<Value> = list
-            .iter()
-            .filter(|s| !s.is_end())
-            .map(|s| {
-                let geo = &pos.variant().geometry;
-                let mut step = json!({
-                    "from": if matches!(s.kind, StepKind::Drop(_)) { Value::Null } else { geo.square_name(s.from).into() },
-                    "to": geo.square_name(s.to),
-                    "text": pos.step_text(*s),
-                });
-                if pos.variant().is_chessma() {
-                    // Chessma 84: what the step takes, on either board, shown before it is made.
-                    let taken: Vec<String> =
-                        pos.capture_squares(*s).into_iter().map(|q| geo.square_name(q)).collect();
-                    step["captures"] = taken.into();
-                }
-                step
-            })
-            .collect();
+        let geo = &pos.variant().geometry;
+        // The legal steps as data (docs/server.md `steps`): what each takes comes from the
+        // rules (`capture_squares`), by any capture method, before the step is made.
+        let mut steps: Vec<Value> = Vec::with_capacity(list.len());
+        let mut legal: Vec<Value> = Vec::with_capacity(list.len());
+        for s in list.iter() {
+            let text = pos.step_text(*s);
+            let removes: Vec<String> = pos
+                .capture_squares(*s)
+                .into_iter()
+                .map(|q| geo.square_name(q))
+                .collect();
+            let mut step = step_fields(pos.variant(), *s);
+            step.insert("text".into(), text.clone().into());
+            step.insert("removes".into(), removes.clone().into());
+            steps.push(Value::Object(step));
+            if s.is_end() {
+                continue;
+            }
+            let mut old = json!({
+                "from": if matches!(s.kind, StepKind::Drop(_)) { Value::Null } else { geo.square_name(s.from).into() },
+                "to": geo.square_name(s.to),
+                "text": text,
+            });
+            if pos.variant().is_chessma() {
+                // Chessma 84: what the step takes, on either board, shown before it is made.
+                old["captures"] = removes.into();
+            }
+            legal.push(old);
+        }
         let can_end = list.iter().any(|s| s.is_end());
         let (done, current): (&[Turn], Option<&Turn>) = if self.game.result().is_none() {
             (&self.turns[..self.turns.len() - 1], self.turns.last())
@@ -256,15 +267,29 @@ impl LiveGame {
             at += n;
             Value::Array(part.iter().map(|r| events::list_json(r)).collect())
         };
+        // The played steps as data, cut along the turns like the removals (the rules' steps
+        // are parallel to the steps of `turns`).
+        let played = self.game.steps();
+        let mut played_at = 0;
+        let mut cut_moves = |n: usize| -> Value {
+            let part = played.get(played_at..played_at + n).unwrap_or(&[]);
+            played_at += n;
+            Value::Array(
+                part.iter()
+                    .map(|s| Value::Object(step_fields(pos.variant(), *s)))
+                    .collect(),
+            )
+        };
         let turns: Vec<Value> = done
             .iter()
-            .map(|(side, steps)| (side, steps, cut(steps.len())))
+            .map(|(side, steps)| (side, steps, cut(steps.len()), cut_moves(steps.len())))
             .filter(|t| !t.1.is_empty())
-            .map(|(side, steps, removed)| {
-                json!({"side": side_name(*side), "steps": steps, "removed": removed})
+            .map(|(side, steps, removed, moves)| {
+                json!({"side": side_name(*side), "steps": steps, "removed": removed, "moves": moves})
             })
             .collect();
         let turn_removed = cut(current.map_or(0, |t| t.1.len()));
+        let turn_moves = cut_moves(current.map_or(0, |t| t.1.len()));
         let preview = if can_end {
             events::end_preview(&self.game, &list).map(|(removed, result)| {
                 json!({"removed": events::list_json(&removed), "result": result})
@@ -283,6 +308,8 @@ impl LiveGame {
         o.insert("id".into(), self.row.id.clone().into());
         o.insert("version".into(), self.row.version.into());
         o.insert("legal".into(), legal.into());
+        o.insert("steps".into(), steps.into());
+        o.insert("turn_moves".into(), turn_moves);
         o.insert("can_end".into(), can_end.into());
         let turn_steps = current.map(|t| t.1.clone()).unwrap_or_default();
         o.insert("can_undo".into(), (!turn_steps.is_empty()).into());
@@ -495,6 +522,8 @@ pub fn board_view(pos: &Position) -> Value {
         // Boards with labelled files and ranks (Chessma 84: z..i, 0 1' 1 .. 8 8' 9).
         "file_labels": geo.file_labels,
         "rank_labels": geo.rank_labels,
+        // Every square of the board, from the rules' geometry (holes and sheets included).
+        "squares": squares_view(geo),
         // Pieces an enemy Immobilizer freezes (Chessma 84).
         "frozen": (pos.frozen_units(Side::White) | pos.frozen_units(Side::Black)).iter().map(name).collect::<Vec<_>>(),
         "command": command,
@@ -554,4 +583,81 @@ fn command_info(pos: &Position) -> Value {
         "leading": leading,
         "lead_options": lead_options,
     })
+}
+
+/// Every square of the board as the rules' geometry knows it (docs/server.md `squares`): its
+/// name, file and rank index in the frame (file 0 left, rank 0 at the bottom, as drawn from
+/// White's side) and the sheets it belongs to (Chessma 84; empty for one rectangle).
+pub fn squares_view(geo: &cohort_rules::geometry::Geometry) -> Value {
+    Value::Array(
+        geo.squares
+            .iter()
+            .map(|sq| {
+                let sheets: Vec<&str> = geo
+                    .sheets
+                    .iter()
+                    .filter(|s| s.squares.has(sq))
+                    .map(|s| s.name.as_str())
+                    .collect();
+                json!({"name": geo.square_name(sq), "file": sq.file(), "rank": sq.rank(), "sheets": sheets})
+            })
+            .collect(),
+    )
+}
+
+/// A step as data (docs/server.md `steps`), without its text and removals (which need the
+/// position before it): its squares, kind and the kind's argument.
+pub fn step_fields(v: &Variant, s: cohort_rules::Step) -> serde_json::Map<String, Value> {
+    let geo = &v.geometry;
+    let name = |q: Square| Value::from(geo.square_name(q));
+    let letter = |k: u8| Value::from(v.pieces[k as usize].letter.to_string());
+    let (kind, from, to) = match s.kind {
+        StepKind::End => ("end", Value::Null, Value::Null),
+        StepKind::Drop(_) => ("drop", Value::Null, name(s.to)),
+        StepKind::Move => ("move", name(s.from), name(s.to)),
+        StepKind::Pin => ("pin", name(s.from), name(s.to)),
+        StepKind::Promote(_) => ("promote", name(s.from), name(s.to)),
+        StepKind::Lead(_) => ("lead", name(s.from), name(s.to)),
+        StepKind::Push(_) => ("push", name(s.from), name(s.to)),
+    };
+    let mut m = serde_json::Map::new();
+    m.insert("from".into(), from);
+    m.insert("to".into(), to);
+    m.insert("kind".into(), kind.into());
+    m.insert(
+        "promote".into(),
+        match s.kind {
+            StepKind::Promote(k) => letter(k),
+            _ => Value::Null,
+        },
+    );
+    m.insert(
+        "drop".into(),
+        match s.kind {
+            StepKind::Drop(k) => letter(k),
+            _ => Value::Null,
+        },
+    );
+    m.insert(
+        "lead_mode".into(),
+        match s.kind {
+            StepKind::Lead(mode) => v
+                .lead_modes
+                .get(mode as usize)
+                .filter(|m| !m.name.is_empty())
+                .map_or(Value::Null, |m| Value::from(m.name.clone())),
+            _ => Value::Null,
+        },
+    );
+    m.insert(
+        "sheet".into(),
+        match s.kind {
+            StepKind::Push(sheet) => geo
+                .sheets
+                .get(sheet as usize)
+                .map_or(Value::Null, |sh| Value::from(sh.name.clone())),
+            _ => Value::Null,
+        },
+    );
+    m
 }
