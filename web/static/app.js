@@ -255,18 +255,22 @@ async function runReplay() {
   }
 }
 
-// Lead model (chesimal-fusion-1): a turn starts with a lead step naming its leader and mode,
-// `lead:f2` or `lead:b2:dia`, listed in `legal` with `from` and `to` both the leader's square.
-const isLead = (s) => s.text.startsWith('lead:');
-const leadMode = (text) => text.split(':')[2] || '';
+// The legal steps as data (`steps` of the GameView, docs/server.md): kind, squares, what each
+// removes. Lead model (chesimal-fusion-1): a turn starts with a lead step (kind `lead`)
+// naming its leader and mode, `from` and `to` both the leader's square.
+const isLead = (s) => s.kind === 'lead';
+const leadMode = (s) => s.lead_mode || '';
 function leadSteps() {
-  return state.view ? state.view.legal.filter(isLead) : [];
+  return state.view ? state.view.steps.filter(isLead) : [];
 }
+
+// The unit steps now (every legal step but `end`).
+const unitSteps = (v) => v.steps.filter((s) => s.kind !== 'end');
 
 function stepsFrom(from) {
   const m = new Map();
-  for (const s of state.view.legal) {
-    if (s.from === from && !isLead(s)) {
+  for (const s of state.view.steps) {
+    if (s.from !== null && s.from === from && !isLead(s)) {
       if (!m.has(s.to)) m.set(s.to, []);
       m.get(s.to).push(s);
     }
@@ -274,13 +278,12 @@ function stepsFrom(from) {
   return m;
 }
 
-// Drops are written with the upper-case letter for both sides (`K@e8`); pockets list
+// Drops name the piece by its upper-case letter for both sides (`drop: "K"`); pockets list
 // Black's units in lower case.
 function dropTargets(letter) {
   const m = new Map();
-  const prefix = `${letter.toUpperCase()}@`;
-  for (const s of state.view.legal) {
-    if (s.from === null && s.text.toUpperCase().startsWith(prefix)) {
+  for (const s of state.view.steps) {
+    if (s.kind === 'drop' && s.drop.toUpperCase() === letter.toUpperCase()) {
       if (!m.has(s.to)) m.set(s.to, []);
       m.get(s.to).push(s);
     }
@@ -385,7 +388,8 @@ function accept(v) {
   if (myTurn() && !state.selected && !state.dropLetter && state.seat) {
     // Placement: nothing on the board may move, only drops: pick the first pocket letter.
     const pocket = v.pocket[state.seat];
-    if (pocket.length && v.legal.length && v.legal.every((s) => s.from === null)) {
+    const now = unitSteps(v);
+    if (pocket.length && now.length && now.every((s) => s.kind === 'drop')) {
       state.dropLetter = pocket.find((l) => dropTargets(l).size) || null;
     }
   }
@@ -424,28 +428,29 @@ function connect() {
 // Steps over the whole game: completed turns and the turn in progress.
 const stepCount = (v) => v.turns.reduce((n, t) => n + t.steps.length, 0) + (v.turn_steps || []).length;
 
-// The game's turns with their removals, the turn in progress last (if it has a step).
+// The game's turns with their removals and their steps as data (`moves`), the turn in
+// progress last (if it has a step).
 function allTurns(v) {
   return v.turns.concat(v.turn_steps && v.turn_steps.length
-    ? [{ side: v.to_move, steps: v.turn_steps, removed: v.turn_removed || [] }] : []);
+    ? [{ side: v.to_move, steps: v.turn_steps, removed: v.turn_removed || [], moves: v.turn_moves || [] }] : []);
 }
 
-// The last step of a view: its text, the side that played it, the units it removed, and the
-// steps of its turn so far.
+// The last step of a view: its text and data, the side that played it, the units it removed,
+// and the steps of its turn so far (as data).
 function lastStepOf(v) {
   const turns = allTurns(v);
   const t = turns[turns.length - 1];
   if (!t || !t.steps.length) return null;
   const i = t.steps.length - 1;
-  return { text: t.steps[i], side: t.side, removed: (t.removed && t.removed[i]) || [], turn: t.steps };
+  const moves = t.moves || [];
+  return { text: t.steps[i], move: moves[i] || null, side: t.side, removed: (t.removed && t.removed[i]) || [], turn: moves };
 }
 
-// Arrows for steps written in notation (lead steps, drops and `end` have none).
-function arrowsOf(steps) {
+// Arrows for steps as data (lead steps, drops and `end` have none: no `from`, or `from` = `to`).
+function arrowsOf(moves) {
   const out = [];
-  steps.forEach((text, i) => {
-    const sq = CohortBoard.stepSquares(text);
-    if (sq && sq.from) out.push({ from: sq.from, to: sq.to, current: i === steps.length - 1 });
+  moves.forEach((m, i) => {
+    if (m && m.from && m.to) out.push({ from: m.from, to: m.to, current: i === moves.length - 1 });
   });
   return out;
 }
@@ -453,10 +458,9 @@ function arrowsOf(steps) {
 // What a step removed that its text does not show (a capture on its destination square is
 // shown by its `x`): captures elsewhere (en passant, Ultima captures) and the removals at a
 // turn's end (Lifeform's regulations).
-function extraRemovals(text, removed) {
+function extraRemovals(move, removed) {
   if (!removed || !removed.length) return [];
-  const sq = CohortBoard.stepSquares(text);
-  if (sq && /x/.test(text) && removed.length === 1 && removed[0].square === sq.to) return [];
+  if (move && move.kind !== 'end' && move.to && removed.length === 1 && removed[0].square === move.to) return [];
   return removed;
 }
 
@@ -467,7 +471,7 @@ function describeUnit(names, r) {
 function turnCell(t, names) {
   const parts = [];
   t.steps.forEach((text, i) => {
-    const extra = extraRemovals(text, t.removed && t.removed[i]);
+    const extra = extraRemovals(t.moves && t.moves[i], t.removed && t.removed[i]);
     if (text !== 'end' || extra.length) parts.push(h('span', { class: 'step' }, text), ' ');
     if (extra.length) {
       const why = text === 'end' ? 'removed at the end of the turn' : `removed by ${text}`;
@@ -561,7 +565,7 @@ function hint(v, mine) {
     const n = new Set(leads.map((s) => s.from)).size;
     return `Start the turn by choosing its leader: click one of the ${n} leader${n === 1 ? '' : 's'} ringed in gold.`;
   }
-  if (!v.legal.length) return v.can_end ? 'No unit may move any more: end the turn.' : '';
+  if (!unitSteps(v).length) return v.can_end ? 'No unit may move any more: end the turn.' : '';
   const n = v.movable.filter((sq) => v.units.some((u) => u.square === sq)).length;
   if (!n) return 'Pick a unit to place from your pocket.';
   return `${n} unit${n === 1 ? '' : 's'} may move now (ringed). Click one, then a destination.` +
@@ -590,11 +594,11 @@ function leadChoiceBox(v) {
   if (!steps.length) return null;
   const unit = v.units.find((u) => u.square === sq);
   const name = unit ? (namesOf(v)[unit.letter.toUpperCase()] || unit.letter) : 'leader';
-  // One button per legal lead step of this leader: the modes come from `legal`.
+  // One button per legal lead step of this leader: the modes come from `steps`.
   return h('div', { class: 'lead-choice', 'data-testid': 'lead-choice' },
     h('p', {}, h('b', {}, `Lead with the ${name} on ${sq}:`), ' choose its mode.'),
     steps.map((s) => {
-      const mode = leadMode(s.text);
+      const mode = leadMode(s);
       const option = leadOption(v, s.text);
       const info = option ? describeLead(v, option) : null;
       return h('div', { class: 'lead-mode' },
@@ -627,11 +631,11 @@ function leadPanel(v) {
       l.remap.map((r) => `${names[r.letter] || r.letter}s move as ${BETZA[r.moves] || `Betza ${r.moves}`}`).join('; '), '.') : null);
 }
 
-// The last completed turn (the opponent's reply, usually); the turn in progress shows its
-// moved units itself.
+// The last completed turn as data (the opponent's reply, usually); the turn in progress shows
+// its moved units itself.
 function lastTurnSteps(v) {
   const t = v.turns[v.turns.length - 1];
-  return t ? t.steps : [];
+  return t ? t.moves || [] : [];
 }
 
 // Before the turn ends: what ending it now would remove (Lifeform's regulations), and the
@@ -664,7 +668,7 @@ function draw() {
     const last = lastStepOf(f);
     svg = CohortBoard.render(f, {
       size, flip, showCommand: state.showCommand, arrows: last ? arrowsOf(last.turn) : [],
-      removed: last ? last.removed : [], last: last ? [last.text] : [],
+      removed: last ? last.removed : [], last: last && last.move ? [last.move] : [],
     });
     boardAttrs = {
       'data-frame': state.frame.k, 'data-step': last ? last.text : '', 'data-frame-position': f.position,
@@ -727,10 +731,9 @@ function draw() {
   if (state.choice) {
     const names = namesOf(v);
     const label = (s) => {
-      const promo = /=([A-Za-z])$/.exec(s.text);
-      if (promo) return `${names[promo[1].toUpperCase()] || promo[1]} (${s.text})`;
-      if (s.text.includes('~')) return `Pin (${s.text})`;
-      if (s.text.includes('x')) return `Capture (${s.text})`;
+      if (s.kind === 'promote') return `${names[s.promote.toUpperCase()] || s.promote} (${s.text})`;
+      if (s.kind === 'pin') return `Pin (${s.text})`;
+      if (s.removes.length) return `Capture (${s.text})`;
       return s.text;
     };
     turn.append(h('div', { class: 'choice', 'data-testid': 'choice' }, 'Choose: ',
@@ -896,7 +899,7 @@ async function replayPage() {
       CohortBoard.render(v, (() => {
         const last = lastStepOf(v);
         return {
-          size: v.files > 12 ? 44 : v.files > 8 ? 52 : 64, showCommand, last: v.replay.step ? [v.replay.step] : [],
+          size: v.files > 12 ? 44 : v.files > 8 ? 52 : 64, showCommand, last: last && last.move ? [last.move] : [],
           arrows: last ? arrowsOf(last.turn) : [], removed: last ? last.removed : [],
         };
       })()));
