@@ -1,7 +1,7 @@
 // "Open a record" (/record): paste a game record (docs/records.md) or choose its file, replay
 // it step by step, and continue it against the AI from any step. The server checks the
 // record (POST /api/records/replay) and names the first illegal step by turn and step.
-// Uses app.js's helpers (h, api, cap, other, moveList, capturedBox).
+// Uses the pages' helpers (h, api, cap, other, moveList, capturedBox).
 'use strict';
 
 async function recordPage() {
