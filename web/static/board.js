@@ -56,22 +56,28 @@ const CohortBoard = (() => {
     return e;
   }
 
-  // Labelled files and ranks of the board being drawn (Chessma 84: z..i and 0 1' 1 .. 8' 9),
-  // or null for letters a.. and numbers 1..
-  let LABELS = null;
-  function useLabels(view) {
-    LABELS = view && view.rank_labels && view.rank_labels.length
-      ? { files: view.file_labels, ranks: view.rank_labels } : null;
+  // The squares of the board being drawn, as the server's rules know them (`squares` of a
+  // board view, docs/server.md): name -> { file, rank, sheets }. Holes (Chessma 84's missing
+  // cells) are simply absent; nothing is read from the position string.
+  function squaresOf(view) {
+    const map = new Map();
+    if (view.squares && view.squares.length) {
+      for (const q of view.squares) map.set(q.name, { file: q.file, rank: q.rank, sheets: q.sheets || [] });
+      return map;
+    }
+    // A view without `squares` (none from this server): the full rectangle a1...
+    for (let rank = 0; rank < view.ranks; rank++) {
+      for (let file = 0; file < view.files; file++) map.set(FILES[file] + (rank + 1), { file, rank, sheets: [] });
+    }
+    return map;
   }
 
-  function squareName(file, rank) {
-    if (LABELS) return LABELS.files[file] + LABELS.ranks[rank];
-    return FILES[file] + (rank + 1);
+  // The labels along the board's edges (Chessma 84: z..i and 0 1' 1 .. 8 8' 9).
+  function fileLabel(view, f) {
+    return view.file_labels && view.file_labels.length ? view.file_labels[f] : FILES[f];
   }
-
-  function parseSquare(name) {
-    if (LABELS) return { file: LABELS.files.indexOf(name[0]), rank: LABELS.ranks.indexOf(name.slice(1)) };
-    return { file: FILES.indexOf(name[0]), rank: parseInt(name.slice(1), 10) - 1 };
+  function rankLabel(view, r) {
+    return view.rank_labels && view.rank_labels.length ? view.rank_labels[r] : String(r + 1);
   }
 
   // Perceived brightness of a #rrggbb colour, to pick a readable letter colour.
@@ -80,42 +86,6 @@ const CohortBoard = (() => {
     const n = parseInt(hex.slice(1), 16);
     const r = (n >> 16) & 255, g = (n >> 8) & 255, b = n & 255;
     return 0.299 * r + 0.587 * g + 0.114 * b > 150;
-  }
-
-  // Cells that do not exist (`*` in the position string, NOTATION.md), for irregular boards.
-  function holes(view) {
-    useLabels(view);
-    const out = new Set();
-    const board = String(view.position || '').split(' ')[0];
-    if (!board.includes('*')) return out;
-    board.split('/').forEach((row, i) => {
-      const rank = view.ranks - 1 - i;
-      let file = 0;
-      for (let k = 0; k < row.length; k++) {
-        const c = row[k];
-        if (/[0-9]/.test(c)) {
-          let n = c;
-          while (k + 1 < row.length && /[0-9]/.test(row[k + 1])) n += row[++k];
-          file += Number(n);
-        } else if (c === '*') {
-          out.add(squareName(file, rank));
-          file++;
-        } else if (c === '(') {
-          while (k < row.length && row[k] !== ')') k++;
-        } else if (c === '~') {
-          k++; // the pinned unit shares the square
-        } else {
-          file++;
-        }
-      }
-    });
-    return out;
-  }
-
-  // The squares a step text touches: `e2-e4`, `e2xe4`, `c4~c6`, `K@e1`, `e7-e8=Q`.
-  function stepSquares(text) {
-    const m = /^(?:([a-z]\d{1,2}'?)[-x~]|[A-Za-z]'?@)([a-z]\d{1,2}'?)/.exec(text || '');
-    return m ? { from: m[1] || null, to: m[2] } : null;
   }
 
   /**
@@ -133,14 +103,14 @@ const CohortBoard = (() => {
     const S = opts.size || 44;
     const M = opts.small ? 0 : Math.round(S * 0.42); // margin for the coordinates
     const files = view.files, ranks = view.ranks;
-    useLabels(view);
+    const board = squaresOf(view);
     const W = files * S + M, H = ranks * S + M;
     const svg = el('svg', {
       viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'board-svg', role: 'img',
       'aria-label': `${view.name || view.variant} board, ${files} by ${ranks}`,
     });
     const pos = (sq) => {
-      const { file, rank } = typeof sq === 'string' ? parseSquare(sq) : sq;
+      const { file, rank } = typeof sq === 'string' ? board.get(sq) : sq;
       const x = (opts.flip ? files - 1 - file : file) * S + M;
       const y = (opts.flip ? rank : ranks - 1 - rank) * S;
       return { x, y, cx: x + S / 2, cy: y + S / 2 };
@@ -149,11 +119,10 @@ const CohortBoard = (() => {
     const occupied = new Set((view.units || []).map((u) => u.square));
     const moved = new Set((view.units || []).filter((u) => u.moved).map((u) => u.square));
     const targets = opts.targets || new Map();
-    const missing = holes(view);
     const last = new Set();
-    for (const t of opts.last || []) {
-      const sq = stepSquares(t);
-      if (sq) { if (sq.from) last.add(sq.from); last.add(sq.to); }
+    for (const step of opts.last || []) {
+      if (step && step.from) last.add(step.from);
+      if (step && step.to) last.add(step.to);
     }
     // The server's names (`pieces`) first; the table above for older views.
     const names = view.pieces && Object.keys(view.pieces).length ? view.pieces : pieceNames(view.variant);
@@ -162,21 +131,18 @@ const CohortBoard = (() => {
 
     // Squares: the click targets.
     const squares = el('g', { class: 'squares' }, svg);
-    for (let rank = 0; rank < ranks; rank++) {
-      for (let file = 0; file < files; file++) {
-        const name = squareName(file, rank);
-        if (missing.has(name)) continue;
-        const { x, y } = pos({ file, rank });
-        const cls = ['sq', (file + rank) % 2 === 0 ? 'dark' : 'light'];
-        if (last.has(name)) cls.push('last');
-        if (moved.has(name)) cls.push('moved');
-        if (opts.selected === name) cls.push('selected');
-        if (targets.has(name)) cls.push('target-sq');
-        const r = el('rect', {
-          x, y, width: S, height: S, class: cls.join(' '), 'data-testid': `sq-${name}`, 'data-square': name,
-        }, squares);
-        if (opts.onSquare) r.addEventListener('click', () => opts.onSquare(name));
-      }
+    for (const [name, { file, rank, sheets }] of board) {
+      const { x, y } = pos({ file, rank });
+      const cls = ['sq', (file + rank) % 2 === 0 ? 'dark' : 'light'];
+      if (last.has(name)) cls.push('last');
+      if (moved.has(name)) cls.push('moved');
+      if (opts.selected === name) cls.push('selected');
+      if (targets.has(name)) cls.push('target-sq');
+      const r = el('rect', {
+        x, y, width: S, height: S, class: cls.join(' '), 'data-testid': `sq-${name}`, 'data-square': name,
+        'data-file': file, 'data-rank': rank, 'data-sheets': sheets.length ? sheets.join(' ') : null,
+      }, squares);
+      if (opts.onSquare) r.addEventListener('click', () => opts.onSquare(name));
     }
 
     // A piece diagram: the leader's reach, shaded.
@@ -193,12 +159,12 @@ const CohortBoard = (() => {
       const coords = el('g', { class: 'coords', 'font-size': Math.max(10, Math.round(S * 0.26)) }, svg);
       for (let f = 0; f < files; f++) {
         const { cx } = pos({ file: f, rank: 0 });
-        el('text', { x: cx, y: ranks * S + M * 0.7, 'text-anchor': 'middle' }, coords).textContent = LABELS ? LABELS.files[f] : FILES[f];
+        el('text', { x: cx, y: ranks * S + M * 0.7, 'text-anchor': 'middle' }, coords).textContent = fileLabel(view, f);
       }
       for (let r = 0; r < ranks; r++) {
         const { cy } = pos({ file: 0, rank: r });
         el('text', { x: M * 0.5, y: cy, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, coords)
-          .textContent = LABELS ? LABELS.ranks[r] : String(r + 1);
+          .textContent = rankLabel(view, r);
       }
     }
 
@@ -231,7 +197,7 @@ const CohortBoard = (() => {
       // bounding rectangle, drawn, not recomputed.
       (info.zones || []).forEach((zone, i) => {
         if (!zone.length) return;
-        const sqs = zone.map(parseSquare);
+        const sqs = zone.map((q) => board.get(q));
         const lo = { file: Math.min(...sqs.map((q) => q.file)), rank: Math.min(...sqs.map((q) => q.rank)) };
         const hi = { file: Math.max(...sqs.map((q) => q.file)), rank: Math.max(...sqs.map((q) => q.rank)) };
         const a = pos(lo), b = pos(hi);
@@ -433,7 +399,7 @@ const CohortBoard = (() => {
       // What a step would take, wherever it stands (Chessma 84's Ultima captures, on either
       // board): a red cross on each, before the step is made.
       const taken = new Set();
-      for (const steps of targets.values()) for (const s of steps) for (const c of s.captures || []) taken.add(c);
+      for (const steps of targets.values()) for (const s of steps) for (const c of s.removes || []) taken.add(c);
       for (const sq of taken) {
         const p = pos(sq);
         const x = el('g', { class: 'preview-capture', 'data-testid': `preview-capture-${sq}` }, g);
@@ -443,7 +409,8 @@ const CohortBoard = (() => {
       }
       for (const [to, steps] of targets) {
         const p = pos(to);
-        const capture = occupied.has(to) || steps.some((s) => /[x~]/.test(s.text));
+        // A ring where the step takes or pins the unit standing there.
+        const capture = occupied.has(to) || steps.some((s) => s.kind === 'pin' || (s.removes || []).includes(to));
         el('circle', capture
           ? { cx: p.cx, cy: p.cy, r: S * 0.45, class: 'target capture', 'data-target': to, 'stroke-width': S * 0.07 }
           : { cx: p.cx, cy: p.cy, r: S * 0.14, class: 'target', 'data-target': to }, g);
@@ -471,5 +438,5 @@ const CohortBoard = (() => {
     return svg;
   }
 
-  return { render, parseSquare, squareName, stepSquares, pieceNames, isLight, lettersOn, setLetters };
+  return { render, pieceNames, isLight, lettersOn, setLetters };
 })();

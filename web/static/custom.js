@@ -2,8 +2,8 @@
 // and custom variants: a variant file pasted or uploaded on the home page, checked by the
 // server, shown (errors on their line, or the start position and every piece's moves) and
 // played. The server computes every destination and every error (docs/server.md, "Custom
-// variants and piece diagrams"); this file only draws its answers. Loaded before app.js,
-// whose `h` and `api` it uses.
+// variants and piece diagrams"); this file only draws its answers. Loaded before the page scripts,
+// whose `h` and `api` (common.js) it uses.
 'use strict';
 
 // The JSON of a request, whatever its status (the check's errors carry line and field).

@@ -1,7 +1,7 @@
 // "Open a record" (/record): paste a game record (docs/records.md) or choose its file, replay
 // it step by step, and continue it against the AI from any step. The server checks the
 // record (POST /api/records/replay) and names the first illegal step by turn and step.
-// Uses app.js's helpers (h, api, cap, other, moveList, capturedBox).
+// Uses the pages' helpers (h, api, cap, other, moveList, capturedBox).
 'use strict';
 
 async function recordPage() {
@@ -66,7 +66,7 @@ function replayRecord(record, first, viewer) {
     const current = turns.findIndex((t) => t.end_at >= want && want > 0);
     const go = (n) => () => { at = Math.max(0, Math.min(total, n)); show(); };
     const board = h('div', { class: 'board', 'data-testid': 'board', 'data-version': want, 'data-position': v.position, 'data-to-move': v.to_move },
-      CohortBoard.render(v, { size: v.files > 12 ? 44 : v.files > 8 ? 52 : 64, last: r.step && r.step !== 'end' ? [r.step] : [] }));
+      CohortBoard.render(v, { size: v.files > 12 ? 44 : v.files > 8 ? 52 : 64, last: r.step_move ? [r.step_move] : [] }));
     const tags = r.tags;
     const cont = h('p', { class: 'error', 'data-testid': 'continue-error' });
     const continueBox = !r.builtin ? h('p', { class: 'hint' }, 'A record of a custom variant replays here but cannot be continued on this server.')

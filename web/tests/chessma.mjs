@@ -144,7 +144,52 @@ async function chessma(sc) {
   return `twin-row move, Withdrawer on both boards previewed and taken, Encloser teleport to the pocket, drop on ${target.to}; the drawn board checked after each turn`;
 }
 
-await runSuite('chessma browser tests', [['chessma 84 against the AI', SCENARIO_MS, chessma]], {
+// A spent Encloser (`E'`, NOTATION.md) on rank 4: the board's squares come from the rules'
+// geometry (`squares` of the view), so the `'` in the position string shifts nothing. Every
+// square the server lists is drawn once, in its file's column and its rank's row, and no
+// other square is drawn (before `squares`, the row's missing cells moved one file right).
+async function spentEncloser(sc) {
+  const pieces = [['e1', 'K'], ['h7', 'k'], ['d4', "E'"], ['b4', 'P'], ['f4', 'p']];
+  const created = await fetch(`${base}/api/games`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ variant: 'chessma-84', white: 'human', black: 'human', position: positionText(pieces) }),
+  }).then((r) => r.json());
+  check(created.id, `game created: ${JSON.stringify(created)}`);
+  const v = await (await fetch(`${base}/api/games/${created.id}`)).json();
+  check(v.position.includes("E'"), `the position has a spent Encloser: ${v.position}`);
+  check(v.squares.length === 84, `the view lists 84 squares (${v.squares.length})`);
+  const page = await sc.page({ viewport: { width: 1300, height: 1100 } });
+  await page.goto(`${base}${created.links.white}`);
+  await page.waitForSelector('[data-testid="sq-d4"]');
+  const drawn = await page.evaluate(() => [...document.querySelectorAll('[data-testid^="sq-"]')].map((r) => ({
+    name: r.dataset.square, x: Number(r.getAttribute('x')), y: Number(r.getAttribute('y')),
+  })));
+  check(drawn.length === 84, `84 squares drawn (${drawn.length})`);
+  const want = new Set(v.squares.map((q) => q.name));
+  const extra = drawn.filter((d) => !want.has(d.name)).map((d) => d.name);
+  check(!extra.length, `no square drawn that the rules do not have: ${extra.join(' ')}`);
+  // Columns and rows: one x per file index and one y per rank index, all squares agreeing.
+  const at = new Map(drawn.map((d) => [d.name, d]));
+  const xOf = new Map(), yOf = new Map();
+  for (const q of v.squares) {
+    const d = at.get(q.name);
+    check(d, `${q.name} is drawn`);
+    if (!xOf.has(q.file)) xOf.set(q.file, d.x);
+    if (!yOf.has(q.rank)) yOf.set(q.rank, d.y);
+    check(xOf.get(q.file) === d.x && yOf.get(q.rank) === d.y, `${q.name} is drawn in file ${q.file}, rank ${q.rank} (x ${d.x}, y ${d.y})`);
+  }
+  const row4 = v.squares.filter((q) => q.rank === v.squares.find((s) => s.name === 'd4').rank).map((q) => q.name).sort();
+  check(row4.join(' ') === 'a4 b4 c4 d4 e4 f4 g4 h4', `rank 4 is a4..h4 (${row4.join(' ')})`);
+  for (const q of ['z4', 'i4']) check(await page.locator(`[data-testid="sq-${q}"]`).count() === 0, `no ${q} drawn`);
+  // The pieces of the row stand on their squares: the Encloser on d4, not shifted.
+  const unitAt = await page.evaluate(() => [...document.querySelectorAll('[data-unit]')].map((u) => u.dataset.unit));
+  for (const [sq] of pieces) check(unitAt.includes(sq), `a unit drawn on ${sq} (${unitAt.join(' ')})`);
+  await checkDrawnBoard(page, v, 'spent Encloser on d4');
+  return `84 squares as the geometry lists them, rank 4 with a spent Encloser a4..h4 unshifted, pieces on their squares`;
+}
+
+await runSuite('chessma browser tests', [['chessma 84 against the AI', SCENARIO_MS, chessma],
+  ['chessma 84: a spent Encloser shifts no square', SCENARIO_MS, spentEncloser]], {
   prefix: 'cohort-chessma-', waitMs: WAIT_MS,
   ready: (env) => ({ base } = env),
 });

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use crate::events::{self, removed_by, Removed};
 use crate::store::GameRow;
-use crate::view::{board_view, result_json, side_name};
+use crate::view::{board_view, result_json, side_name, step_fields};
 
 /// A turn in notation: who played it and its steps.
 pub type Turn = (Side, Vec<String>);
@@ -185,25 +185,36 @@ impl LiveGame {
         let pos = self.game.position();
         let mut list = StepList::new();
         self.game.legal_steps(&mut list);
-        let legal: Vec<Value> = list
-            .iter()
-            .filter(|s| !s.is_end())
-            .map(|s| {
-                let geo = &pos.variant().geometry;
-                let mut step = json!({
-                    "from": if matches!(s.kind, StepKind::Drop(_)) { Value::Null } else { geo.square_name(s.from).into() },
-                    "to": geo.square_name(s.to),
-                    "text": pos.step_text(*s),
-                });
-                if pos.variant().is_chessma() {
-                    // Chessma 84: what the step takes, on either board, shown before it is made.
-                    let taken: Vec<String> =
-                        pos.capture_squares(*s).into_iter().map(|q| geo.square_name(q)).collect();
-                    step["captures"] = taken.into();
-                }
-                step
-            })
-            .collect();
+        let geo = &pos.variant().geometry;
+        // The legal steps as data (docs/server.md `steps`): what each takes comes from the
+        // rules (`capture_squares`), by any capture method, before the step is made.
+        let mut steps: Vec<Value> = Vec::with_capacity(list.len());
+        let mut legal: Vec<Value> = Vec::with_capacity(list.len());
+        for s in list.iter() {
+            let text = pos.step_text(*s);
+            let removes: Vec<String> = pos
+                .capture_squares(*s)
+                .into_iter()
+                .map(|q| geo.square_name(q))
+                .collect();
+            let mut step = step_fields(pos.variant(), *s);
+            step.insert("text".into(), text.clone().into());
+            step.insert("removes".into(), removes.clone().into());
+            steps.push(Value::Object(step));
+            if s.is_end() {
+                continue;
+            }
+            let mut old = json!({
+                "from": if matches!(s.kind, StepKind::Drop(_)) { Value::Null } else { geo.square_name(s.from).into() },
+                "to": geo.square_name(s.to),
+                "text": text,
+            });
+            if pos.variant().is_chessma() {
+                // Chessma 84: what the step takes, on either board, shown before it is made.
+                old["captures"] = removes.into();
+            }
+            legal.push(old);
+        }
         let can_end = list.iter().any(|s| s.is_end());
         let (done, current): (&[Turn], Option<&Turn>) = if self.game.result().is_none() {
             (&self.turns[..self.turns.len() - 1], self.turns.last())
@@ -217,15 +228,29 @@ impl LiveGame {
             at += n;
             Value::Array(part.iter().map(|r| events::list_json(r)).collect())
         };
+        // The played steps as data, cut along the turns like the removals (the rules' steps
+        // are parallel to the steps of `turns`).
+        let played = self.game.steps();
+        let mut played_at = 0;
+        let mut cut_moves = |n: usize| -> Value {
+            let part = played.get(played_at..played_at + n).unwrap_or(&[]);
+            played_at += n;
+            Value::Array(
+                part.iter()
+                    .map(|s| Value::Object(step_fields(pos.variant(), *s)))
+                    .collect(),
+            )
+        };
         let turns: Vec<Value> = done
             .iter()
-            .map(|(side, steps)| (side, steps, cut(steps.len())))
+            .map(|(side, steps)| (side, steps, cut(steps.len()), cut_moves(steps.len())))
             .filter(|t| !t.1.is_empty())
-            .map(|(side, steps, removed)| {
-                json!({"side": side_name(*side), "steps": steps, "removed": removed})
+            .map(|(side, steps, removed, moves)| {
+                json!({"side": side_name(*side), "steps": steps, "removed": removed, "moves": moves})
             })
             .collect();
         let turn_removed = cut(current.map_or(0, |t| t.1.len()));
+        let turn_moves = cut_moves(current.map_or(0, |t| t.1.len()));
         let preview = if can_end {
             events::end_preview(&self.game, &list).map(|(removed, result)| {
                 json!({"removed": events::list_json(&removed), "result": result})
@@ -244,6 +269,8 @@ impl LiveGame {
         o.insert("id".into(), self.row.id.clone().into());
         o.insert("version".into(), self.row.version.into());
         o.insert("legal".into(), legal.into());
+        o.insert("steps".into(), steps.into());
+        o.insert("turn_moves".into(), turn_moves);
         o.insert("can_end".into(), can_end.into());
         let turn_steps = current.map(|t| t.1.clone()).unwrap_or_default();
         o.insert("can_undo".into(), (!turn_steps.is_empty()).into());

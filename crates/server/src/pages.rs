@@ -1,4 +1,4 @@
-//! The HTML pages (small shells; web/static/app.js draws them) and the static files,
+//! The HTML pages (small shells; web/static/app.js and the page scripts it lists draw them) and the static files,
 //! embedded at build time. With COHORT_STATIC_DIR set, static files are read from that
 //! folder on every request instead, for work on the front end without rebuilding.
 
@@ -19,6 +19,51 @@ const STATIC: &[(&str, &str, &str)] = &[
         "app.js",
         "text/javascript",
         include_str!("../../../web/static/app.js"),
+    ),
+    (
+        "common.js",
+        "text/javascript",
+        include_str!("../../../web/static/common.js"),
+    ),
+    (
+        "home.js",
+        "text/javascript",
+        include_str!("../../../web/static/home.js"),
+    ),
+    (
+        "game-state.js",
+        "text/javascript",
+        include_str!("../../../web/static/game-state.js"),
+    ),
+    (
+        "move-input.js",
+        "text/javascript",
+        include_str!("../../../web/static/move-input.js"),
+    ),
+    (
+        "move-list.js",
+        "text/javascript",
+        include_str!("../../../web/static/move-list.js"),
+    ),
+    (
+        "panels.js",
+        "text/javascript",
+        include_str!("../../../web/static/panels.js"),
+    ),
+    (
+        "game-page.js",
+        "text/javascript",
+        include_str!("../../../web/static/game-page.js"),
+    ),
+    (
+        "replay.js",
+        "text/javascript",
+        include_str!("../../../web/static/replay.js"),
+    ),
+    (
+        "rules-page.js",
+        "text/javascript",
+        include_str!("../../../web/static/rules-page.js"),
     ),
     (
         "pieces.js",
@@ -84,6 +129,9 @@ fn shell(page: &str, game: &str) -> Html<String> {
 <header><a href="/">Cohort</a><nav id="account" class="account"></nav></header><main id="app"></main>
 <script src="/static/pieces.js"></script><script src="/static/board.js"></script><script src="/static/custom.js"></script>
 <script src="/static/account.js"></script><script src="/static/clock.js"></script><script src="/static/lobby.js"></script>
+<script src="/static/common.js"></script><script src="/static/home.js"></script><script src="/static/game-state.js"></script>
+<script src="/static/move-input.js"></script><script src="/static/move-list.js"></script><script src="/static/panels.js"></script>
+<script src="/static/game-page.js"></script><script src="/static/replay.js"></script><script src="/static/rules-page.js"></script>
 <script src="/static/app.js"></script><script src="/static/records.js"></script></body></html>
 "#
     ))

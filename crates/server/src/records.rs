@@ -124,6 +124,8 @@ pub async fn replay(raw: Result<Bytes, BytesRejection>) -> Result<Json<Value>, A
         "steps": c.steps,
         "at": at,
         "step": if at > 0 { Value::from(c.steps[at - 1].clone()) } else { Value::Null },
+        // The same step as data (docs/server.md, `steps` of a GameView, without text and removes).
+        "step_move": g.steps().last().map(|s| Value::Object(crate::view::step_fields(g.position().variant(), *s))),
         "to_move": side_to_move,
         "over": g.result().is_some(),
         "view": view,

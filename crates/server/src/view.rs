@@ -139,6 +139,8 @@ pub fn board_view(pos: &Position) -> Value {
         // Boards with labelled files and ranks (Chessma 84: z..i, 0 1' 1 .. 8 8' 9).
         "file_labels": geo.file_labels,
         "rank_labels": geo.rank_labels,
+        // Every square of the board, from the rules' geometry (holes and sheets included).
+        "squares": squares_view(geo),
         // Pieces an enemy Immobilizer freezes (Chessma 84).
         "frozen": (pos.frozen_units(Side::White) | pos.frozen_units(Side::Black)).iter().map(name).collect::<Vec<_>>(),
         "command": command,
@@ -198,4 +200,85 @@ fn command_info(pos: &Position) -> Value {
         "leading": leading,
         "lead_options": lead_options,
     })
+}
+
+/// Every square of the board as the rules' geometry knows it (docs/server.md `squares`): its
+/// name, file and rank index in the frame (file 0 left, rank 0 at the bottom, as drawn from
+/// White's side) and the sheets it belongs to (Chessma 84; empty for one rectangle).
+pub fn squares_view(geo: &cohort_rules::geometry::Geometry) -> Value {
+    Value::Array(
+        geo.squares
+            .iter()
+            .map(|sq| {
+                let sheets: Vec<&str> = geo
+                    .sheets
+                    .iter()
+                    .filter(|s| s.squares.has(sq))
+                    .map(|s| s.name.as_str())
+                    .collect();
+                json!({"name": geo.square_name(sq), "file": sq.file(), "rank": sq.rank(), "sheets": sheets})
+            })
+            .collect(),
+    )
+}
+
+/// A step as data (docs/server.md `steps`), without its text and removals (which need the
+/// position before it): its squares, kind and the kind's argument.
+pub fn step_fields(
+    v: &cohort_rules::Variant,
+    s: cohort_rules::Step,
+) -> serde_json::Map<String, Value> {
+    use cohort_rules::StepKind;
+    let geo = &v.geometry;
+    let name = |q: Square| Value::from(geo.square_name(q));
+    let letter = |k: u8| Value::from(v.pieces[k as usize].letter.to_string());
+    let (kind, from, to) = match s.kind {
+        StepKind::End => ("end", Value::Null, Value::Null),
+        StepKind::Drop(_) => ("drop", Value::Null, name(s.to)),
+        StepKind::Move => ("move", name(s.from), name(s.to)),
+        StepKind::Pin => ("pin", name(s.from), name(s.to)),
+        StepKind::Promote(_) => ("promote", name(s.from), name(s.to)),
+        StepKind::Lead(_) => ("lead", name(s.from), name(s.to)),
+        StepKind::Push(_) => ("push", name(s.from), name(s.to)),
+    };
+    let mut m = serde_json::Map::new();
+    m.insert("from".into(), from);
+    m.insert("to".into(), to);
+    m.insert("kind".into(), kind.into());
+    m.insert(
+        "promote".into(),
+        match s.kind {
+            StepKind::Promote(k) => letter(k),
+            _ => Value::Null,
+        },
+    );
+    m.insert(
+        "drop".into(),
+        match s.kind {
+            StepKind::Drop(k) => letter(k),
+            _ => Value::Null,
+        },
+    );
+    m.insert(
+        "lead_mode".into(),
+        match s.kind {
+            StepKind::Lead(mode) => v
+                .lead_modes
+                .get(mode as usize)
+                .filter(|m| !m.name.is_empty())
+                .map_or(Value::Null, |m| Value::from(m.name.clone())),
+            _ => Value::Null,
+        },
+    );
+    m.insert(
+        "sheet".into(),
+        match s.kind {
+            StepKind::Push(sheet) => geo
+                .sheets
+                .get(sheet as usize)
+                .map_or(Value::Null, |sh| Value::from(sh.name.clone())),
+            _ => Value::Null,
+        },
+    );
+    m
 }

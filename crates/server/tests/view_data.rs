@@ -1,0 +1,164 @@
+//! The game view's data for the pages (docs/server.md, `squares` and `steps`): the board's
+//! squares from the rules' geometry, holes and sheets included, whatever the position string
+//! holds (a spent Encloser `E'`), and the legal steps with their kind, squares and what they
+//! remove, so the pages parse no notation.
+
+use serde_json::{json, Value};
+
+mod common;
+use common::*;
+
+async fn game(app: &std::sync::Arc<cohort_server::App>, body: Value) -> (String, String, Value) {
+    let (s, created) = post(app, "/api/games", body).await;
+    assert!(s.is_success(), "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let white = created["tokens"]["white"].as_str().unwrap().to_string();
+    let view = get(app, &format!("/api/games/{id}")).await;
+    (id, white, view)
+}
+
+fn names(list: &Value) -> Vec<String> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn squares_and_steps_as_data() {
+    let (dir, url) = temp_db("view-data");
+    let app = cohort_server::App::open(&url).await.unwrap();
+
+    // Chessma 84 with a spent Encloser on d4 and a Withdrawer that takes on both boards.
+    let position = "1********1/*8*/*8*/*7k*/*8*/*8*/*1P1E'4*/*8*/*8*/*4K3*/*8*/1********1 w - - -";
+    let (_, _, v) = game(
+        &app,
+        json!({"variant": "chessma-84", "white": "human", "black": "human", "position": position}),
+    )
+    .await;
+    let squares = names(&v["squares"]);
+    assert_eq!(squares.len(), 84, "{squares:?}");
+    let row: Vec<&Value> = v["squares"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|q| q["rank"] == 5)
+        .collect();
+    let row_names: Vec<&str> = row.iter().map(|q| q["name"].as_str().unwrap()).collect();
+    assert_eq!(row_names, ["a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4"]);
+    for (i, q) in row.iter().enumerate() {
+        assert_eq!(q["file"], i + 1, "{q}");
+        assert_eq!(q["sheets"], json!(["A", "B"]), "{q}");
+    }
+    let twin = v["squares"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["name"] == "e1'")
+        .unwrap();
+    assert_eq!(
+        *twin,
+        json!({"name": "e1'", "file": 5, "rank": 1, "sheets": ["B"]})
+    );
+    assert!(!squares.contains(&"z4".to_string()) && !squares.contains(&"a0".to_string()));
+    // Every step: text, kind, squares; `legal` is `steps` without `end`.
+    let steps = v["steps"].as_array().unwrap();
+    let legal = v["legal"].as_array().unwrap();
+    let unit_steps: Vec<&Value> = steps.iter().filter(|s| s["kind"] != "end").collect();
+    assert_eq!(unit_steps.len(), legal.len());
+    for (s, l) in unit_steps.iter().zip(legal) {
+        assert_eq!(s["text"], l["text"]);
+        assert_eq!(s["from"], l["from"]);
+        assert_eq!(s["to"], l["to"]);
+        assert_eq!(s["removes"], l["captures"], "Chessma: removes = captures");
+        assert!(s["removes"].is_array());
+    }
+
+    // Chess: promotions are kind `promote` with their letter; a capture removes its square.
+    let (id, white, v) = game(
+        &app,
+        json!({"variant": "chess", "white": "human", "black": "human",
+               "position": "3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1"}),
+    )
+    .await;
+    let promos: Vec<&Value> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "promote")
+        .collect();
+    assert_eq!(promos.len(), 8, "e8 and xd8, four kinds each: {promos:?}");
+    let q = promos
+        .iter()
+        .find(|s| s["to"] == "d8" && s["promote"] == "Q")
+        .unwrap();
+    assert_eq!(q["from"], "e7");
+    assert_eq!(q["removes"], json!(["d8"]));
+    assert_eq!(q["drop"], Value::Null);
+    let text = q["text"].as_str().unwrap().to_string();
+    let (s, after) = post(
+        &app,
+        &format!("/api/games/{id}/step"),
+        json!({"token": white, "step": text}),
+    )
+    .await;
+    assert!(s.is_success(), "{after}");
+    // The played step as data, in its turn (`moves`, parallel to `steps`).
+    let mut played: Vec<Value> = vec![];
+    for t in after["turns"].as_array().unwrap() {
+        played.extend(t["moves"].as_array().unwrap().iter().cloned());
+    }
+    played.extend(after["turn_moves"].as_array().unwrap().iter().cloned());
+    assert_eq!(played[0]["from"], "e7");
+    assert_eq!(played[0]["to"], "d8");
+    assert_eq!(played[0]["kind"], "promote");
+    assert_eq!(played[0]["promote"], "Q");
+
+    // The lead model: lead steps with their modes; drops with their letter.
+    let (_, _, v) = game(
+        &app,
+        json!({"variant": "chesimal-fusion-1", "white": "human", "black": "human"}),
+    )
+    .await;
+    let leads: Vec<&Value> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "lead")
+        .collect();
+    assert!(!leads.is_empty());
+    for s in &leads {
+        assert_eq!(s["from"], s["to"]);
+        let text = s["text"].as_str().unwrap();
+        match s["lead_mode"].as_str() {
+            Some(mode) => assert!(text.ends_with(&format!(":{mode}")), "{s}"),
+            None => assert_eq!(text.matches(':').count(), 1, "{s}"),
+        }
+    }
+    let (_, _, v) = game(
+        &app,
+        json!({"variant": "lifeform-free", "white": "human", "black": "human"}),
+    )
+    .await;
+    let drops: Vec<&Value> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "drop")
+        .collect();
+    assert!(!drops.is_empty());
+    for s in drops {
+        assert_eq!(s["from"], Value::Null);
+        let text = s["text"].as_str().unwrap();
+        assert_eq!(
+            text,
+            format!(
+                "{}@{}",
+                s["drop"].as_str().unwrap(),
+                s["to"].as_str().unwrap()
+            )
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

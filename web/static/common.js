@@ -1,0 +1,61 @@
+// Cohort's pages: helpers shared by every page (DOM building, the API, side and piece names).
+// Loaded first of the page scripts (the order is in app.js's header and the shell of pages.rs).
+'use strict';
+
+const app = document.getElementById('app');
+const page = document.body.dataset.page;
+const gameId = document.body.dataset.game;
+const params = new URLSearchParams(location.search);
+const token = params.get('token') || '';
+
+function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k.startsWith('on') && typeof v === 'function') e[k] = v;
+    else if (k === 'value') e.value = v;
+    else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
+  }
+  return e;
+}
+
+async function api(method, path, body) {
+  let r;
+  try {
+    r = await fetch(path, {
+      method,
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (e) {
+    throw new Error('The server cannot be reached; check your connection.');
+  }
+  let data = null;
+  try { data = await r.json(); } catch { data = null; }
+  if (!r.ok) {
+    const err = new Error(data && data.error ? data.error : `The server answered ${r.status}.`);
+    err.status = r.status;
+    throw err;
+  }
+  return data;
+}
+
+const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : '');
+const other = (side) => (side === 'white' ? 'black' : 'white');
+const savedGame = (id) => {
+  try { return JSON.parse(localStorage.getItem(`cohort-game-${id}`)); } catch { return null; }
+};
+
+// Piece names by letter: the server's (`pieces` of a GameView), else the board's table.
+function namesOf(v) {
+  return v && v.pieces && Object.keys(v.pieces).length ? v.pieces : CohortBoard.pieceNames(v && v.variant);
+}
+
+function legend(names, letters) {
+  const present = new Set(letters.map((l) => l.toUpperCase()));
+  const shown = Object.keys(names).filter((l) => present.has(l));
+  if (!shown.length) return null;
+  return h('p', { class: 'legend' }, shown.map((l) => h('span', {}, h('b', {}, l), ` ${names[l]}`)));
+}

@@ -1,0 +1,151 @@
+// The game page's state and its server connection: the view, the WebSocket, actions sent to
+// the server, and the replay of others' steps one at a time.
+'use strict';
+
+const state = {
+  view: null,
+  seat: null,
+  selected: null,
+  dropLetter: null,
+  showCommand: false,
+  flip: null, // null: as the seat says
+  error: '',
+  choice: null, // several legal steps between the same squares (promotion, pin or capture)
+  leadChoice: null, // lead model: the leader whose modes are offered (`lead:b2:ortho`, `lead:b2:dia`)
+  busy: false,
+  confirmResign: false,
+  connected: false,
+  creator: false, // holds the creator token of an AI-against-AI game (may stop it)
+  variantInfo: null, // GET /api/variants/<id>: the reconstructed note
+  shown: null, // steps shown on the board so far (the replay of others' steps catches up)
+  frames: new Map(), // step count -> a view after that many steps (from the WebSocket)
+  frame: null, // the frame on the board while others' steps are replayed
+  replaying: false,
+  diagram: null, // the pieces panel (custom.js), made when first shown
+  showPieces: false,
+  variantFile: null, // custom variants: the file, shown on request
+};
+
+// Milliseconds each replayed step of the opponent stays on the board.
+const REPLAY_MS = 550;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function myTurn() {
+  const v = state.view;
+  return Boolean(v && state.seat && !v.result && v.to_move === state.seat && !v.ai_thinking && !state.replaying);
+}
+
+// The side that played each step of the game, in order.
+function stepSides(v) {
+  return allTurns(v).flatMap((t) => t.steps.map(() => t.side));
+}
+
+// Others' steps (the opponent's, the AI's; every step for a spectator) are replayed one at a
+// time with their arrows and removals; the player's own steps show at once.
+function scheduleReplay() {
+  const v = state.view;
+  const n = stepCount(v);
+  if (state.shown === null || n < state.shown) { state.shown = n; return; }
+  if (n > state.shown && !state.replaying) runReplay();
+}
+
+async function runReplay() {
+  state.replaying = true;
+  try {
+    while (state.shown < stepCount(state.view)) {
+      const k = state.shown + 1;
+      const side = stepSides(state.view)[k - 1];
+      if (state.seat && side === state.seat) { state.shown = k; continue; }
+      let frame = k === stepCount(state.view) ? state.view : state.frames.get(k);
+      if (!frame) {
+        try { frame = await api('GET', `/api/games/${gameId}?at=${k}`); } catch { break; }
+      }
+      state.frame = { view: frame, k };
+      draw();
+      await sleep(REPLAY_MS);
+      state.shown = k;
+    }
+  } finally {
+    state.shown = stepCount(state.view);
+    state.frame = null;
+    state.replaying = false;
+    for (const k of [...state.frames.keys()]) if (k < state.shown) state.frames.delete(k);
+    draw();
+  }
+}
+
+async function act(path, body) {
+  if (state.busy) return;
+  state.busy = true;
+  state.confirmResign = false;
+  draw();
+  try {
+    const v = await api('POST', `/api/games/${gameId}/${path}`, { token, ...body });
+    state.error = '';
+    accept(v);
+  } catch (e) {
+    state.error = e.message;
+  } finally {
+    state.busy = false;
+    draw();
+  }
+}
+
+function play(text) {
+  clearSelection();
+  return act('step', { step: text });
+}
+
+function accept(v) {
+  if (!v.replay) state.frames.set(stepCount(v), v);
+  if (state.view && v.version < state.view.version) return; // an older message
+  const before = state.view;
+  if (v.seat) state.seat = v.seat;
+  state.view = v;
+  if (before && before.version !== v.version && state.diagram) state.diagram.refresh();
+  if (!before || before.version !== v.version) {
+    if (state.selected && !(v.movable.includes(state.selected) && myTurn())) state.selected = null;
+    if (state.dropLetter && !(state.seat && v.pocket[state.seat].includes(state.dropLetter))) state.dropLetter = null;
+    state.choice = null;
+    if (state.leadChoice && !(myTurn() && leadSteps().some((s) => s.from === state.leadChoice))) state.leadChoice = null;
+  }
+  scheduleReplay();
+  if (myTurn() && !state.selected && !state.dropLetter && state.seat) {
+    // Placement: nothing on the board may move, only drops: pick the first pocket letter.
+    const pocket = v.pocket[state.seat];
+    const now = unitSteps(v);
+    if (pocket.length && now.length && now.every((s) => s.kind === 'drop')) {
+      state.dropLetter = pocket.find((l) => dropTargets(l).size) || null;
+    }
+  }
+}
+
+async function refresh() {
+  try {
+    accept(await api('GET', `/api/games/${gameId}${token ? `?token=${encodeURIComponent(token)}` : ''}`));
+    draw();
+  } catch { /* the WebSocket brings the next view */ }
+}
+
+function connect() {
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  let ws;
+  try { ws = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws`); } catch { setTimeout(connect, 2000); return; }
+  let opened = false;
+  ws.onopen = () => {
+    opened = true;
+    const wasDown = !state.connected;
+    state.connected = true;
+    if (wasDown && state.view) refresh();
+  };
+  ws.onmessage = (m) => {
+    let v;
+    try { v = JSON.parse(m.data); } catch { return; }
+    if (v && typeof v.version === 'number') { accept(v); draw(); }
+  };
+  ws.onclose = () => {
+    state.connected = false;
+    if (state.view) draw();
+    setTimeout(connect, opened ? 500 : 2000);
+  };
+}

@@ -1,0 +1,121 @@
+// The home page: the variants with their diagrams and new-game forms, game records, recent
+// games.
+'use strict';
+
+async function home() {
+  document.title = 'Cohort';
+  app.append(h('section', { class: 'intro' },
+    h('h1', {}, 'Cohort'),
+    h('p', {}, 'Chess variants whose turns are made of several unit moves under command rules: ',
+      'Chesimals, Chieftain Chess, Lifeform Chess, and FIDE chess. Every rule is enforced and the ',
+      'AI plays every game. Pick a game, then an opponent.')));
+  const grid = h('section', { class: 'variants' });
+  app.append(grid);
+  app.append(CohortCustom.panel()); // custom.js: a variant file of one's own
+  let variants;
+  try {
+    variants = await api('GET', '/api/variants');
+  } catch (e) {
+    grid.append(h('p', { class: 'error', 'data-testid': 'error' }, e.message));
+    return;
+  }
+  for (const v of variants) grid.append(variantCard(v));
+  app.append(h('section', { class: 'open-record' }, h('h2', {}, 'Game records'),
+    h('p', {}, 'Replay a game record step by step, or continue it against the AI: ',
+      h('a', { href: '/record', class: 'button', 'data-testid': 'open-record-link' }, 'Open a record'))));
+  const recent = h('section', { class: 'recent' }, h('h2', {}, 'Recent games'));
+  app.append(recent);
+  try {
+    const games = await api('GET', '/api/games');
+    if (!games.length) recent.append(h('p', { class: 'hint' }, 'No games yet.'));
+    else recent.append(recentList(games, variants));
+  } catch (e) {
+    recent.append(h('p', { class: 'error' }, e.message));
+  }
+}
+
+function variantCard(v) {
+  const diagram = h('div', { class: 'diagram', 'data-testid': `diagram-${v.id}` },
+    CohortBoard.render({ ...v.start, variant: v.id, files: v.files, ranks: v.ranks },
+      { size: v.files > 8 ? 16 : 24, small: true }));
+  const id = v.id;
+  const opponent = h('select', { 'data-testid': `opponent-${id}`, name: 'opponent' },
+    h('option', { value: 'ai' }, 'the AI'), h('option', { value: 'human' }, 'another person'),
+    h('option', { value: 'watch' }, 'nobody: watch AI against AI'));
+  const strength = h('select', { 'data-testid': `strength-${id}`, name: 'strength' },
+    h('option', { value: 'engine' }, 'engine (strong)'), h('option', { value: 'greedy' }, 'greedy (weak)'),
+    h('option', { value: 'random' }, 'random (weakest)'));
+  const time = h('select', { 'data-testid': `time-${id}`, name: 'time' },
+    h('option', { value: '200' }, '200 ms'), h('option', { value: '1000', selected: true }, '1 s'),
+    h('option', { value: '3000' }, '3 s'));
+  const side = h('select', { 'data-testid': `side-${id}`, name: 'side' },
+    h('option', { value: 'white' }, 'White'), h('option', { value: 'black' }, 'Black'));
+  const aiOnly = h('span', { class: 'ai-only' },
+    h('label', {}, 'Strength ', strength), h('label', {}, 'Time per turn ', time));
+  opponent.onchange = () => { aiOnly.hidden = opponent.value === 'human'; };
+  const err = h('p', { class: 'error', 'data-testid': `error-${id}` });
+  const start = h('button', { type: 'submit', class: 'primary', 'data-testid': `start-${id}` }, 'New game');
+  const form = h('form', { class: 'new-game', 'data-testid': `new-game-${id}` },
+    h('label', {}, 'Play against ', opponent), aiOnly, h('label', {}, 'as ', side), start, err);
+  form.onsubmit = async (ev) => {
+    ev.preventDefault();
+    const me = side.value;
+    const human = opponent.value === 'human';
+    const watch = opponent.value === 'watch';
+    const body = watch ? { variant: id, white: 'ai', black: 'ai' }
+      : { variant: id, [me]: 'human', [other(me)]: human ? 'human' : 'ai' };
+    if (!human) body.ai = { agent: strength.value, time_ms: Number(time.value) };
+    start.disabled = true;
+    try {
+      const created = await api('POST', '/api/games', body);
+      if (watch) {
+        // The creator token is the key that may stop the game: kept in the page address.
+        try { localStorage.setItem(`cohort-game-${created.id}`, JSON.stringify({ ...created, creator: null })); } catch { /* private mode */ }
+        location.href = `/game/${created.id}?token=${created.creator_token}`;
+        return;
+      }
+      try { localStorage.setItem(`cohort-game-${created.id}`, JSON.stringify({ ...created, creator: me })); } catch { /* private mode */ }
+      location.href = created.links[me];
+    } catch (e) {
+      err.textContent = e.message;
+      start.disabled = false;
+    }
+  };
+  return h('article', { class: 'variant', id: `variant-${id}`, 'data-testid': `variant-${id}` },
+    h('h2', {}, v.name, h('span', { class: 'vid' }, id)),
+    diagram,
+    h('p', { class: 'summary' }, v.summary),
+    legend(namesOf({ ...v.start, variant: id }), (v.start.units || []).map((u) => u.letter).concat(v.start.pocket ? v.start.pocket.white : [])),
+    v.reconstructed ? h('p', { class: 'reconstructed', 'data-testid': `reconstructed-${id}` },
+      'Setup reconstructed: ', v.reconstructed.replace(/^setup:\s*/i, '').replace(/\s*\(RULES\.md[^)]*\)/, ''), '. ',
+      h('a', { href: `/rules/${id}`, 'data-testid': `reconstructed-link-${id}` }, 'Rules and setup')) : null,
+    h('p', { class: 'hint' }, h('a', { href: `/rules/${id}`, 'data-testid': `rules-${id}` }, `Rules of ${v.name}`)),
+    piecesDetails({ variant: id }, id),
+    form);
+}
+
+// "Pieces and moves": the piece diagrams of custom.js, loaded when first opened.
+function piecesDetails(source, key) {
+  let made = null;
+  const d = h('details', { 'data-testid': `pieces-${key}` }, h('summary', { 'data-testid': `pieces-open-${key}` }, 'Pieces and moves'));
+  d.ontoggle = () => {
+    if (d.open && !made) { made = CohortDiagram.create(source); d.append(made.el); }
+  };
+  return d;
+}
+
+function recentList(games) {
+  const list = h('ul', { 'data-testid': 'recent-games' });
+  for (const g of games) {
+    const mine = savedGame(g.id);
+    const seatLink = mine && mine.creator && mine.links && mine.links[mine.creator];
+    list.append(h('li', { 'data-game': g.id },
+      h('span', { class: 'rg-name' }, g.name), ' ',
+      h('span', { class: 'rg-players' }, `${g.players.white} vs ${g.players.black}`), ' ',
+      h('span', { class: 'rg-state' }, g.result ? g.result.text : `${g.turns} turn${g.turns === 1 ? '' : 's'}, ${cap(g.to_move)} to move`), ' ',
+      seatLink && !g.result ? h('a', { href: seatLink, class: 'button small' }, 'continue') : null, ' ',
+      h('a', { href: `/game/${g.id}`, class: 'button small', 'data-testid': `watch-${g.id}` }, 'watch'), ' ',
+      h('a', { href: `/game/${g.id}?replay`, class: 'button small', 'data-testid': `replay-${g.id}` }, 'replay')));
+  }
+  return list;
+}

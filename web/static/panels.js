@@ -1,0 +1,231 @@
+// The side panels of the game page: status, captures, invitation, hints, the lead panel, the
+// end preview, the turn box, the tools, the extras and the offers.
+'use strict';
+
+function capturedBox(v) {
+  const names = namesOf(v);
+  const line = (side) => h('div', { class: 'captured', 'data-testid': `captured-${side}` },
+    h('span', { class: `side-dot ${side}` }), `${cap(side)} lost: `,
+    v.captured[side].length
+      ? v.captured[side].map((l) => h('span', { class: `cap-unit ${side}`, title: names[l.toUpperCase()] || l }, l))
+      : h('span', { class: 'hint' }, 'nothing'));
+  return h('div', { class: 'captures' }, line('white'), line('black'));
+}
+
+function inviteBox(v) {
+  if (!state.seat || v.result) return null;
+  const them = other(state.seat);
+  if (v.players[them] !== 'human') return null;
+  const created = savedGame(gameId);
+  if (!created || !created.links || !created.links[them]) return null;
+  const url = `${location.origin}${created.links[them]}`;
+  const started = v.turns.some((t) => t.side === them);
+  const input = h('input', { readonly: true, value: url, 'data-testid': 'invite-link', onclick: (e) => e.target.select() });
+  const copy = h('button', { type: 'button', 'data-testid': 'copy-invite', onclick: async () => {
+    input.select();
+    try { await navigator.clipboard.writeText(url); copy.textContent = 'Copied'; } catch { document.execCommand('copy'); copy.textContent = 'Copied'; }
+  } }, 'Copy');
+  return h('div', { class: `invite${started ? ' quiet' : ''}`, 'data-testid': 'invite' },
+    h('p', {}, h('b', {}, `Invite your opponent (${cap(them)}):`), ' send them this link. It is the key to their seat; ',
+      'anyone else who opens the game only watches.'),
+    h('div', { class: 'invite-row' }, input, copy),
+    h('p', { class: 'watch' }, 'Spectators: ', h('a', { href: `/game/${gameId}` }, `${location.origin}/game/${gameId}`)));
+}
+
+function statusText(v) {
+  if (v.result) {
+    let text = v.result.text;
+    if (state.seat && v.result.winner) text += v.result.winner === state.seat ? ': you win' : ': you lose';
+    return text;
+  }
+  const who = cap(v.to_move);
+  if (v.ai_thinking) return `${who} to move: the AI is thinking...`;
+  if (state.seat === v.to_move) return v.at_turn_start === false ? `Your turn (${who}): go on or end the turn` : `Your turn (${who})`;
+  if (state.seat) return `${who} to move: waiting for your opponent`;
+  return `${who} to move`;
+}
+
+function hint(v, mine) {
+  if (!state.seat) return 'You are watching this game.';
+  if (!mine) return '';
+  if (state.dropLetter) return `Click a highlighted square to place ${state.dropLetter}.`;
+  if (state.selected) return `Click a highlighted square to move the unit on ${state.selected}, or another unit.`;
+  const leads = leadSteps();
+  if (leads.length) {
+    if (state.leadChoice) return `Choose how the leader on ${state.leadChoice} leads the turn, or click another leader.`;
+    const n = new Set(leads.map((s) => s.from)).size;
+    return `Start the turn by choosing its leader: click one of the ${n} leader${n === 1 ? '' : 's'} ringed in gold.`;
+  }
+  if (!unitSteps(v).length) return v.can_end ? 'No unit may move any more: end the turn.' : '';
+  const n = v.movable.filter((sq) => v.units.some((u) => u.square === sq)).length;
+  if (!n) return 'Pick a unit to place from your pocket.';
+  return `${n} unit${n === 1 ? '' : 's'} may move now (ringed). Click one, then a destination.` +
+    (v.can_end ? ' Or end the turn.' : '');
+}
+
+function leadPanel(v) {
+  const l = v.command_info && v.command_info.leading;
+  if (!l || v.result) return null;
+  const names = namesOf(v);
+  const unit = v.units.find((u) => u.square === l.square);
+  const letter = unit ? unit.letter.toUpperCase() : '';
+  const name = names[letter] || letter || 'Leader';
+  const left = l.budget - l.used;
+  return h('div', { class: 'lead-panel', 'data-testid': 'lead-panel', 'data-leading': l.square, 'data-mode': l.mode },
+    h('p', { class: 'lead-title' }, h('span', { class: 'lead-badge' }, '\u2605'),
+      h('b', { 'data-testid': 'lead-summary' }, `${name}${l.mode ? ` (${l.mode})` : ''}: ${l.used} of ${l.budget} used, ${left} left`),
+      h('span', { class: 'hint' }, ` leading from ${l.square}`,
+        l.others_left < left ? `; at most ${l.others_left} more for other units` : '')),
+    h('p', { class: 'lead-kinds', 'data-testid': 'lead-kinds' }, 'May activate: ',
+      l.activates.map((k) => names[k] || k).join(', '), '.'),
+    l.remap.length ? h('p', { class: 'lead-kinds', 'data-testid': 'lead-remap' },
+      l.remap.map((r) => `${names[r.letter] || r.letter}s move as ${BETZA[r.moves] || `Betza ${r.moves}`}`).join('; '), '.') : null);
+}
+
+// Before the turn ends: what ending it now would remove (Lifeform's regulations), and the
+// result it would bring.
+function endPreview(v, mine) {
+  const p = v.end_preview;
+  if (!mine || !p || (!p.removed.length && !p.result)) return null;
+  const names = namesOf(v);
+  return h('div', { class: 'preview', 'data-testid': 'end-preview', 'data-squares': p.removed.map((r) => r.square).join(' ') },
+    p.removed.length ? h('p', {}, h('b', {}, 'If you end the turn now, the rules remove: '),
+      p.removed.map((r) => describeUnit(names, r)).join(', '), ' (crossed on the board).') : null,
+    p.result ? h('p', {}, h('b', {}, 'Ending now: '), p.result, '.') : null);
+}
+
+// The top of the game page's panel: the title, the status, the replayed step, the players,
+// the clocks, the invitation and the last error.
+function headBox(panel, v, mine) {
+  panel.append(h('h1', {}, v.name, ' ', h('a', { class: 'vid', href: '/' }, v.variant),
+    v.custom ? h('span', { class: 'badge', 'data-testid': 'custom-badge' }, 'custom variant') : null));
+  panel.append(h('p', {
+    class: `status${v.result ? ' over' : ''}${mine ? ' mine' : ''}`, 'data-testid': 'status', role: 'status',
+  }, statusText(v)));
+  if (v.ai_thinking) panel.append(h('p', { class: 'thinking', 'data-testid': 'ai-thinking' }, h('span', { class: 'spinner' }), 'AI is thinking'));
+  if (state.frame) {
+    const last = lastStepOf(state.frame.view);
+    panel.append(h('p', { class: 'replaying', 'data-testid': 'replaying' },
+      `${cap(last ? last.side : '')}'s step ${last ? last.turn.length : ''}: ${last ? last.text : ''}`,
+      last && last.removed.length ? ` (removes ${last.removed.map((r) => `${r.letter} ${r.square}`).join(', ')})` : ''));
+  }
+  if (!state.connected) panel.append(h('p', { class: 'connection', 'data-testid': 'connection' }, 'Live updates interrupted: reconnecting...'));
+  panel.append(h('p', { class: 'players', 'data-testid': 'players' },
+    h('span', { class: 'side-dot white' }), `White: ${v.players.white}`,
+    h('span', { class: 'side-dot black' }), `Black: ${v.players.black}`,
+    h('span', { class: 'seat' }, state.seat ? ` (you play ${cap(state.seat)})` : ' (you are watching)')));
+  // Clocks, accounts and the rating change (clock.js).
+  if (window.CohortClock) panel.append(CohortClock.box(v, state.seat) || '');
+  const invite = inviteBox(v);
+  if (invite) panel.append(invite);
+  panel.append(h('p', { class: `error${state.error ? '' : ' empty'}`, 'data-testid': 'error', role: 'alert' }, state.error));
+}
+
+// The turn in progress: its steps, the lead panel, the end preview, the hint, the lead mode
+// choice, undo and end, the step choice and the pockets.
+function turnBox(v, mine) {
+  const turn = h('div', { class: 'turn' },
+    h('h2', {}, v.result ? 'Game over' : `${cap(v.to_move)}'s turn`),
+    h('p', { class: 'turn-steps', 'data-testid': 'turn-steps' },
+      v.turn_steps.length ? v.turn_steps.join(' ') : h('span', { class: 'hint' }, 'no step yet')),
+    leadPanel(v),
+    endPreview(v, mine),
+    h('p', { class: 'hint', 'data-testid': 'hint' }, hint(v, mine)));
+  if (mine && state.leadChoice) turn.append(leadChoiceBox(v));
+  if (state.seat && !v.result) {
+    turn.append(h('div', { class: 'buttons' },
+      h('button', { 'data-testid': 'undo', disabled: !(mine && v.can_undo) || state.busy, onclick: () => { clearSelection(); act('undo', {}); } }, 'Undo step'),
+      h('button', { 'data-testid': 'end-turn', class: 'primary', disabled: !(mine && v.can_end) || state.busy, onclick: () => play('end') }, 'End turn')));
+  }
+  if (state.choice) turn.append(choiceBox(v));
+  for (const box of pocketBoxes(v, mine)) turn.append(box);
+  return turn;
+}
+
+// The tools under the turn: command overlay, flip, letters, rules, pieces, replay, record.
+function toolsBox(v, flip) {
+  return h('div', { class: 'buttons tools' },
+    v.command !== 'single' && v.command !== 'body' ? h('button', {
+      'data-testid': 'show-command', class: state.showCommand ? 'on' : '', 'aria-pressed': String(state.showCommand),
+      onclick: () => { state.showCommand = !state.showCommand; draw(); },
+    }, state.showCommand ? 'Hide command' : 'Show command') : null,
+    h('button', { 'data-testid': 'flip', onclick: () => { state.flip = !flip; draw(); } }, 'Flip board'),
+    h('button', {
+      'data-testid': 'letters-toggle', 'aria-pressed': String(CohortBoard.lettersOn()),
+      title: 'Show the pieces as pictures or as letters (kept for next time)',
+      onclick: () => { CohortBoard.setLetters(!CohortBoard.lettersOn()); draw(); },
+    }, CohortBoard.lettersOn() ? 'Pictures' : 'Letters'),
+    h('a', { href: `/rules/${v.variant}`, class: 'button', 'data-testid': 'rules-link' }, 'Rules'),
+    h('button', {
+      'data-testid': 'show-pieces', class: state.showPieces ? 'on' : '', 'aria-pressed': String(state.showPieces),
+      onclick: () => { state.showPieces = !state.showPieces; draw(); },
+    }, 'Pieces and moves'),
+    h('a', { href: `/game/${gameId}?replay`, class: 'button', 'data-testid': 'replay-link' }, 'Replay'),
+    h('a', { href: `/api/games/${gameId}/record`, class: 'button', download: '', 'data-testid': 'download-record' }, 'Download record'));
+}
+
+// What the game page shows on request or for some games: the stop button of an AI-against-AI
+// game's creator, the pieces panel, a custom variant's file, the reconstructed-setup note and
+// the command overlay's legend.
+function extraBoxes(v) {
+  const out = [];
+  if (state.creator && !v.result) {
+    out.push(h('div', { class: 'buttons' },
+      h('button', { 'data-testid': 'stop-game', class: 'danger', disabled: state.busy, onclick: () => act('stop', {}) }, 'Stop this game'),
+      h('span', { class: 'hint' }, 'You started this AI-against-AI game: stopping it ends it as a draw.')));
+  }
+  if (state.showPieces) {
+    if (!state.diagram) state.diagram = CohortDiagram.create({ game: gameId }, { board: 'board' });
+    out.push(state.diagram.el);
+  }
+  if (v.custom) {
+    // A custom variant: its file, as stored with the game (from the record).
+    if (!state.variantFile) {
+      const pre = h('pre', { class: 'variant-file', 'data-testid': 'variant-file' });
+      state.variantFile = h('details', {}, h('summary', { 'data-testid': 'variant-file-open' }, 'Variant file'), pre);
+      state.variantFile.ontoggle = async () => {
+        if (!state.variantFile.open || pre.textContent) return;
+        try { pre.textContent = (await api('GET', `/api/games/${gameId}/record?format=json`)).variant_file; } catch (e) { pre.textContent = e.message; }
+      };
+    }
+    out.push(state.variantFile);
+  }
+  const info = state.variantInfo;
+  if (info && info.reconstructed) {
+    out.push(h('p', { class: 'reconstructed', 'data-testid': 'reconstructed' }, 'Setup reconstructed: ',
+      info.reconstructed.replace(/^setup:\s*/i, '').replace(/\s*\(RULES\.md[^)]*\)/, ''), '. ',
+      h('a', { href: `/rules/${v.variant}`, 'data-testid': 'reconstructed-link' }, 'Rules and setup')));
+  }
+  if (state.showCommand) {
+    out.push(h('p', { class: 'hint' }, v.command === 'range'
+      ? `Boxes: the squares within ${v.command_info.range} of each Chieftain of the side to move (dashed rings).`
+      : v.command === 'lead'
+        ? 'Lines: the links of adjacent friendly units that connect units to the leaders (dashed rings).'
+        : 'Lines: the links of adjacent units that connect each chesimal to its leader (dashed rings).'));
+  }
+  return out;
+}
+
+// Draw offers and resignation, for a player of a game not over.
+function offerBox(v) {
+  if (!state.seat || v.result) return null;
+  const them = other(state.seat);
+  const row = [];
+  if (v.draw_offer === them) {
+    row.push(h('span', { class: 'offer', 'data-testid': 'draw-offered' }, `${cap(them)} offers a draw.`),
+      h('button', { 'data-testid': 'accept-draw', onclick: () => act('draw', { action: 'accept' }) }, 'Accept draw'),
+      h('button', { 'data-testid': 'decline-draw', onclick: () => act('draw', { action: 'decline' }) }, 'Decline'));
+  } else if (v.draw_offer === state.seat) {
+    row.push(h('span', { class: 'offer', 'data-testid': 'draw-offered' }, 'You offered a draw.'));
+  } else if (v.players[them] === 'human') {
+    row.push(h('button', { 'data-testid': 'offer-draw', onclick: () => act('draw', { action: 'offer' }) }, 'Offer draw'));
+  }
+  if (state.confirmResign) {
+    row.push(h('span', { class: 'offer' }, 'Resign this game?'),
+      h('button', { 'data-testid': 'confirm-resign', class: 'danger', onclick: () => act('resign', {}) }, 'Yes, resign'),
+      h('button', { 'data-testid': 'cancel-resign', onclick: () => { state.confirmResign = false; draw(); } }, 'No'));
+  } else {
+    row.push(h('button', { 'data-testid': 'resign', class: 'danger', onclick: () => { state.confirmResign = true; draw(); } }, 'Resign'));
+  }
+  return h('div', { class: 'buttons' }, row);
+}
