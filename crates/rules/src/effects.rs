@@ -96,7 +96,7 @@ impl Effects {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
-    /// Did the step take a unit of the side `mover` plays against?
+    /// Did the step capture a unit (by any method; not a Lifeform regulation's removal)?
     pub fn captures(&self) -> bool {
         self.iter()
             .any(|e| matches!(e, Effect::Removed { capture: true, .. }))

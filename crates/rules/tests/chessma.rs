@@ -22,18 +22,19 @@ fn rows(text: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-#[test]
-fn perft_numbers_of_the_shared_testdata() {
+/// Every row of the shared chessma-perft.tsv (34 when this was written) counted by `count`;
+/// all rows that differ are listed together. `count` must leave the position as it found it.
+fn check_every_row(count: fn(&mut Position, u32) -> u64) {
     let v = builtin("chessma-84").expect("chessma-84 is built in");
     let data = rows(&testdata("chessma-perft.tsv"));
     assert!(
-        data.len() >= 30,
+        data.len() >= 34,
         "chessma-perft.tsv has {} rows",
         data.len()
     );
-    // Every row must agree; all that differ are listed together.
     let mut wrong = Vec::new();
     for row in &data {
+        assert_eq!(row[0], "chessma-84", "{row:?}");
         let depth: u32 = row[1].parse().unwrap();
         let expected: u64 = row[2].parse().unwrap();
         let position = row.get(3).map(String::as_str);
@@ -41,7 +42,9 @@ fn perft_numbers_of_the_shared_testdata() {
             Some(p) => Position::parse(&v, p).unwrap_or_else(|e| panic!("{p}: {e}")),
             None => v.start(),
         };
-        let got = perft(&mut pos, depth);
+        let (text, hash) = (pos.to_text(), pos.hash());
+        let got = count(&mut pos, depth);
+        assert_eq!((pos.to_text(), pos.hash()), (text, hash), "unmake restores");
         if got != expected {
             wrong.push(format!(
                 "depth {depth} {}: expected {expected}, got {got}",
@@ -50,6 +53,11 @@ fn perft_numbers_of_the_shared_testdata() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn perft_numbers_of_the_shared_testdata() {
+    check_every_row(perft);
 }
 
 /// Perft through the path the server and the engine use: `Position::legal_steps` lists the
@@ -75,35 +83,7 @@ fn perft_by_listed_steps(pos: &mut Position, depth: u32) -> u64 {
 
 #[test]
 fn perft_numbers_of_the_shared_testdata_by_listed_steps() {
-    let v = builtin("chessma-84").expect("chessma-84 is built in");
-    let data = rows(&testdata("chessma-perft.tsv"));
-    // Every row of the file (34 when this was written), each checked.
-    assert!(
-        data.len() >= 34,
-        "chessma-perft.tsv has {} rows",
-        data.len()
-    );
-    let mut wrong = Vec::new();
-    for row in &data {
-        assert_eq!(row[0], "chessma-84", "{row:?}");
-        let depth: u32 = row[1].parse().unwrap();
-        let expected: u64 = row[2].parse().unwrap();
-        let position = row.get(3).map(String::as_str);
-        let mut pos = match position {
-            Some(p) => Position::parse(&v, p).unwrap_or_else(|e| panic!("{p}: {e}")),
-            None => v.start(),
-        };
-        let (text, hash) = (pos.to_text(), pos.hash());
-        let got = perft_by_listed_steps(&mut pos, depth);
-        assert_eq!((pos.to_text(), pos.hash()), (text, hash), "unmake restores");
-        if got != expected {
-            wrong.push(format!(
-                "depth {depth} {}: expected {expected}, got {got}",
-                position.unwrap_or("start")
-            ));
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    check_every_row(perft_by_listed_steps);
 }
 
 #[test]

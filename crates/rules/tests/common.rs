@@ -112,3 +112,14 @@ pub fn chessma_pos(pieces: &[(&str, &str)], rest: &str) -> Position {
     Position::parse(&builtin("chessma-84").unwrap(), &text)
         .unwrap_or_else(|e| panic!("{text}: {e}"))
 }
+
+/// A small deterministic generator (xorshift): a seed fully decides a random game.
+pub struct Rng(pub u64);
+impl Rng {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}

@@ -3,7 +3,9 @@
 //! board and pockets after it. This is the one place that still compares boards: as a test of
 //! the report, which everything else reads instead.
 
+mod common;
 use cohort_rules::{builtin_variants, Effect, Effects, Position, Side, Square, StepList};
+use common::Rng;
 
 /// The board as a sorted list of units (side, kind, square), pinned units included, and the
 /// pockets.
@@ -87,16 +89,6 @@ fn apply(before: &Board, fx: &Effects) -> Result<Board, String> {
     }
     units.sort_unstable();
     Ok((units, pockets))
-}
-
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
 }
 
 /// Plays `games` random games of up to `steps` steps; at every position checks the report of

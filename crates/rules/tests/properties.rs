@@ -2,7 +2,9 @@
 //! position and its hash exactly, the incremental hash equals the hash from scratch, and
 //! position strings round-trip at every turn start.
 
+mod common;
 use cohort_rules::{builtin_variants, Position, StepList};
+use common::Rng;
 use proptest::prelude::*;
 
 /// Everything observable about a position, for exact comparison.
@@ -14,17 +16,6 @@ fn snapshot(p: &Position) -> (String, String, u64, Option<cohort_rules::Outcome>
         p.outcome(),
         p.count_steps(),
     )
-}
-
-/// A small deterministic generator so that proptest's seed fully decides the game.
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
 }
 
 fn random_game(variant_index: usize, seed: u64, steps: usize) -> Result<(), TestCaseError> {

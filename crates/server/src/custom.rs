@@ -29,7 +29,7 @@ use serde_json::{json, Value};
 
 use crate::error::{body_with, Answer, ApiError, ApiPath, ApiQuery, Code};
 use crate::store::GameRow;
-use crate::view::{board_view, colour_hex, side_name};
+use crate::view::{board_view, colour_hex, side_name, with_variant_head};
 use crate::App;
 
 /// Longest variant file accepted.
@@ -211,19 +211,16 @@ pub fn variant_json(v: &Arc<Variant>) -> Value {
         })
         .collect();
     let view = board_view(&start);
-    json!({
-        "id": v.id,
-        "name": v.name,
-        "summary": v.summary,
-        "reconstructed": v.reconstructed,
-        "files": v.geometry.files,
-        "ranks": v.geometry.ranks,
-        "command": view["command"],
-        "start": view,
-        "units": start.units().count(),
-        "first_steps": start.count_steps(),
-        "pieces": pieces,
-    })
+    with_variant_head(
+        v,
+        json!({
+            "command": view["command"],
+            "start": view,
+            "units": start.units().count(),
+            "first_steps": start.count_steps(),
+            "pieces": pieces,
+        }),
+    )
 }
 
 fn kind_json(v: &Variant, k: usize) -> Value {

@@ -187,16 +187,13 @@ impl LiveGame {
         self.game.legal_steps(&mut list);
         let geo = &pos.variant().geometry;
         // The legal steps as data (docs/server.md `steps`): what each takes comes from the
-        // rules (`capture_squares`), by any capture method, before the step is made.
+        // rules (`capture_squares_of`), by any capture method, before the step is made.
         let mut steps: Vec<Value> = Vec::with_capacity(list.len());
         let mut legal: Vec<Value> = Vec::with_capacity(list.len());
-        for s in list.iter() {
+        let captures = pos.capture_squares_of(list.as_slice());
+        for (s, taken) in list.iter().zip(captures) {
             let text = pos.step_text(*s);
-            let removes: Vec<String> = pos
-                .capture_squares(*s)
-                .into_iter()
-                .map(|q| geo.square_name(q))
-                .collect();
+            let removes: Vec<String> = taken.into_iter().map(|q| geo.square_name(q)).collect();
             let mut step = step_fields(pos.variant(), *s);
             step.insert("text".into(), text.clone().into());
             step.insert("removes".into(), removes.clone().into());

@@ -7,7 +7,7 @@
 use cohort_rules::{rules_text, Variant};
 use serde_json::{json, Value};
 
-use crate::view::board_view;
+use crate::view::{board_view, with_variant_head};
 
 /// The whole rules page of `v` as JSON.
 pub fn variant_rules(v: &std::sync::Arc<Variant>) -> Value {
@@ -56,31 +56,28 @@ pub fn variant_rules(v: &std::sync::Arc<Variant>) -> Value {
         })
         .collect();
     let start = v.start();
-    json!({
-        "id": v.id,
-        "name": v.name,
-        "summary": v.summary,
-        "reconstructed": v.reconstructed,
-        "files": v.geometry.files,
-        "ranks": v.geometry.ranks,
-        "command": v.command.name(),
-        "command_rules": text.command,
-        "victory": text.victory.join(" "),
-        "draws": text.draws,
-        "sections": text.sections.iter().map(|(title, items)| json!({"title": title, "items": items})).collect::<Vec<_>>(),
-        "pieces": pieces,
-        "groups": v.groups.iter().enumerate().map(|(i, g)| json!({
-            "number": i + 1, "name": g.name, "colours": {"white": g.colours[0], "black": g.colours[1]},
-        })).collect::<Vec<_>>(),
-        "setup": v.setup,
-        "placement": v.placement.as_ref().map(|p| json!({
-            "units": p.counts.iter().enumerate().take(v.pieces.len())
-                .filter(|(_, &n)| n > 0)
-                .map(|(k, &n)| json!({"letter": v.pieces[k].letter.to_string(), "name": name_of(k), "count": n}))
-                .collect::<Vec<_>>(),
-            "ranks": p.ranks,
-            "neck": p.neck,
-        })),
-        "start": board_view(&start),
-    })
+    with_variant_head(
+        v,
+        json!({
+            "command": v.command.name(),
+            "command_rules": text.command,
+            "victory": text.victory.join(" "),
+            "draws": text.draws,
+            "sections": text.sections.iter().map(|(title, items)| json!({"title": title, "items": items})).collect::<Vec<_>>(),
+            "pieces": pieces,
+            "groups": v.groups.iter().enumerate().map(|(i, g)| json!({
+                "number": i + 1, "name": g.name, "colours": {"white": g.colours[0], "black": g.colours[1]},
+            })).collect::<Vec<_>>(),
+            "setup": v.setup,
+            "placement": v.placement.as_ref().map(|p| json!({
+                "units": p.counts.iter().enumerate().take(v.pieces.len())
+                    .filter(|(_, &n)| n > 0)
+                    .map(|(k, &n)| json!({"letter": v.pieces[k].letter.to_string(), "name": name_of(k), "count": n}))
+                    .collect::<Vec<_>>(),
+                "ranks": p.ranks,
+                "neck": p.neck,
+            })),
+            "start": board_view(&start),
+        }),
+    )
 }

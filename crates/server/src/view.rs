@@ -282,3 +282,20 @@ pub fn step_fields(
     );
     m
 }
+
+/// An answer about a variant: its id, names, reconstruction note and board size, then
+/// `rest` (an object).
+pub fn with_variant_head(v: &cohort_rules::Variant, rest: Value) -> Value {
+    let mut o = json!({
+        "id": v.id,
+        "name": v.name,
+        "summary": v.summary,
+        "reconstructed": v.reconstructed,
+        "files": v.geometry.files,
+        "ranks": v.geometry.ranks,
+    });
+    if let (Some(o), Value::Object(rest)) = (o.as_object_mut(), rest) {
+        o.extend(rest);
+    }
+    o
+}

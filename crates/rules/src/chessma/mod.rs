@@ -597,6 +597,28 @@ impl Position {
         )
     }
 
+    /// How many units a legal step takes, made on the scratch board: no copy of the position.
+    fn chessma_captures(&self, step: Step) -> usize {
+        let c = self.chessma();
+        let mv = self.chessma_decode(step);
+        SCRATCH.with(|cell| {
+            let mut scratch = cell.borrow_mut();
+            scratch.copy_from(&c.board);
+            let mut removed = Vec::new();
+            let mut game = Game {
+                t: &c.tables,
+                b: &mut scratch,
+            };
+            let mut tell = Tell {
+                fx: None,
+                removed: &mut removed,
+                kinds: &c.variant_kind,
+            };
+            game.make_reporting(mv, &mut tell);
+            removed.len()
+        })
+    }
+
     /// A step as NOTATION.md writes it: `f3-e4/A`, `f8'xe6`, `e7-e8=Q`, `E'@d4`.
     pub(crate) fn chessma_step_text(&self, step: Step) -> String {
         let geo = &self.variant.geometry;
@@ -606,8 +628,8 @@ impl Position {
             let spent = if k & 0x80 != 0 { "'" } else { "" };
             return format!("{letter}{spent}@{}", geo.square_name(step.to));
         }
-        // Only the moving piece's move is made, not every legal move (a view writes them all).
-        let captures = self.capture_squares(step).len();
+        // Only this move is made, on the scratch board (a view writes every legal step).
+        let captures = self.chessma_captures(step);
         let mut text = format!(
             "{}{}{}",
             geo.square_name(step.from),

@@ -329,10 +329,22 @@ impl Position {
     /// The squares whose units a legal step takes off the board (by any capture method, on
     /// either board), before it is made: what the interface shows.
     pub fn capture_squares(&self, step: Step) -> Vec<Square> {
-        let mut after = self.clone();
+        self.capture_squares_of(&[step]).pop().unwrap_or_default()
+    }
+
+    /// `capture_squares` of each of `steps` (all legal here), on one copy of the position:
+    /// each step is made with its report and unmade again.
+    pub fn capture_squares_of(&self, steps: &[Step]) -> Vec<Vec<Square>> {
+        let mut scratch = self.clone();
         let mut fx = Effects::new();
-        after.make_reporting(step, &mut fx);
-        fx.removed().filter(|r| r.3).map(|r| r.2).collect()
+        steps
+            .iter()
+            .map(|&step| {
+                let undo = scratch.make_reporting(step, &mut fx);
+                scratch.unmake(step, undo);
+                fx.removed().filter(|r| r.3).map(|r| r.2).collect()
+            })
+            .collect()
     }
 
     #[inline(never)]

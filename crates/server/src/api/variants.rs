@@ -6,22 +6,14 @@ use cohort_rules::{builtin, builtin_variants};
 use serde_json::{json, Value};
 
 use crate::error::{Answer, ApiError, ApiPath};
-use crate::view::board_view;
+use crate::view::{board_view, with_variant_head};
 
 pub(super) async fn list() -> Json<Value> {
     let list: Vec<Value> = builtin_variants()
         .iter()
         .map(|v| {
-            json!({
-                "id": v.id,
-                "name": v.name,
-                "summary": v.summary,
-                "reconstructed": v.reconstructed,
-                "files": v.geometry.files,
-                "ranks": v.geometry.ranks,
-                "command": board_view(&v.start())["command"],
-                "start": board_view(&v.start()),
-            })
+            let start = board_view(&v.start());
+            with_variant_head(v, json!({"command": start["command"], "start": start}))
         })
         .collect();
     Json(list.into())
