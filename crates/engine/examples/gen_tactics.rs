@@ -41,14 +41,15 @@ fn main() {
                 let pos = game.position().clone();
                 let text = pos.to_text();
                 if turn >= 4 && seen.insert(text.clone()) {
-                    let mut p = pos.clone();
-                    let win = win_this_turn(&mut p, max_moves).is_some();
+                    let p = pos.clone();
+                    let win =
+                        win_this_turn(&mut cohort_rules::AnyRules::of(&p), max_moves).is_some();
                     if win && wins < wins_wanted && seed % 2 == 0 {
                         println!("{id}\twin\t{max_moves}\t{text}");
                         wins += 1;
                     } else if !win && defends < defends_wanted {
-                        if let Some(mut threat) = other_side_to_move(&pos) {
-                            if win_this_turn(&mut threat, 2).is_some()
+                        if let Some(threat) = other_side_to_move(&pos) {
+                            if win_this_turn(&mut cohort_rules::AnyRules::of(&threat), 2).is_some()
                                 && has_defence(&pos, max_moves, 2)
                             {
                                 println!("{id}\tdefend\t2\t{text}");

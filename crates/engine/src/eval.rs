@@ -5,7 +5,7 @@
 //! command (a leaderless chesimal, a piece out of every Chieftain's range) count less, and
 //! a royal unit that enemy units can reach next turn is penalised.
 
-use cohort_rules::{Bitboard, Position, Side, Square, Variant};
+use cohort_rules::{Bitboard, Position, Rules, Side, Square, Unit, Variant};
 
 /// The score of a won game (a lost one is its negation); every evaluation stays well inside.
 pub const WIN: i32 = 1_000_000;
@@ -26,6 +26,17 @@ pub struct Weights {
     /// Count threats to a royal unit from enemy units that are not under command now too:
     /// in the lead model (Fusion) a turn of up to nine steps links them before they strike.
     pub threats_from_any: bool,
+    /// Which evaluation the variant's pieces call for (chosen once, from the variant data).
+    pub profile: Profile,
+}
+
+/// The evaluation's form. `Command`: units under command, nearness to enemy royals, threats
+/// to royals (the command games, and chess). `Material`: classical material, frozen
+/// pieces, pawns' progress on the framed board, check (Chessma 84).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Profile {
+    Command,
+    Material,
 }
 
 impl Weights {
@@ -92,6 +103,11 @@ impl Weights {
             advance: 0,
             hunt: 0,
             threats_from_any: matches!(variant.command, cohort_rules::CommandModel::Lead { .. }),
+            profile: if variant.is_chessma() {
+                Profile::Material
+            } else {
+                Profile::Command
+            },
         }
     }
 }
@@ -134,7 +150,7 @@ fn probe_mobility(variant: &std::sync::Arc<Variant>, kind: usize, at: Square) ->
 
 /// Score of `pos` for `mover`, whoever is to move: a finished game is a win, loss or draw,
 /// otherwise the evaluation seen from `mover`'s side.
-pub fn score_for(pos: &Position, mover: Side, w: &Weights) -> i32 {
+pub fn score_for<R: Rules>(pos: &R, mover: Side, w: &Weights) -> i32 {
     match pos.outcome() {
         Some(cohort_rules::Outcome::Win(s)) => {
             if s == mover {
@@ -156,17 +172,16 @@ pub fn score_for(pos: &Position, mover: Side, w: &Weights) -> i32 {
 }
 
 /// Evaluate `pos` for the side to move.
-pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
-    if pos.variant().is_chessma() {
-        return evaluate_chessma(pos, w);
+pub fn evaluate<R: Rules>(pos: &R, w: &Weights) -> i32 {
+    if w.profile == Profile::Material {
+        return evaluate_material(pos, w);
     }
     let mut score = [0i32; 2];
-    let commanded = [
-        pos.commanded_units(Side::White),
-        pos.commanded_units(Side::Black),
-    ];
+    let commanded = [pos.commanded(Side::White), pos.commanded(Side::Black)];
     let mut royals = [Bitboard::EMPTY; 2];
-    for u in pos.units() {
+    let (units, n) = units_of(pos);
+    let units = &units[..n];
+    for u in units {
         let s = u.side.index();
         let v = w.value[u.kind as usize];
         // Units nobody can command are worth a third (they still block and can be taken).
@@ -185,7 +200,7 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     // draw). Hunt, when set: every unit, however far.
     let geo = &pos.variant().geometry;
     let span = geo.files.max(geo.ranks) as i32;
-    for u in pos.units() {
+    for u in units {
         let (s, o) = (u.side.index(), 1 - u.side.index());
         let Some(d) = royals[o].iter().map(|r| r.distance(u.square) as i32).min() else {
             continue;
@@ -202,7 +217,7 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     }
     if w.advance != 0 {
         let ranks = pos.variant().geometry.ranks as i32;
-        for u in pos.units() {
+        for u in units {
             let s = u.side.index();
             if commanded[s].has(u.square) {
                 let rank = u.square.rank() as i32;
@@ -225,7 +240,7 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     for side in [Side::White, Side::Black] {
         let s = side.index();
         for r in royals[s].iter() {
-            let threatened = pos.units().any(|e| {
+            let threatened = units.iter().any(|e| {
                 e.side != side
                     && e.square.distance(r) <= 3
                     && (w.threats_from_any || commanded[1 - s].has(e.square))
@@ -240,20 +255,43 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     score[me] - score[1 - me]
 }
 
-/// Chessma 84: material, frozen pieces at a fraction of their worth (an Immobilizer's
-/// victims cannot move and are easy prey), pawns' progress, pieces near the enemy King, and
-/// being in check (every capture method counts).
-fn evaluate_chessma(pos: &Position, w: &Weights) -> i32 {
+/// The units of `pos` in an array on the stack (the evaluation reads them several times).
+fn units_of<R: Rules>(pos: &R) -> ([Unit; MAX_UNITS], usize) {
+    let none = Unit {
+        square: Square::new(0, 0),
+        kind: 0,
+        side: Side::White,
+        group: 0,
+        alive: false,
+    };
+    let mut out = ([none; MAX_UNITS], 0);
+    pos.for_each_unit(|u| {
+        if out.1 < MAX_UNITS {
+            out.0[out.1] = u;
+            out.1 += 1;
+        }
+    });
+    out
+}
+
+const MAX_UNITS: usize = cohort_rules::position::MAX_UNITS;
+
+/// Chessma 84: material, frozen pieces at a fraction of their worth (an
+/// Immobilizer's victims cannot move and are easy prey), pawns' progress, pieces near the
+/// enemy King, and being in check (every capture method counts).
+fn evaluate_material<R: Rules>(pos: &R, w: &Weights) -> i32 {
     let mut score = [0i32; 2];
-    let frozen = [pos.frozen_units(Side::White), pos.frozen_units(Side::Black)];
+    let frozen = [pos.frozen(Side::White), pos.frozen(Side::Black)];
     let mut kings = [None; 2];
-    for u in pos.units() {
+    let (units, n) = units_of(pos);
+    let units = &units[..n];
+    for u in units {
         if w.royal[u.kind as usize] {
             kings[u.side.index()] = Some(u.square);
         }
     }
     let pawn = pos.variant().kind_of_letter('P');
-    for u in pos.units() {
+    for u in units {
         let s = u.side.index();
         let v = w.value[u.kind as usize];
         if w.royal[u.kind as usize] {
@@ -275,8 +313,8 @@ fn evaluate_chessma(pos: &Position, w: &Weights) -> i32 {
     }
     for s in [Side::White, Side::Black] {
         // The pocket: pieces to drop later, worth most of their value.
-        for (kind, &n) in pos.pocket(s).iter().enumerate() {
-            score[s.index()] += n as i32 * w.value.get(kind).copied().unwrap_or(0) * 4 / 5;
+        for (kind, value) in w.value.iter().enumerate() {
+            score[s.index()] += pos.in_hand(s, kind as u8) as i32 * value * 4 / 5;
         }
         // A frozen King cannot step away from threats.
         if kings[s.index()].is_some_and(|k| frozen[s.index()].has(k)) {

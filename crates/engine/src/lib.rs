@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cohort_rules::{Game, Position, Step, StepList, Variant};
+use cohort_rules::{AnyRules, Game, Position, Rules, Step, StepList, Variant, Visit};
 
 use eval::{score_for, Weights};
 use search::Searcher;
@@ -187,10 +187,7 @@ pub fn placement_turn(game: &Game, seed: u64) -> Option<TurnChoice> {
 }
 
 /// Plays the steps of a turn from `pos` until the side changes or the game ends.
-fn finish_turn(
-    pos: &mut Position,
-    mut pick: impl FnMut(&Position, &StepList) -> Step,
-) -> Vec<Step> {
+fn finish_turn<R: Rules>(pos: &mut R, mut pick: impl FnMut(&R, &StepList) -> Step) -> Vec<Step> {
     let side = pos.side_to_move();
     let mut steps = Vec::new();
     let mut list = StepList::new();
@@ -206,6 +203,60 @@ fn finish_turn(
     steps
 }
 
+/// The greedy agent's turn, on the family's own position type.
+struct GreedyTurn<'a> {
+    weights: &'a Weights,
+    budget: Option<std::time::Duration>,
+    started: Instant,
+    seed: u64,
+}
+
+impl Visit for GreedyTurn<'_> {
+    /// Nodes, and the best turn with its score (times 64, ties broken by the seed).
+    type Output = (u64, Option<(i32, Vec<Step>)>);
+    fn visit<R: Rules>(self, root: R) -> Self::Output {
+        let mover = root.side_to_move();
+        let mut first = StepList::new();
+        root.legal_steps(&mut first);
+        let mut best: Option<(i32, Vec<Step>)> = None;
+        let mut nodes = 0u64;
+        let mut rng = Rng::new(self.seed);
+        // Nine tenths of the time: a turn always has its first candidate, then as many more as fit.
+        let (budget, started) = (self.budget, self.started);
+        for &s0 in first.iter() {
+            if best.is_some() && budget.is_some_and(|b| started.elapsed() >= b) {
+                break;
+            }
+            let mut pos = root.clone();
+            pos.make(s0);
+            let mut steps = vec![s0];
+            // Extend the turn unless this step closed it (chess) or ended the game.
+            if pos.side_to_move() == mover {
+                steps.extend(finish_turn(&mut pos, |p, list| {
+                    let mut best = (i32::MIN, list.as_slice()[0]);
+                    let mut q = p.clone();
+                    for &s in list.iter() {
+                        let undo = q.make(s);
+                        nodes += 1;
+                        let v = score_for(&q, mover, self.weights);
+                        q.unmake(s, undo);
+                        if v > best.0 {
+                            best = (v, s);
+                        }
+                    }
+                    best.1
+                }));
+            }
+            // Ties broken by the seed, so equal turns do not always go to the first unit.
+            let score = score_for(&pos, mover, self.weights) * 64 + rng.below(64) as i32;
+            if best.as_ref().is_none_or(|b| score > b.0) {
+                best = Some((score, steps));
+            }
+        }
+        (nodes, best)
+    }
+}
+
 /// Uniform over the legal steps at every step of the turn.
 pub struct RandomAgent;
 
@@ -219,7 +270,7 @@ impl Agent for RandomAgent {
         }
         let started = Instant::now();
         let mut rng = Rng::new(limits.seed ^ game.steps().len() as u64);
-        let mut pos = game.position().clone();
+        let mut pos = AnyRules::of(game.position());
         let steps = finish_turn(&mut pos, |_, list| list.as_slice()[rng.below(list.len())]);
         TurnChoice {
             stats: Stats {
@@ -248,46 +299,14 @@ impl Agent for GreedyAgent {
             return choice;
         }
         let started = Instant::now();
-        let root = game.position().clone();
-        let mover = root.side_to_move();
-        let mut first = StepList::new();
-        root.legal_steps(&mut first);
-        let mut best: Option<(i32, Vec<Step>)> = None;
-        let mut nodes = 0u64;
-        let mut rng = Rng::new(limits.seed ^ game.steps().len() as u64);
-        // Nine tenths of the time: a turn always has its first candidate, then as many more as fit.
-        let budget = limits.time.map(|t| t * 9 / 10);
-        for &s0 in first.iter() {
-            if best.is_some() && budget.is_some_and(|b| started.elapsed() >= b) {
-                break;
-            }
-            let mut pos = root.clone();
-            pos.make(s0);
-            let mut steps = vec![s0];
-            // Extend the turn unless this step closed it (chess) or ended the game.
-            if pos.side_to_move() == mover {
-                steps.extend(finish_turn(&mut pos, |p, list| {
-                    let mut best = (i32::MIN, list.as_slice()[0]);
-                    let mut q = p.clone();
-                    for &s in list.iter() {
-                        let undo = q.make(s);
-                        nodes += 1;
-                        let v = score_for(&q, mover, &self.weights);
-                        q.unmake(s, undo);
-                        if v > best.0 {
-                            best = (v, s);
-                        }
-                    }
-                    best.1
-                }));
-            }
-            // Ties broken by the seed, so equal turns do not always go to the first unit.
-            let score = score_for(&pos, mover, &self.weights) * 64 + rng.below(64) as i32;
-            if best.as_ref().is_none_or(|b| score > b.0) {
-                best = Some((score, steps));
-            }
-        }
-        let (score, steps) = best.unwrap_or_default();
+        let seed = limits.seed ^ game.steps().len() as u64;
+        let best = AnyRules::of(game.position()).visit(GreedyTurn {
+            weights: &self.weights,
+            budget: limits.time.map(|t| t * 9 / 10),
+            started,
+            seed,
+        });
+        let (nodes, (score, steps)) = (best.0, best.1.unwrap_or_default());
         TurnChoice {
             steps,
             score: score / 64,
@@ -469,10 +488,29 @@ impl EngineAgent {
         self.think_limited(pos, limits, 64, stop, report)
     }
 
-    /// `think` that also stops after `max_depth` steps (UCI `go depth`).
+    /// `think` that also stops after `max_depth` steps (UCI `go depth`). The search runs on
+    /// the family's own position type (`AnyRules`): chess and Chessma 84 on their cores.
     pub fn think_limited(
         &self,
         pos: &Position,
+        limits: &Limits,
+        max_depth: u32,
+        stop: Option<&AtomicBool>,
+        report: impl FnMut(&search::Outcome_, u64),
+    ) -> (search::Outcome_, Stats) {
+        AnyRules::of(pos).visit(Think {
+            agent: self,
+            limits,
+            max_depth,
+            stop,
+            report,
+        })
+    }
+
+    /// `think_limited` on a position of any family.
+    pub fn think_on<R: Rules>(
+        &self,
+        pos: &R,
         limits: &Limits,
         max_depth: u32,
         stop: Option<&AtomicBool>,
@@ -521,6 +559,23 @@ impl EngineAgent {
     }
 }
 
+/// A search handed to the family of the position (`AnyRules::visit`).
+struct Think<'a, F> {
+    agent: &'a EngineAgent,
+    limits: &'a Limits,
+    max_depth: u32,
+    stop: Option<&'a AtomicBool>,
+    report: F,
+}
+
+impl<F: FnMut(&search::Outcome_, u64)> Visit for Think<'_, F> {
+    type Output = (search::Outcome_, Stats);
+    fn visit<R: Rules>(self, game: R) -> Self::Output {
+        self.agent
+            .think_on(&game, self.limits, self.max_depth, self.stop, self.report)
+    }
+}
+
 impl Agent for EngineAgent {
     fn name(&self) -> String {
         if self.long_turns { "planner" } else { "engine" }.into()
@@ -531,9 +586,7 @@ impl Agent for EngineAgent {
             return choice;
         }
         let started = Instant::now();
-        let mut pos = game.position().clone();
-        let side = pos.side_to_move();
-        let mut choice = TurnChoice::default();
+        let pos = game.position();
         if self.long_turns && pos.at_turn_start() {
             // A third of the budget for the step search: it finds the wins and forced losses
             // within its horizon. Otherwise the planner chooses the whole turn.
@@ -543,14 +596,16 @@ impl Agent for EngineAgent {
                 seed: limits.seed,
                 threads: limits.threads,
             };
-            let (out, stats) = self.think(&pos, &tactical, None, |_, _| {});
+            let (out, stats) = self.think(pos, &tactical, None, |_, _| {});
             if out.score.abs() < search::WIN - 1000 {
                 let mut budget = planner::Budget {
                     deadline: limits.time.map(|t| started + t * 85 / 100),
                     node_limit: limits.nodes.map(|n| n * 65 / 100),
                     nodes: 0,
                 };
-                if let Some((steps, score)) = planner::plan(&pos, &self.weights, &mut budget) {
+                if let Some((steps, score)) =
+                    planner::plan(&AnyRules::of(pos), &self.weights, &mut budget)
+                {
                     return TurnChoice {
                         steps,
                         score,
@@ -566,6 +621,38 @@ impl Agent for EngineAgent {
                 }
             }
         }
+        AnyRules::of(pos).visit(TurnSearch {
+            agent: self,
+            limits,
+            started,
+        })
+    }
+}
+
+/// The engine's turn on the family's own position type (`EngineAgent::turn_on`).
+struct TurnSearch<'a> {
+    agent: &'a EngineAgent,
+    limits: &'a Limits,
+    started: Instant,
+}
+
+impl Visit for TurnSearch<'_> {
+    type Output = TurnChoice;
+    fn visit<R: Rules>(self, pos: R) -> TurnChoice {
+        self.agent.turn_from(pos, self.limits, self.started)
+    }
+}
+
+impl EngineAgent {
+    /// The engine's whole turn from `pos`, a position of any family (the outside families
+    /// play through this): one search per step.
+    pub fn turn_on<R: Rules>(&self, pos: &R, limits: &Limits) -> TurnChoice {
+        self.turn_from(pos.clone(), limits, Instant::now())
+    }
+
+    fn turn_from<R: Rules>(&self, mut pos: R, limits: &Limits, started: Instant) -> TurnChoice {
+        let side = pos.side_to_move();
+        let mut choice = TurnChoice::default();
         // One search per step of the turn, each with the time left, so that every step is
         // chosen knowing the steps already made. The first search gets most of the budget.
         while pos.side_to_move() == side && pos.outcome().is_none() {
@@ -584,8 +671,7 @@ impl Agent for EngineAgent {
                 seed: limits.seed,
                 threads: limits.threads,
             };
-            let (out, stats) =
-                self.think_limited(&pos, &step_limits, self.max_depth, None, |_, _| {});
+            let (out, stats) = self.think_on(&pos, &step_limits, self.max_depth, None, |_, _| {});
             let step = match out.best {
                 Some(s) => s,
                 None => {

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use cohort_rules::{Game, Outcome, Position, Side};
+use cohort_rules::{Game, Outcome, Position, Rules, Side};
 
 use crate::{Agent, Limits};
 
@@ -189,5 +189,78 @@ mod tests {
         // A clean sweep still has an honest, wider interval.
         let (e, ci) = elo(100, 0, 0);
         assert!(e > 1000.0 && ci > 100.0, "{e} {ci}");
+    }
+}
+
+/// A finished game of any family (`play_on`).
+#[derive(Clone, Debug)]
+pub struct FamilyGame {
+    /// None: the turn cap was reached.
+    pub outcome: Option<Outcome>,
+    pub reason: &'static str,
+    /// Each turn's steps.
+    pub turns: Vec<Vec<cohort_rules::Step>>,
+}
+
+/// Play one game of any family from `start` (a family written outside the rules crate
+/// too): each side's turn comes from its chooser, an illegal step loses, and `max_turns`
+/// caps the game. The built-in games play through `play_game`, which adds `Game`'s draw
+/// rules (repetition, quiet turns) and records.
+pub fn play_on<R: Rules>(
+    start: R,
+    white: &mut dyn FnMut(&R) -> Vec<cohort_rules::Step>,
+    black: &mut dyn FnMut(&R) -> Vec<cohort_rules::Step>,
+    max_turns: usize,
+) -> FamilyGame {
+    let mut pos = start;
+    let mut turns = Vec::new();
+    while turns.len() < max_turns {
+        if let Some(o) = pos.outcome() {
+            return FamilyGame {
+                outcome: Some(o),
+                reason: "victory",
+                turns,
+            };
+        }
+        if pos.count_steps() == 0 {
+            return FamilyGame {
+                outcome: Some(pos.without_steps().0),
+                reason: pos.without_steps().1.describe(),
+                turns,
+            };
+        }
+        let side = pos.side_to_move();
+        let turn = match side {
+            Side::White => white(&pos),
+            Side::Black => black(&pos),
+        };
+        for &s in &turn {
+            if pos.side_to_move() != side || !pos.is_legal(s) {
+                return FamilyGame {
+                    outcome: Some(Outcome::Win(side.other())),
+                    reason: "illegal step",
+                    turns,
+                };
+            }
+            pos.make(s);
+        }
+        if turn.is_empty() || (pos.side_to_move() == side && pos.outcome().is_none()) {
+            // A turn left unfinished is forfeited.
+            return FamilyGame {
+                outcome: Some(Outcome::Win(side.other())),
+                reason: "unfinished turn",
+                turns,
+            };
+        }
+        turns.push(turn);
+    }
+    FamilyGame {
+        outcome: pos.outcome(),
+        reason: if pos.outcome().is_some() {
+            "victory"
+        } else {
+            "turn cap"
+        },
+        turns,
     }
 }

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use cohort_rules::{Position, Step, StepList};
+use cohort_rules::{Rules, Step, StepList};
 
 use crate::eval::{score_for, Weights};
 use crate::search::WIN;
@@ -27,25 +27,25 @@ impl Budget {
 }
 
 /// A whole turn, the position after it, and its score for the side that played it.
-pub struct Candidate {
+pub struct Candidate<R> {
     pub steps: Vec<Step>,
-    pub pos: Position,
+    pub pos: R,
     pub score: i32,
 }
 
 /// Up to `keep` distinct whole turns for the side to move, best first by the evaluation,
 /// from a beam of width `beam` per group (the group of the turn's first unit).
-pub fn candidates(
-    root: &Position,
+pub fn candidates<R: Rules>(
+    root: &R,
     w: &Weights,
     beam: usize,
     keep: usize,
     budget: &mut Budget,
-) -> Vec<Candidate> {
+) -> Vec<Candidate<R>> {
     let mover = root.side_to_move();
-    let mut finals: Vec<Candidate> = Vec::new();
+    let mut finals: Vec<Candidate<R>> = Vec::new();
     // The partial turns being extended: position, steps so far, group.
-    let mut frontier: Vec<(Position, Vec<Step>, u8)> = vec![(root.clone(), vec![], u8::MAX)];
+    let mut frontier: Vec<(R, Vec<Step>, u8)> = vec![(root.clone(), vec![], u8::MAX)];
     let mut list = StepList::new();
     while !frontier.is_empty() {
         // (score, group, parent, step) of every extension that keeps the turn open.
@@ -108,7 +108,7 @@ pub fn candidates(
     finals.sort_by_key(|c| std::cmp::Reverse(c.score));
     // Distinct positions, and at most two turns per first step: the best turns of a beam
     // are mostly one turn with a step more or less, and the minimax needs real choices.
-    let mut distinct: Vec<Candidate> = Vec::new();
+    let mut distinct: Vec<Candidate<R>> = Vec::new();
     for c in finals {
         if distinct.len() >= keep {
             break;
@@ -123,7 +123,7 @@ pub fn candidates(
 
 /// The best whole turn by a two-turn minimax over candidate turns, and its score. None if
 /// the side to move has no turn to propose.
-pub fn plan(root: &Position, w: &Weights, budget: &mut Budget) -> Option<(Vec<Step>, i32)> {
+pub fn plan<R: Rules>(root: &R, w: &Weights, budget: &mut Budget) -> Option<(Vec<Step>, i32)> {
     let mover = root.side_to_move();
     let mine = candidates(root, w, 6, 16, budget);
     let mut best: Option<(i32, Vec<Step>)> = None;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use std::sync::atomic::AtomicU64;
 
 use cohort_rules::step::MAX_STEPS;
-use cohort_rules::{Outcome, Position, Square, Step, StepKind, StepList};
+use cohort_rules::{Outcome, Rules, Square, Step, StepKind, StepList};
 
 /// The score of a won game; kept here under its old path (`search::WIN`) for callers.
 pub use crate::eval::WIN;
@@ -220,7 +220,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Score of a finished or blocked position for the side to move, or None if play goes on.
-    fn terminal(pos: &Position, ply: i32, has_steps: bool) -> Option<i32> {
+    fn terminal<R: Rules>(pos: &R, ply: i32, has_steps: bool) -> Option<i32> {
         match pos.outcome() {
             Some(Outcome::Draw) => return Some(0),
             Some(Outcome::Win(s)) => {
@@ -236,14 +236,14 @@ impl<'a> Searcher<'a> {
             return None;
         }
         // No step at all: the rules' verdict (checkmate, stalemate, no legal turn).
-        Some(match cohort_rules::game::without_steps(pos).0 {
+        Some(match pos.without_steps().0 {
             Outcome::Draw => 0,
             Outcome::Win(s) if s == pos.side_to_move() => WIN - ply,
             Outcome::Win(_) => -WIN + ply,
         })
     }
 
-    fn order(&self, pos: &Position, list: &StepList, first: Option<Step>) -> Ordered {
+    fn order<R: Rules>(&self, pos: &R, list: &StepList, first: Option<Step>) -> Ordered {
         let w = self.weights;
         let mut o = Ordered {
             keys: [0; MAX_STEPS],
@@ -257,7 +257,7 @@ impl<'a> Searcher<'a> {
                 1000
             } else if let Some(victim) = pos
                 .unit_at(s.to)
-                .filter(|u| Some(u.side) != pos.side_of(s.from))
+                .filter(|u| Some(u.side) != pos.unit_at(s.from).map(|f| f.side))
             {
                 let v = w.value[victim.kind as usize];
                 let a = pos.unit_at(s.from).map_or(0, |u| w.value[u.kind as usize]);
@@ -282,9 +282,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// Negamax over steps; `pv` receives the best line.
-    pub fn search(
+    pub fn search<R: Rules>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut R,
         depth: i32,
         ply: i32,
         mut alpha: i32,
@@ -400,9 +400,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// Captures only (and `end`, which may be the quiet choice), a few plies deep.
-    fn quiesce(
+    fn quiesce<R: Rules>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut R,
         mut alpha: i32,
         beta: i32,
         ply: i32,
@@ -454,9 +454,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// Iterative deepening from the root; stops at the limits, keeps the last full result.
-    pub fn think(
+    pub fn think<R: Rules>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut R,
         max_depth: u32,
         report: impl FnMut(&Outcome_, u64),
     ) -> Outcome_ {
@@ -464,9 +464,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// Iterative deepening from `first_depth` (helper threads start deeper).
-    pub fn think_from(
+    pub fn think_from<R: Rules>(
         &mut self,
-        pos: &mut Position,
+        pos: &mut R,
         first_depth: u32,
         max_depth: u32,
         mut report: impl FnMut(&Outcome_, u64),

@@ -1,17 +1,17 @@
 //! Exact answers for the tactical suite: can the side to move win within its turn, and
 //! does a turn leave the opponent such a win? Brute force over steps, bounded in moves.
 
-use cohort_rules::{Outcome, Position, Side, Step, StepList};
+use cohort_rules::{AnyRules, Outcome, Position, Rules, Side, Step, StepList};
 
 /// Can the side to move capture the last enemy royal(s) within this turn, using at most
 /// `max_moves` unit moves? Returns the winning steps.
-pub fn win_this_turn(pos: &mut Position, max_moves: u32) -> Option<Vec<Step>> {
+pub fn win_this_turn<R: Rules>(pos: &mut R, max_moves: u32) -> Option<Vec<Step>> {
     let mover = pos.side_to_move();
     let mut line = Vec::new();
     dfs(pos, mover, max_moves, &mut line).then_some(line)
 }
 
-fn dfs(pos: &mut Position, mover: Side, left: u32, line: &mut Vec<Step>) -> bool {
+fn dfs<R: Rules>(pos: &mut R, mover: Side, left: u32, line: &mut Vec<Step>) -> bool {
     if pos.outcome() == Some(Outcome::Win(mover)) {
         return true;
     }
@@ -47,7 +47,7 @@ pub fn other_side_to_move(pos: &Position) -> Option<Position> {
 
 /// After the side to move plays `turn` (whole, with `end`), can the opponent win in its turn?
 pub fn opponent_wins_after(pos: &Position, turn: &[Step], max_moves: u32) -> bool {
-    let mut p = pos.clone();
+    let mut p = AnyRules::of(pos);
     for &s in turn {
         p.make(s);
     }
@@ -61,7 +61,7 @@ pub fn opponent_wins_after(pos: &Position, turn: &[Step], max_moves: u32) -> boo
 /// Is there any turn (of at most `max_moves` unit moves) after which the opponent cannot
 /// win within its turn? Used to certify "must stop it" positions.
 pub fn has_defence(pos: &Position, max_moves: u32, opp_moves: u32) -> bool {
-    let mut p = pos.clone();
+    let mut p = AnyRules::of(pos);
     let mover = p.side_to_move();
     let mut found = false;
     turns(&mut p, mover, max_moves, &mut |q| {
@@ -79,11 +79,11 @@ pub fn has_defence(pos: &Position, max_moves: u32, opp_moves: u32) -> bool {
 }
 
 /// Visit every position reached by a complete turn; stop when `visit` returns true.
-fn turns(
-    pos: &mut Position,
+fn turns<R: Rules>(
+    pos: &mut R,
     mover: Side,
     left: u32,
-    visit: &mut impl FnMut(&Position) -> bool,
+    visit: &mut impl FnMut(&R) -> bool,
 ) -> bool {
     if pos.side_to_move() != mover || pos.outcome().is_some() {
         return visit(pos);

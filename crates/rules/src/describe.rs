@@ -6,7 +6,8 @@
 
 use crate::bitboard::{Bitboard, Square};
 use crate::command::range::available_leaders;
-use crate::position::{Position, NO_UNIT};
+use crate::outcome::NO_UNIT;
+use crate::position::Position;
 use crate::variant::CommandModel;
 
 /// A leader of the side to move.

@@ -6,7 +6,8 @@
 use crate::bitboard::{Bitboard, Square};
 use crate::command::flood;
 use crate::movement::MoveSet;
-use crate::position::{Position, Side};
+use crate::outcome::Side;
+use crate::position::Position;
 use crate::step::{Step, StepList};
 use crate::variant::{CommandModel, Variant};
 

@@ -4,7 +4,7 @@
 //! guesses a capture from the board.
 
 use crate::bitboard::Square;
-use crate::position::Side;
+use crate::outcome::Side;
 
 /// One thing a step did to the board or the pockets. Kinds are indexes into the variant's
 /// pieces.
@@ -80,7 +80,9 @@ impl Effects {
     pub fn clear(&mut self) {
         self.len = 0;
     }
-    pub(crate) fn push(&mut self, e: Effect) {
+    /// Add what the step did (a family's `make_reporting` calls this). Panics past
+    /// `MAX_EFFECTS`.
+    pub fn push(&mut self, e: Effect) {
         self.items[self.len] = e;
         self.len += 1;
     }

@@ -3,47 +3,12 @@
 
 use crate::effects::Effects;
 use crate::error::PlayError;
-use crate::position::{Outcome, Position, Side, Undo};
+use crate::family::{AnyRules, Visit};
+use crate::interface::Rules;
+pub use crate::outcome::EndReason;
+use crate::outcome::{Outcome, Side};
+use crate::position::{Position, Undo};
 use crate::step::{Step, StepList};
-use crate::variant::NoLegalTurn;
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    /// The last enemy royal unit was captured.
-    Victory,
-    /// The side to move had no legal turn.
-    NoLegalTurn,
-    Repetition,
-    QuietTurns,
-    /// Chess: the side to move is checkmated / stalemated.
-    Checkmate,
-    Stalemate,
-    /// Chessma 84: stalemated with the King on a corner, which loses.
-    CornerStalemate,
-    /// Chess: 100 half-moves without a pawn move or capture.
-    FiftyMoves,
-    InsufficientMaterial,
-    Agreement,
-    Resignation,
-}
-
-impl EndReason {
-    pub fn describe(self) -> &'static str {
-        match self {
-            EndReason::Victory => "victory",
-            EndReason::NoLegalTurn => "no legal turn",
-            EndReason::Repetition => "repetition",
-            EndReason::QuietTurns => "turns without a capture",
-            EndReason::Checkmate => "checkmate",
-            EndReason::Stalemate => "stalemate",
-            EndReason::CornerStalemate => "stalemate on a corner",
-            EndReason::FiftyMoves => "fifty-move rule",
-            EndReason::InsufficientMaterial => "insufficient material",
-            EndReason::Agreement => "agreement",
-            EndReason::Resignation => "resignation",
-        }
-    }
-}
 
 #[derive(Clone)]
 pub struct Game {
@@ -205,26 +170,17 @@ impl Game {
     }
 }
 
-/// The result of a position whose side to move has no legal step at the start of its turn,
-/// by the family's rule: FIDE chess, checkmate or stalemate; Chessma 84 (RULES-DETAILS 7.5),
-/// checkmate, or stalemate that loses on a corner and draws elsewhere; every other game, the
-/// variant's `no-legal-turn` (a loss by default). The game and the engine's search both ask
-/// this: the one place this end is decided.
+/// The result of a position whose side to move has no legal step at the start of its turn:
+/// the family's verdict (`Rules::without_steps`; FIDE chess, checkmate or stalemate;
+/// Chessma 84, RULES-DETAILS 7.5; every other game, the variant's `no-legal-turn`). The game
+/// and the engine's search both ask the family: the one place this end is decided.
 pub fn without_steps(pos: &Position) -> (Outcome, EndReason) {
-    let v = pos.variant();
-    let lose = Outcome::Win(pos.side_to_move().other());
-    if v.fide || v.is_chessma() {
-        if pos.in_check() {
-            (lose, EndReason::Checkmate)
-        } else if v.is_chessma() && pos.chessma_king_on_corner() {
-            (lose, EndReason::CornerStalemate)
-        } else {
-            (Outcome::Draw, EndReason::Stalemate)
-        }
-    } else {
-        match v.no_legal_turn {
-            NoLegalTurn::Loss => (lose, EndReason::NoLegalTurn),
-            NoLegalTurn::Draw => (Outcome::Draw, EndReason::NoLegalTurn),
+    struct Verdict;
+    impl Visit for Verdict {
+        type Output = (Outcome, EndReason);
+        fn visit<R: Rules>(self, game: R) -> (Outcome, EndReason) {
+            game.without_steps()
         }
     }
+    AnyRules::of(pos).visit(Verdict)
 }

@@ -9,33 +9,11 @@
 use crate::bitboard::{Bitboard, Square};
 use crate::chess::ChessUndo;
 use crate::effects::{Effect, Effects};
-use crate::position::{Outcome, Position, Side, Undo, Unit, NO_UNIT};
+use crate::outcome::{Outcome, Unit, NO_UNIT};
+use crate::position::{Change, Position, Undo};
 use crate::step::{Step, StepKind};
 use crate::variant::Victory;
 use crate::zobrist::ZOBRIST;
-
-/// One reversible change, as the journal records it.
-#[derive(Copy, Clone, Debug)]
-pub(crate) enum Change {
-    /// Unit `id` moved from `from` to the square it stands on (both plain squares).
-    Moved { id: u8, from: Square },
-    /// Unit `id`, alone on its square, left the board.
-    Removed { id: u8 },
-    /// A square's stack before it changed: the unit on top and the one under it.
-    Stack { sq: Square, top: u8, under: u8 },
-    /// Unit `id` stood on `square` with this `alive` flag before a stacked move or removal.
-    Unit { id: u8, square: Square, alive: bool },
-    /// The last unit entered from `side`'s pocket of `kind`, onto `to`.
-    Dropped { side: Side, kind: u8, to: Square },
-    /// Unit `id` was of kind `old`.
-    Kind { id: u8, old: u8 },
-    /// FIDE chess: the dedicated core made the move `step`; its own record (castling
-    /// rights, en passant, the halfmove clock) is the last on the core's record stack. Kept
-    /// there so that a change stays four bytes, copied in a register.
-    Chess { step: Step },
-    /// Chessma 84: the core made a move; its saved state waits on the core's own stack.
-    Chessma,
-}
 
 impl Position {
     /// What `unmake` will need, taken before a step changes anything.

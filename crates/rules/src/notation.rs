@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use crate::bitboard::Square;
-use crate::position::{Outcome, Position, PositionError, Side, Unit, NO_UNIT};
+use crate::outcome::{Outcome, Side, Unit, NO_UNIT};
+use crate::position::{Position, PositionError};
 use crate::variant::{CommandModel, Variant};
 
 impl Position {

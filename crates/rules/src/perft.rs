@@ -1,18 +1,62 @@
-//! Step perft (NOTATION.md): count sequences of legal steps. Leaves are counted without
-//! being made (`count_steps`), which every reported figure states.
+//! Step perft (NOTATION.md): count sequences of legal steps, written once against `Rules`
+//! and run on each family's own position. Leaves are counted without being made
+//! (`count_steps`) unless the made-leaf form is asked for, which every figure states.
 
+use crate::family::{AnyRules, Visit};
+use crate::interface::Rules;
 use crate::position::Position;
 use crate::step::{Step, StepList};
 
-/// Number of legal step sequences of length `depth` from `pos`.
+/// Number of legal step sequences of length `depth` from `pos`, on its family's own type.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    match pos.core_perft(depth, false) {
+    AnyRules::of(pos).visit(Perft { depth, made: false })
+}
+
+/// Perft that makes and unmakes every leaf step too (for comparison with `perft`, whose
+/// leaves are only counted).
+pub fn perft_made(pos: &mut Position, depth: u32) -> u64 {
+    AnyRules::of(pos).visit(Perft { depth, made: true })
+}
+
+/// Perft per first step, in generation order.
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Step, u64)> {
+    AnyRules::of(pos).visit(Divide { depth })
+}
+
+struct Perft {
+    depth: u32,
+    made: bool,
+}
+impl Visit for Perft {
+    type Output = u64;
+    fn visit<R: Rules>(self, mut game: R) -> u64 {
+        if self.made {
+            count_made(&mut game, self.depth)
+        } else {
+            count(&mut game, self.depth)
+        }
+    }
+}
+
+struct Divide {
+    depth: u32,
+}
+impl Visit for Divide {
+    type Output = Vec<(Step, u64)>;
+    fn visit<R: Rules>(self, mut game: R) -> Vec<(Step, u64)> {
+        divide_of(&mut game, self.depth)
+    }
+}
+
+/// Perft of any family: the family's own count where it has one, else leaves counted.
+pub fn count<R: Rules>(pos: &mut R, depth: u32) -> u64 {
+    match pos.own_perft(depth, false) {
         Some(n) => n,
         None => counted(pos, depth),
     }
 }
 
-fn counted(pos: &mut Position, depth: u32) -> u64 {
+fn counted<R: Rules>(pos: &mut R, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_steps(),
@@ -30,16 +74,15 @@ fn counted(pos: &mut Position, depth: u32) -> u64 {
     }
 }
 
-/// Perft that makes and unmakes every leaf step too (for comparison with `perft`, whose
-/// leaves are only counted).
-pub fn perft_made(pos: &mut Position, depth: u32) -> u64 {
-    match pos.core_perft(depth, true) {
+/// Perft of any family with every leaf made and unmade.
+pub fn count_made<R: Rules>(pos: &mut R, depth: u32) -> u64 {
+    match pos.own_perft(depth, true) {
         Some(n) => n,
         None => made(pos, depth),
     }
 }
 
-fn made(pos: &mut Position, depth: u32) -> u64 {
+fn made<R: Rules>(pos: &mut R, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -63,8 +106,8 @@ fn made(pos: &mut Position, depth: u32) -> u64 {
     nodes
 }
 
-/// Perft per first step, in generation order.
-pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Step, u64)> {
+/// Perft per first step of any family, in generation order.
+pub fn divide_of<R: Rules>(pos: &mut R, depth: u32) -> Vec<(Step, u64)> {
     if depth == 0 {
         return vec![];
     }
@@ -73,7 +116,7 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Step, u64)> {
     list.iter()
         .map(|&step| {
             let undo = pos.make(step);
-            let n = perft(pos, depth - 1);
+            let n = count(pos, depth - 1);
             pos.unmake(step, undo);
             (step, n)
         })

@@ -7,78 +7,38 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::bitboard::{Bitboard, Square};
-use crate::command::{body::BodyTurn, chain::ChainTurn, lead::LeadTurn, range::RangeTurn};
-use crate::journal::Change;
+use crate::step::Step;
+use crate::turn::Model;
+pub use crate::turn::TurnState;
 use crate::variant::{CommandModel, Variant, MAX_ACTIVATORS, MAX_GROUPS, MAX_KINDS};
 use crate::zobrist::ZOBRIST;
 
-/// Marks "no unit" in the board array and in leader slots.
-pub const NO_UNIT: u8 = u8::MAX;
+pub use crate::outcome::{Outcome, Side, Unit, NO_UNIT};
+
 /// Unit ids are u8 below NO_UNIT; no built-in game comes near this.
 pub const MAX_UNITS: usize = 200;
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    White = 0,
-    Black = 1,
-}
-
-impl Side {
-    #[inline(always)]
-    pub fn other(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
-    }
-    pub fn index(self) -> usize {
-        self as usize
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::White => "White",
-            Side::Black => "Black",
-        }
-    }
-}
-
-/// A unit with identity: it keeps its id for the whole game, so "each unit moves once a
-/// turn" and chesimal membership survive any rearrangement of the board.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Unit {
-    pub square: Square,
-    pub kind: u8,
-    pub side: Side,
-    /// Group index (0-based; `(1)` in notation is group 0). 0 in games without groups.
-    pub group: u8,
-    pub alive: bool,
-}
-
-/// Where the current turn stands. A fresh turn is `TurnState::default()`.
-///
-/// The common part counts the unit moves and marks where the moved units stand; each
-/// command model keeps its own part in a type of its own module (only the variant's model
-/// reads or writes its part). Aligned to 32 bytes (64 in all) so that saving and restoring it
-/// are two whole, aligned vector moves, and `moved` comes first so that it lies within one of
-/// them: a board straddling the two stores of a restore cannot be forwarded from them, and
-/// reading it right after `unmake` stalled every `make` (a quarter of its time).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-#[repr(C, align(32))]
-pub struct TurnState {
-    /// Squares of the units that moved this turn (where they stand now).
-    pub moved: Bitboard,
-    /// Unit moves made so far this turn.
-    pub moves: u8,
-    pub chain: ChainTurn,
-    pub range: RangeTurn,
-    pub lead: LeadTurn,
-    pub body: BodyTurn,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Win(Side),
-    Draw,
+/// One reversible change, as the journal records it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Change {
+    /// Unit `id` moved from `from` to the square it stands on (both plain squares).
+    Moved { id: u8, from: Square },
+    /// Unit `id`, alone on its square, left the board.
+    Removed { id: u8 },
+    /// A square's stack before it changed: the unit on top and the one under it.
+    Stack { sq: Square, top: u8, under: u8 },
+    /// Unit `id` stood on `square` with this `alive` flag before a stacked move or removal.
+    Unit { id: u8, square: Square, alive: bool },
+    /// The last unit entered from `side`'s pocket of `kind`, onto `to`.
+    Dropped { side: Side, kind: u8, to: Square },
+    /// Unit `id` was of kind `old`.
+    Kind { id: u8, old: u8 },
+    /// FIDE chess: the dedicated core made the move `step`; its own record (castling
+    /// rights, en passant, the halfmove clock) is the last on the core's record stack. Kept
+    /// there so that a change stays four bytes, copied in a register.
+    Chess { step: Step },
+    /// Chessma 84: the core made a move; its saved state waits on the core's own stack.
+    Chessma,
 }
 
 /// What `unmake` needs to take a step back: where the effect journal stood, and the state
@@ -96,7 +56,7 @@ pub struct Undo {
 pub struct Position {
     pub(crate) variant: Arc<Variant>,
     /// The variant's command component (a copy of what `variant` says, for dispatch).
-    pub(crate) model: crate::command::Model,
+    pub(crate) model: Model,
     pub(crate) board: [u8; 256],
     pub(crate) units: Vec<Unit>,
     pub(crate) occupied: [Bitboard; 2],
@@ -187,7 +147,7 @@ impl Position {
     pub(crate) fn empty(variant: &Arc<Variant>, side: Side) -> Position {
         Position {
             variant: variant.clone(),
-            model: crate::command::Model::of(variant),
+            model: Model::of(variant),
             board: [NO_UNIT; 256],
             units: Vec::new(),
             occupied: [Bitboard::EMPTY; 2],
@@ -262,16 +222,6 @@ impl Position {
         ZOBRIST.unit(u.side, u.kind, u.group, u.square)
     }
 
-    /// The hash of a turn state: the common part and each model's part.
-    pub(crate) fn turn_key(turn: &TurnState) -> u64 {
-        let z = &ZOBRIST;
-        let mut h = z.moves[turn.moves as usize];
-        for sq in turn.moved.iter() {
-            h ^= z.moved[sq.index()];
-        }
-        h ^ turn.chain.key() ^ turn.range.key() ^ turn.lead.key() ^ turn.body.key()
-    }
-
     /// The hash computed from scratch; `hash()` keeps it incrementally.
     pub fn compute_hash(&self) -> u64 {
         if let Some(c) = &self.chess {
@@ -289,12 +239,12 @@ impl Position {
                 h ^= ZOBRIST.pocket(s, kind, n);
             }
         }
-        h ^ Self::turn_key(&self.turn)
+        h ^ TurnState::key(&self.turn)
     }
 
     /// Close the turn: the other side starts a fresh one.
     pub(crate) fn end_turn(&mut self) {
-        self.hash ^= Self::turn_key(&self.turn) ^ ZOBRIST.side;
+        self.hash ^= TurnState::key(&self.turn) ^ ZOBRIST.side;
         self.turn = TurnState::default();
         self.side = self.side.other();
     }
@@ -302,7 +252,7 @@ impl Position {
     /// Replace the turn state, keeping the hash.
     #[inline(always)]
     pub(crate) fn set_turn(&mut self, turn: TurnState) {
-        self.hash ^= Self::turn_key(&self.turn) ^ Self::turn_key(&turn);
+        self.hash ^= TurnState::key(&self.turn) ^ TurnState::key(&turn);
         self.turn = turn;
     }
 }

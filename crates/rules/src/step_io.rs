@@ -3,7 +3,8 @@
 
 use crate::bitboard::Square;
 use crate::error::{Illegal, StepError};
-use crate::position::{Position, Side, NO_UNIT};
+use crate::outcome::{Side, NO_UNIT};
+use crate::position::Position;
 use crate::step::{Step, StepKind};
 use crate::variant::CommandModel;
 

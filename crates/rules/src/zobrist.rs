@@ -1,7 +1,7 @@
 //! Zobrist keys, fixed for every run (a seeded generator), so hashes are reproducible.
 
 use crate::bitboard::Square;
-use crate::position::Side;
+use crate::outcome::Side;
 use crate::variant::{MAX_GROUPS, MAX_KINDS};
 
 const POCKETS: usize = 2 * MAX_KINDS * 65;

@@ -12,40 +12,10 @@ use crate::bitboard::{Bitboard, Square};
 use crate::command::flood;
 use crate::error::Illegal;
 use crate::geometry::DIRECTIONS;
-use crate::position::{Outcome, Position, Side};
+use crate::outcome::{Outcome, Side};
+use crate::position::Position;
 use crate::step::{Step, StepKind};
 use crate::variant::BodyRole;
-use crate::zobrist::ZOBRIST;
-
-/// The body model's part of the turn: the main move's start square and which of its eight
-/// neighbours (bit d = direction d of `geometry::DIRECTIONS`) hold a Hair or Limb that may
-/// still follow; whether the turn made its one capture; whether it is a placement turn.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct BodyTurn {
-    pub main_from: Square,
-    pub follower_dirs: u8,
-    pub captured: bool,
-    pub placing: bool,
-}
-
-impl BodyTurn {
-    pub(crate) fn key(&self) -> u64 {
-        let z = &ZOBRIST;
-        let mut h = 0;
-        for d in 0..8 {
-            if self.follower_dirs >> d & 1 != 0 {
-                h ^= z.follower[self.main_from.index() * 8 + d];
-            }
-        }
-        if self.captured {
-            h ^= z.captured;
-        }
-        if self.placing {
-            h ^= z.placing;
-        }
-        h
-    }
-}
 
 /// One side's body parts as bitboards (pinned parts included: they still count for links).
 struct Body {
@@ -345,7 +315,7 @@ pub(crate) fn make(pos: &mut Position, step: Step) {
         turn.body.follower_dirs &= !(1 << d.expect("a follower stands next to the main start"));
     }
     let pin = step.kind == StepKind::Pin;
-    if !pin && pos.board[to.index()] != crate::position::NO_UNIT {
+    if !pin && pos.board[to.index()] != crate::outcome::NO_UNIT {
         turn.body.captured = true;
     }
     pos.relocate_stacked(from, to, pin);

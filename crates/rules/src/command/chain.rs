@@ -7,22 +7,10 @@
 use crate::bitboard::{Bitboard, Square};
 use crate::command::flood;
 use crate::error::Illegal;
-use crate::position::{Position, Side, NO_UNIT};
+use crate::outcome::{Side, NO_UNIT};
+use crate::position::Position;
 use crate::variant::CommandModel;
 use crate::zobrist::ZOBRIST;
-
-/// The chain model's part of the turn: the chesimal this turn moves, fixed by its first step.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct ChainTurn {
-    pub group: Option<u8>,
-}
-
-impl ChainTurn {
-    #[inline(always)]
-    pub(crate) fn key(&self) -> u64 {
-        self.group.map_or(0, |g| ZOBRIST.chosen[g as usize])
-    }
-}
 
 /// The chain model's settings, read from the variant.
 #[derive(Copy, Clone)]

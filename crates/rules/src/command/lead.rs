@@ -14,38 +14,11 @@ use crate::command::flood;
 use crate::error::Illegal;
 use crate::error::StepError;
 use crate::movement::MoveSet;
-use crate::position::{Position, NO_UNIT};
+use crate::outcome::NO_UNIT;
+use crate::position::Position;
 use crate::step::{Step, StepKind};
+use crate::turn::LeadTurn;
 use crate::variant::{CommandModel, LeadMode};
-use crate::zobrist::ZOBRIST;
-
-/// The lead model's part of the turn: the unit id of the leader leading it (NO_UNIT before
-/// `lead`) and the index of its mode in `Variant::lead_modes`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct LeadTurn {
-    pub leader: u8,
-    pub mode: u8,
-}
-
-impl Default for LeadTurn {
-    fn default() -> Self {
-        LeadTurn {
-            leader: NO_UNIT,
-            mode: 0,
-        }
-    }
-}
-
-impl LeadTurn {
-    #[inline(always)]
-    pub(crate) fn key(&self) -> u64 {
-        if self.leader == NO_UNIT {
-            0
-        } else {
-            ZOBRIST.lead[self.leader as usize] ^ ZOBRIST.lead_mode[self.mode as usize & 63]
-        }
-    }
-}
 
 impl Position {
     fn lead_links_any(&self) -> bool {

@@ -21,39 +21,14 @@ pub mod range;
 use crate::bitboard::{Bitboard, Square};
 use crate::effects::Effects;
 use crate::error::Illegal;
-use crate::position::{Position, Side};
+use crate::outcome::Side;
+use crate::position::Position;
 use crate::step::{Step, StepKind, StepList};
 use crate::variant::CommandModel;
 use crate::zobrist::ZOBRIST;
 
+pub(crate) use crate::turn::Model;
 use chain::Chain;
-
-/// Which component runs a position, copied from the variant into the position so that the
-/// hot paths dispatch on one byte.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Model {
-    Single,
-    Chain,
-    Range,
-    Lead,
-    Body,
-    Fide,
-    Chessma,
-}
-
-impl Model {
-    pub(crate) fn of(variant: &crate::variant::Variant) -> Model {
-        match variant.command {
-            _ if variant.fide => Model::Fide,
-            _ if variant.chessma.is_some() => Model::Chessma,
-            CommandModel::Single => Model::Single,
-            CommandModel::Chain { .. } => Model::Chain,
-            CommandModel::Range { .. } => Model::Range,
-            CommandModel::Lead { .. } => Model::Lead,
-            CommandModel::Body => Model::Body,
-        }
-    }
-}
 
 /// The units reachable from `seed` through king-adjacent squares of `within`.
 ///
@@ -191,7 +166,7 @@ impl Position {
     /// Lead model, at a turn start: the turn's first step names its leader.
     #[inline(always)]
     fn awaits_lead(&self) -> bool {
-        self.model == Model::Lead && self.turn.lead.leader == crate::position::NO_UNIT
+        self.model == Model::Lead && self.turn.lead.leader == crate::outcome::NO_UNIT
     }
 
     /// `end` is legal once the turn has a unit move and the game goes on.
@@ -215,16 +190,6 @@ impl Position {
         self.for_each_mover(|from, dests| list.push_moves(from, dests));
         if self.end_is_legal() {
             list.push(Step::END);
-        }
-    }
-
-    /// Perft counted by a model's own core where it has one that is not mirrored step by
-    /// step into the generic view (Chessma 84 rebuilds the view after a move, which perft
-    /// does not need); None: the generic recursion of perft.rs.
-    pub(crate) fn core_perft(&self, depth: u32, made: bool) -> Option<u64> {
-        match self.model {
-            Model::Chessma => Some(self.chessma_perft(depth, made)),
-            _ => None,
         }
     }
 
@@ -363,7 +328,7 @@ impl Position {
         }
         let id = self.board[from.index()];
         let captured = self.board[to.index()];
-        if captured != crate::position::NO_UNIT {
+        if captured != crate::outcome::NO_UNIT {
             self.remove(captured);
         }
         self.relocate(id, to);

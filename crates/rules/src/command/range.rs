@@ -7,29 +7,9 @@
 
 use crate::bitboard::{Bitboard, Square};
 use crate::error::Illegal;
-use crate::position::{Position, Side};
+use crate::outcome::Side;
+use crate::position::Position;
 use crate::zobrist::ZOBRIST;
-
-/// The range model's part of the turn: bit `s` is set when the moves so far can be matched
-/// to distinct leaders making up the subset `s` (bit i of s = the side's i-th activation
-/// slot). A fresh turn has only the empty subset.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct RangeTurn {
-    pub feasible: u64,
-}
-
-impl Default for RangeTurn {
-    fn default() -> Self {
-        RangeTurn { feasible: 1 }
-    }
-}
-
-impl RangeTurn {
-    #[inline(always)]
-    pub(crate) fn key(&self) -> u64 {
-        ZOBRIST.feasible_key(self.feasible)
-    }
-}
 
 /// The feasible leader subsets after one more move that the leaders in `covering` could
 /// have activated (each subset gains one leader it did not yet use).

@@ -266,7 +266,7 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
                     "rules = chessma needs command = single on a board of two sheets".into(),
                 ));
             }
-            for letter in crate::chessma::REQUIRED_LETTERS.chars() {
+            for letter in crate::sheets::REQUIRED_LETTERS.chars() {
                 if !pieces.iter().any(|p: &PieceKind| p.letter == letter) {
                     return Err(err(
                         e,
@@ -274,7 +274,7 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
                     ));
                 }
             }
-            chessma = Some(Arc::new(crate::chessma::Tables::new(&geometry)));
+            chessma = Some(Arc::new(crate::sheets::Tables::new(&geometry)));
             false
         }
         Some(e) if e.value == "fide" => {

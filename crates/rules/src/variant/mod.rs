@@ -234,7 +234,7 @@ pub struct Variant {
     /// `rules = fide`: FIDE chess on its dedicated 8x8 core (positions are FEN).
     pub fide: bool,
     /// `rules = chessma`: Chessma 84 on its dedicated core over the board's sheets.
-    pub(crate) chessma: Option<Arc<crate::chessma::Tables>>,
+    pub(crate) chessma: Option<Arc<crate::sheets::Tables>>,
     /// For each leader kind, the kinds it may activate (bit k = piece kind k). All by default.
     pub activates: [u16; MAX_KINDS],
     /// Some leader may not activate every kind (`activates X = ...` lines).

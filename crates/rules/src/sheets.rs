@@ -5,6 +5,9 @@
 use crate::bitboard::{Bitboard, Square};
 use crate::geometry::{Geometry, DIRECTIONS};
 
+/// The letters of the Chessma core's kinds, as its variant file must declare them.
+pub(crate) const REQUIRED_LETTERS: &str = "KQRBNPIULWCESX";
+
 pub(crate) const NONE: u8 = 0xFF;
 
 /// A short list of squares (a ray or a neighbourhood), nearest or lowest first.

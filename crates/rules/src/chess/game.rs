@@ -1,0 +1,223 @@
+//! FIDE chess as a game family (`FideGame`): the 8x8 core alone, searched and counted with
+//! no generic view kept beside it. Its undo is the core's own record of a move.
+
+use std::sync::Arc;
+
+use super::board::{ChessBoard, ChessUndo, EMPTY, KING};
+use super::{frame, sq64, ListSink, LETTERS};
+use crate::bitboard::{Bitboard, Square};
+use crate::effects::{Effect, Effects};
+use crate::interface::Rules;
+use crate::outcome::{EndReason, Outcome, Side, Unit};
+use crate::step::{Step, StepKind, StepList};
+use crate::variant::Variant;
+
+/// A chess position on its own core.
+#[derive(Clone)]
+pub struct FideGame {
+    board: ChessBoard,
+    /// Variant piece kind of each chess piece type (P N B R Q K).
+    kind_of: [u8; 6],
+    variant: Arc<Variant>,
+}
+
+/// What `FideGame::unmake` needs: the core's record of the move.
+#[derive(Copy, Clone, Debug)]
+pub struct FideUndo(ChessUndo);
+
+fn side_of(color: usize) -> Side {
+    if color == 0 {
+        Side::White
+    } else {
+        Side::Black
+    }
+}
+
+impl FideGame {
+    /// A position on the core, with the variant's kind of each chess piece type.
+    pub(crate) fn new(board: ChessBoard, kind_of: [u8; 6], variant: Arc<Variant>) -> FideGame {
+        FideGame {
+            board,
+            kind_of,
+            variant,
+        }
+    }
+
+    /// From, to (0..64) and promotion piece type (0 for none) of a step.
+    #[inline(always)]
+    fn decode(&self, step: Step) -> (u8, u8, u8) {
+        let promo = match step.kind {
+            StepKind::Promote(kind) => {
+                self.kind_of.iter().position(|&k| k == kind).unwrap_or(0) as u8
+            }
+            _ => 0,
+        };
+        (sq64(step.from), sq64(step.to), promo)
+    }
+
+    #[inline(always)]
+    fn unit_of(&self, sq: u8) -> Option<Unit> {
+        let pc = self.board.mailbox[sq as usize];
+        (pc != EMPTY).then(|| Unit {
+            square: frame(sq),
+            kind: self.kind_of[(pc & 7) as usize],
+            side: side_of((pc >> 3) as usize),
+            group: 0,
+            alive: true,
+        })
+    }
+
+    /// The half-moves since the last pawn move or capture (the fifty-move rule).
+    pub fn halfmove_clock(&self) -> u16 {
+        self.board.halfmove
+    }
+    pub fn insufficient_material(&self) -> bool {
+        self.board.insufficient_material()
+    }
+}
+
+impl Rules for FideGame {
+    type Undo = FideUndo;
+
+    fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+    #[inline(always)]
+    fn side_to_move(&self) -> Side {
+        side_of(self.board.side)
+    }
+    /// Chess ends only where the side to move has no move (`without_steps`).
+    fn outcome(&self) -> Option<Outcome> {
+        None
+    }
+    fn at_turn_start(&self) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn hash(&self) -> u64 {
+        self.board.hash
+    }
+    #[inline]
+    fn legal_steps(&self, list: &mut StepList) {
+        list.clear();
+        self.board.generate(&mut ListSink(list, &self.kind_of));
+    }
+    fn count_steps(&self) -> u64 {
+        self.board.count()
+    }
+    #[inline]
+    fn make(&mut self, step: Step) -> FideUndo {
+        let (from, to, promo) = self.decode(step);
+        FideUndo(self.board.make(from, to, promo))
+    }
+    fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> FideUndo {
+        fx.clear();
+        let (from, to, _) = self.decode(step);
+        let mover = self.unit_of(from).expect("a legal step moves a piece");
+        let undo = self.make(step);
+        if undo.0.captured != EMPTY {
+            let pc = undo.0.captured;
+            fx.push(Effect::Removed {
+                side: side_of((pc >> 3) as usize),
+                kind: self.kind_of[(pc & 7) as usize],
+                square: frame(undo.0.cap_sq),
+                capture: true,
+            });
+        }
+        fx.push(Effect::Moved {
+            side: mover.side,
+            kind: mover.kind,
+            from: step.from,
+            to: step.to,
+        });
+        if self.board.mailbox[to as usize] & 7 == KING && (to as i8 - from as i8).abs() == 2 {
+            let (rf, rt) = if to > from {
+                (to + 1, to - 1)
+            } else {
+                (to - 2, to + 1)
+            };
+            fx.push(Effect::Moved {
+                side: mover.side,
+                kind: self.kind_of[super::board::ROOK as usize],
+                from: frame(rf),
+                to: frame(rt),
+            });
+        }
+        if let StepKind::Promote(kind) = step.kind {
+            fx.push(Effect::KindChanged {
+                side: mover.side,
+                square: step.to,
+                from: mover.kind,
+                to: kind,
+            });
+        }
+        undo
+    }
+    #[inline]
+    fn unmake(&mut self, step: Step, undo: FideUndo) {
+        let (from, to, promo) = self.decode(step);
+        self.board.unmake(from, to, promo, undo.0);
+    }
+    fn without_steps(&self) -> (Outcome, EndReason) {
+        if self.board.in_check() {
+            (
+                Outcome::Win(self.side_to_move().other()),
+                EndReason::Checkmate,
+            )
+        } else {
+            (Outcome::Draw, EndReason::Stalemate)
+        }
+    }
+
+    #[inline]
+    fn unit_at(&self, sq: Square) -> Option<Unit> {
+        if sq.file() >= 8 || sq.rank() >= 8 {
+            return None;
+        }
+        self.unit_of(sq64(sq))
+    }
+    #[inline]
+    fn for_each_unit(&self, mut f: impl FnMut(Unit)) {
+        let mut occ = self.board.colors[0] | self.board.colors[1];
+        while occ != 0 {
+            let sq = occ.trailing_zeros() as u8;
+            occ &= occ - 1;
+            if let Some(u) = self.unit_of(sq) {
+                f(u);
+            }
+        }
+    }
+    fn commanded(&self, side: Side) -> Bitboard {
+        let mut occ = self.board.colors[side.index()];
+        let mut b = Bitboard::EMPTY;
+        while occ != 0 {
+            b.set(frame(occ.trailing_zeros() as u8));
+            occ &= occ - 1;
+        }
+        b
+    }
+    fn in_check(&self) -> bool {
+        self.board.in_check()
+    }
+
+    fn to_text(&self) -> String {
+        super::fen(&self.board)
+    }
+    fn step_text(&self, step: Step) -> String {
+        let geo = &self.variant.geometry;
+        // As Position::step_text writes it: `x` when a piece stands on the destination.
+        let capture = self.board.mailbox[sq64(step.to) as usize] != EMPTY;
+        let mut s = format!(
+            "{}{}{}",
+            geo.square_name(step.from),
+            if capture { 'x' } else { '-' },
+            geo.square_name(step.to)
+        );
+        if let StepKind::Promote(kind) = step.kind {
+            let t = self.kind_of.iter().position(|&k| k == kind).unwrap_or(4);
+            s.push('=');
+            s.push(LETTERS[t]);
+        }
+        s
+    }
+}

@@ -1,0 +1,218 @@
+//! Chessma 84 as a game family (`ChessmaGame`): the two-sheet core alone, searched and
+//! counted with no generic view rebuilt beside it. Its undo is the core's own saved state
+//! (the board's change log holds the rest).
+
+use std::sync::Arc;
+
+use super::board::{kind, side, Board, Saved, EMPTY};
+use super::rules::{Game, MoveBuf};
+use super::tables::NONE;
+use super::{ChessmaState, Tell};
+use crate::bitboard::{Bitboard, Square};
+use crate::effects::Effects;
+use crate::interface::Rules;
+use crate::outcome::{EndReason, Outcome, Side, Unit};
+use crate::step::{Step, StepList};
+use crate::variant::Variant;
+
+/// A Chessma 84 position on its own core.
+#[derive(Clone)]
+pub struct ChessmaGame {
+    state: ChessmaState,
+    variant: Arc<Variant>,
+}
+
+/// What `ChessmaGame::unmake` needs: the core's saved state before the move.
+#[derive(Copy, Clone, Debug)]
+pub struct ChessmaUndo(Saved);
+
+fn side_of(s: usize) -> Side {
+    if s == 0 {
+        Side::White
+    } else {
+        Side::Black
+    }
+}
+
+impl ChessmaGame {
+    /// A position on the core (a copy of `state`'s board, with an empty history).
+    pub(crate) fn new(state: &ChessmaState, variant: Arc<Variant>) -> ChessmaGame {
+        let mut board = Board::empty();
+        board.copy_from(&state.board);
+        ChessmaGame {
+            state: ChessmaState {
+                board,
+                tables: state.tables.clone(),
+                saved: Vec::new(),
+                removed: Vec::new(),
+                removed_marks: Vec::new(),
+                variant_kind: state.variant_kind,
+            },
+            variant,
+        }
+    }
+
+    #[inline(always)]
+    fn unit_of(&self, at: u8) -> Option<Unit> {
+        let cell = self.state.board.cells[at as usize];
+        (cell != EMPTY).then(|| Unit {
+            square: Square::from_index(at),
+            kind: self.state.variant_kind[kind(cell) as usize],
+            side: side_of(side(cell)),
+            group: 0,
+            alive: true,
+        })
+    }
+
+    /// The move a legal step stands for, from the moving piece's moves alone, generated on
+    /// the board itself (no copy: `make` owns it).
+    fn decode(&mut self, step: Step) -> super::Mv {
+        let st = &mut self.state;
+        let game = Game {
+            t: &st.tables,
+            b: &mut st.board,
+        };
+        let mut out = MoveBuf::new();
+        let drop = matches!(step.kind, crate::step::StepKind::Drop(_));
+        let only = if drop {
+            Bitboard::EMPTY
+        } else {
+            Bitboard::from_square(step.from)
+        };
+        game.pseudo_of(only, drop, &mut out);
+        *out.as_slice()
+            .iter()
+            .find(|&&m| st.step_of(m) == step)
+            .expect("a legal chessma step")
+    }
+}
+
+impl Rules for ChessmaGame {
+    type Undo = ChessmaUndo;
+
+    fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+    #[inline(always)]
+    fn side_to_move(&self) -> Side {
+        side_of(self.state.board.side)
+    }
+    /// Chessma 84 ends only where the side to move has no move (`without_steps`).
+    fn outcome(&self) -> Option<Outcome> {
+        None
+    }
+    fn at_turn_start(&self) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn hash(&self) -> u64 {
+        self.state.board.hash
+    }
+    fn legal_steps(&self, list: &mut StepList) {
+        list.clear();
+        let st = &self.state;
+        st.with_moves(|mv, _, _, _| {
+            for &m in mv {
+                list.push(st.step_of(m));
+            }
+        })
+    }
+    fn count_steps(&self) -> u64 {
+        self.state.with_moves(|mv, _, _, _| mv.len() as u64)
+    }
+    fn make(&mut self, step: Step) -> ChessmaUndo {
+        let mv = self.decode(step);
+        let st = &mut self.state;
+        let (saved, _) = Game {
+            t: &st.tables,
+            b: &mut st.board,
+        }
+        .make(mv);
+        ChessmaUndo(saved)
+    }
+    fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> ChessmaUndo {
+        fx.clear();
+        let mv = self.decode(step);
+        let st = &mut self.state;
+        let mut removed = Vec::new();
+        let mut tell = Tell {
+            fx: Some(fx),
+            removed: &mut removed,
+            kinds: &st.variant_kind,
+        };
+        let (saved, _) = Game {
+            t: &st.tables,
+            b: &mut st.board,
+        }
+        .make_reporting(mv, &mut tell);
+        ChessmaUndo(saved)
+    }
+    fn unmake(&mut self, _step: Step, undo: ChessmaUndo) {
+        let st = &mut self.state;
+        Game {
+            t: &st.tables,
+            b: &mut st.board,
+        }
+        .unmake(undo.0);
+    }
+    /// 7.5: checkmate loses; a stalemate loses with the King on a corner, else draws.
+    fn without_steps(&self) -> (Outcome, EndReason) {
+        let b = &self.state.board;
+        let lose = Outcome::Win(self.side_to_move().other());
+        if self.in_check() {
+            (lose, EndReason::Checkmate)
+        } else if b.kings[b.side] != NONE && self.state.tables.corner[b.kings[b.side] as usize] {
+            (lose, EndReason::CornerStalemate)
+        } else {
+            (Outcome::Draw, EndReason::Stalemate)
+        }
+    }
+    fn own_perft(&self, depth: u32, made: bool) -> Option<u64> {
+        let mut board = Board::empty();
+        board.copy_from(&self.state.board);
+        Some(
+            Game {
+                t: &self.state.tables,
+                b: &mut board,
+            }
+            .perft(depth, made),
+        )
+    }
+
+    #[inline]
+    fn unit_at(&self, sq: Square) -> Option<Unit> {
+        self.unit_of(sq.index() as u8)
+    }
+    fn for_each_unit(&self, mut f: impl FnMut(Unit)) {
+        let b = &self.state.board;
+        for s in (b.occ[0] | b.occ[1]).iter() {
+            if let Some(u) = self.unit_of(s.index() as u8) {
+                f(u);
+            }
+        }
+    }
+    fn commanded(&self, side: Side) -> Bitboard {
+        self.state.board.occ[side.index()]
+    }
+    fn frozen(&self, side: Side) -> Bitboard {
+        self.state.board.frozen(&self.state.tables, side.index())
+    }
+    fn in_hand(&self, side: Side, kind: u8) -> u8 {
+        let st = &self.state;
+        (1..16)
+            .filter(|&k| st.variant_kind[k] == kind)
+            .map(|k| st.board.pocket[side.index()][k])
+            .sum()
+    }
+    fn in_check(&self) -> bool {
+        let b = &self.state.board;
+        b.in_check(&self.state.tables, b.side)
+    }
+
+    fn to_text(&self) -> String {
+        self.state.text(&self.variant)
+    }
+    fn step_text(&self, step: Step) -> String {
+        self.state.step_text(&self.variant, step)
+    }
+}

@@ -1,0 +1,277 @@
+//! The game families behind one enum. `AnyRules` is the one place that chooses a family at
+//! run time; everything generic (search, perft, matches) is written against `Rules` and
+//! reaches a family through `AnyRules::visit`, compiled once per family.
+
+use crate::bitboard::{Bitboard, Square};
+use crate::effects::Effects;
+use crate::interface::Rules;
+use crate::outcome::{EndReason, Outcome, Side, Unit};
+use crate::position::{Position, Undo};
+use crate::step::{Step, StepList};
+use crate::variant::{NoLegalTurn, Variant};
+use std::sync::Arc;
+
+pub use crate::chess::{FideGame, FideUndo};
+pub use crate::chessma::{ChessmaGame, ChessmaUndo};
+
+/// Work generic over the family: `AnyRules::visit` calls `visit` with the concrete type.
+pub trait Visit {
+    type Output;
+    fn visit<R: Rules>(self, game: R) -> Self::Output;
+}
+
+/// A position of any built-in family.
+#[derive(Clone)]
+pub enum AnyRules {
+    Command(CommandGame),
+    Body(BodyGame),
+    Fide(FideGame),
+    Chessma(ChessmaGame),
+}
+
+impl AnyRules {
+    /// The family of `pos`'s variant, with `pos`'s position (a copy).
+    pub fn of(pos: &Position) -> AnyRules {
+        let v = pos.variant();
+        if v.fide {
+            let c = pos.chess();
+            AnyRules::Fide(FideGame::new(c.board.clone(), c.kind_of, v.clone()))
+        } else if v.is_chessma() {
+            AnyRules::Chessma(ChessmaGame::new(pos.chessma(), v.clone()))
+        } else if v.command == crate::variant::CommandModel::Body {
+            AnyRules::Body(BodyGame(pos.clone()))
+        } else {
+            AnyRules::Command(CommandGame(pos.clone()))
+        }
+    }
+
+    /// Run `work` on the concrete family.
+    pub fn visit<V: Visit>(self, work: V) -> V::Output {
+        match self {
+            AnyRules::Command(g) => work.visit(g),
+            AnyRules::Body(g) => work.visit(g),
+            AnyRules::Fide(g) => work.visit(g),
+            AnyRules::Chessma(g) => work.visit(g),
+        }
+    }
+}
+
+/// The verdict of the generic board's families when the side to move has no legal step.
+fn no_legal_turn(pos: &Position) -> (Outcome, EndReason) {
+    match pos.variant().no_legal_turn {
+        NoLegalTurn::Loss => (
+            Outcome::Win(pos.side_to_move().other()),
+            EndReason::NoLegalTurn,
+        ),
+        NoLegalTurn::Draw => (Outcome::Draw, EndReason::NoLegalTurn),
+    }
+}
+
+/// Implements `Rules` for a family kept on the generic unit board (position.rs, with the
+/// effect journal as its undo).
+macro_rules! generic_board_family {
+    ($name:ident) => {
+        impl Rules for $name {
+            type Undo = Undo;
+            fn variant(&self) -> &Arc<Variant> {
+                self.0.variant()
+            }
+            #[inline(always)]
+            fn side_to_move(&self) -> Side {
+                self.0.side_to_move()
+            }
+            #[inline(always)]
+            fn outcome(&self) -> Option<Outcome> {
+                self.0.outcome()
+            }
+            #[inline(always)]
+            fn at_turn_start(&self) -> bool {
+                self.0.at_turn_start()
+            }
+            #[inline(always)]
+            fn hash(&self) -> u64 {
+                self.0.hash()
+            }
+            #[inline]
+            fn legal_steps(&self, list: &mut StepList) {
+                self.0.legal_steps(list)
+            }
+            #[inline]
+            fn count_steps(&self) -> u64 {
+                self.0.count_steps()
+            }
+            fn is_legal(&self, step: Step) -> bool {
+                self.0.is_legal(step)
+            }
+            #[inline]
+            fn make(&mut self, step: Step) -> Undo {
+                self.0.make(step)
+            }
+            fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> Undo {
+                self.0.make_reporting(step, fx)
+            }
+            #[inline]
+            fn unmake(&mut self, step: Step, undo: Undo) {
+                self.0.unmake(step, undo)
+            }
+            fn without_steps(&self) -> (Outcome, EndReason) {
+                no_legal_turn(&self.0)
+            }
+            #[inline]
+            fn unit_at(&self, sq: Square) -> Option<Unit> {
+                self.0.unit_at(sq).copied()
+            }
+            #[inline]
+            fn for_each_unit(&self, mut f: impl FnMut(Unit)) {
+                self.0.units().for_each(|u| f(*u))
+            }
+            fn commanded(&self, side: Side) -> Bitboard {
+                self.0.commanded_units(side)
+            }
+            fn destinations(&self, from: Square) -> Bitboard {
+                self.0.destinations(from)
+            }
+            fn in_hand(&self, side: Side, kind: u8) -> u8 {
+                self.0.pocket(side).get(kind as usize).copied().unwrap_or(0)
+            }
+            fn to_text(&self) -> String {
+                self.0.to_text()
+            }
+            fn step_text(&self, step: Step) -> String {
+                self.0.step_text(step)
+            }
+            fn parse_step(&self, text: &str) -> Result<Step, crate::error::StepError> {
+                self.0.parse_step(text)
+            }
+        }
+
+        impl $name {
+            /// The position on the generic unit board.
+            pub fn position(&self) -> &Position {
+                &self.0
+            }
+        }
+    };
+}
+
+/// The unit-moving command models (single, chain, range, lead): the Chesimals, Chieftain
+/// and Fusion games, told apart by their variant data.
+#[derive(Clone)]
+pub struct CommandGame(Position);
+generic_board_family!(CommandGame);
+
+/// Lifeform Chess: a body whose parts drag each other along (command/body.rs).
+#[derive(Clone)]
+pub struct BodyGame(Position);
+generic_board_family!(BodyGame);
+
+/// What `AnyRules::unmake` needs: the family's own undo.
+#[derive(Copy, Clone, Debug)]
+pub enum AnyUndo {
+    Board(Undo),
+    Fide(FideUndo),
+    Chessma(ChessmaUndo),
+}
+
+/// Calls `$call` on the family inside `$self` (the enum's one dispatch).
+macro_rules! each {
+    ($self:expr, $g:ident => $call:expr) => {
+        match $self {
+            AnyRules::Command($g) => $call,
+            AnyRules::Body($g) => $call,
+            AnyRules::Fide($g) => $call,
+            AnyRules::Chessma($g) => $call,
+        }
+    };
+}
+
+/// Any family through one type, dispatching each call (for code off the hot paths; search
+/// and perft go through `visit` and run monomorphised).
+impl Rules for AnyRules {
+    type Undo = AnyUndo;
+    fn variant(&self) -> &Arc<Variant> {
+        each!(self, g => g.variant())
+    }
+    fn side_to_move(&self) -> Side {
+        each!(self, g => g.side_to_move())
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        each!(self, g => g.outcome())
+    }
+    fn at_turn_start(&self) -> bool {
+        each!(self, g => g.at_turn_start())
+    }
+    fn hash(&self) -> u64 {
+        each!(self, g => g.hash())
+    }
+    fn legal_steps(&self, list: &mut StepList) {
+        each!(self, g => g.legal_steps(list))
+    }
+    fn count_steps(&self) -> u64 {
+        each!(self, g => g.count_steps())
+    }
+    fn is_legal(&self, step: Step) -> bool {
+        each!(self, g => g.is_legal(step))
+    }
+    fn make(&mut self, step: Step) -> AnyUndo {
+        match self {
+            AnyRules::Command(g) => AnyUndo::Board(g.make(step)),
+            AnyRules::Body(g) => AnyUndo::Board(g.make(step)),
+            AnyRules::Fide(g) => AnyUndo::Fide(g.make(step)),
+            AnyRules::Chessma(g) => AnyUndo::Chessma(g.make(step)),
+        }
+    }
+    fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> AnyUndo {
+        match self {
+            AnyRules::Command(g) => AnyUndo::Board(g.make_reporting(step, fx)),
+            AnyRules::Body(g) => AnyUndo::Board(g.make_reporting(step, fx)),
+            AnyRules::Fide(g) => AnyUndo::Fide(g.make_reporting(step, fx)),
+            AnyRules::Chessma(g) => AnyUndo::Chessma(g.make_reporting(step, fx)),
+        }
+    }
+    fn unmake(&mut self, step: Step, undo: AnyUndo) {
+        match (self, undo) {
+            (AnyRules::Command(g), AnyUndo::Board(u)) => g.unmake(step, u),
+            (AnyRules::Body(g), AnyUndo::Board(u)) => g.unmake(step, u),
+            (AnyRules::Fide(g), AnyUndo::Fide(u)) => g.unmake(step, u),
+            (AnyRules::Chessma(g), AnyUndo::Chessma(u)) => g.unmake(step, u),
+            _ => panic!("an undo record of another family"),
+        }
+    }
+    fn without_steps(&self) -> (Outcome, EndReason) {
+        each!(self, g => g.without_steps())
+    }
+    fn own_perft(&self, depth: u32, made: bool) -> Option<u64> {
+        each!(self, g => g.own_perft(depth, made))
+    }
+    fn unit_at(&self, sq: Square) -> Option<Unit> {
+        each!(self, g => g.unit_at(sq))
+    }
+    fn for_each_unit(&self, f: impl FnMut(Unit)) {
+        each!(self, g => g.for_each_unit(f))
+    }
+    fn commanded(&self, side: Side) -> Bitboard {
+        each!(self, g => g.commanded(side))
+    }
+    fn destinations(&self, from: Square) -> Bitboard {
+        each!(self, g => g.destinations(from))
+    }
+    fn frozen(&self, side: Side) -> Bitboard {
+        each!(self, g => g.frozen(side))
+    }
+    fn in_hand(&self, side: Side, kind: u8) -> u8 {
+        each!(self, g => g.in_hand(side, kind))
+    }
+    fn in_check(&self) -> bool {
+        each!(self, g => g.in_check())
+    }
+    fn to_text(&self) -> String {
+        each!(self, g => g.to_text())
+    }
+    fn step_text(&self, step: Step) -> String {
+        each!(self, g => g.step_text(step))
+    }
+    fn parse_step(&self, text: &str) -> Result<Step, crate::error::StepError> {
+        each!(self, g => g.parse_step(text))
+    }
+}

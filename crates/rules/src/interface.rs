@@ -1,0 +1,124 @@
+//! The one interface every game family implements: `Rules`. A family owns its board
+//! representation, its turn state and its undo; the engine's search, perft and matches are
+//! written once against this trait and compiled once per family (family.rs picks the family
+//! of a variant at run time, in one `match`).
+//!
+//! The built-in families: `CommandGame` (the unit-moving command models: single, chain,
+//! range, lead; the Chesimals, Chieftain and Fusion games are data), `BodyGame` (Lifeform),
+//! `FideGame` (FIDE chess on its 8x8 core) and `ChessmaGame` (Chessma 84 on its two-sheet
+//! core). A family written outside this crate implements the same trait (see
+//! docs/architecture.md, "Adding a game family").
+
+use std::sync::Arc;
+
+use crate::bitboard::{Bitboard, Square};
+use crate::effects::Effects;
+use crate::error::{Illegal, StepError};
+use crate::outcome::{EndReason, Outcome, Side, Unit};
+use crate::step::{Step, StepList};
+use crate::variant::Variant;
+
+/// A game family: the rules of one kind of game over a position it owns.
+///
+/// Invariants every implementation keeps (the tests check them for the built-in families):
+/// `make` is only given a step of `legal_steps`; `unmake(step, undo)` right after
+/// `make(step)` restores the position exactly, hash included; `hash` covers everything that
+/// decides the legal steps (the turn state too); once `outcome` is set there is no legal step.
+pub trait Rules: Clone + Send + Sync + 'static {
+    /// What `unmake` needs to take a step back.
+    type Undo: Copy + Send;
+
+    /// The variant this position plays (its pieces, values, board).
+    fn variant(&self) -> &Arc<Variant>;
+    fn side_to_move(&self) -> Side;
+    /// Set when a victory condition was met, possibly in the middle of a turn.
+    fn outcome(&self) -> Option<Outcome>;
+    /// True at the start of a turn (no step of it made yet). One-move families: always.
+    fn at_turn_start(&self) -> bool;
+    /// Zobrist key of the position and its turn state.
+    fn hash(&self) -> u64;
+
+    /// Every legal step now (none once the game is decided); `list` is cleared first.
+    fn legal_steps(&self, list: &mut StepList);
+    /// The number of legal steps (perft counts its leaves with this).
+    fn count_steps(&self) -> u64 {
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        list.len() as u64
+    }
+    fn is_legal(&self, step: Step) -> bool {
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        list.contains(step)
+    }
+    /// Play a legal step.
+    fn make(&mut self, step: Step) -> Self::Undo;
+    /// Play a legal step as `make` does and say what it did (`fx` is cleared first).
+    fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> Self::Undo;
+    /// Take back the step `make` just played.
+    fn unmake(&mut self, step: Step, undo: Self::Undo);
+    /// The game's end when the side to move has no legal step: the family's verdict
+    /// (checkmate or stalemate, a corner stalemate, "no legal turn loses" or draws).
+    fn without_steps(&self) -> (Outcome, EndReason);
+    /// Perft counted by the family's own move type, when it has a faster one than steps.
+    fn own_perft(&self, _depth: u32, _made: bool) -> Option<u64> {
+        None
+    }
+
+    /// The unit on `sq`, if any.
+    fn unit_at(&self, sq: Square) -> Option<Unit>;
+    /// Every unit on the board.
+    fn for_each_unit(&self, f: impl FnMut(Unit));
+    /// Units of `side` that the command rules let move at a turn start (all, where every
+    /// unit may move).
+    fn commanded(&self, side: Side) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        self.for_each_unit(|u| {
+            if u.side == side {
+                b.set(u.square)
+            }
+        });
+        b
+    }
+    /// Where the unit on `from` could go by itself (for the evaluation's threats).
+    fn destinations(&self, from: Square) -> Bitboard {
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        list.iter()
+            .filter(|s| s.from == from)
+            .map(|s| s.to)
+            .collect()
+    }
+    /// Units of `side` that an enemy piece freezes now (Chessma 84's Immobilizer).
+    fn frozen(&self, _side: Side) -> Bitboard {
+        Bitboard::EMPTY
+    }
+    /// Units of `kind` that `side` holds in hand (placement and drop games).
+    fn in_hand(&self, _side: Side, _kind: u8) -> u8 {
+        0
+    }
+    /// Is the side to move in check (families with a check rule)?
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// The position as text (NOTATION.md's form for the built-in families).
+    fn to_text(&self) -> String;
+    /// A step as text (NOTATION.md's form for the built-in families).
+    fn step_text(&self, step: Step) -> String;
+    /// Read a step and check it is legal now. By default: the legal step written `text`.
+    fn parse_step(&self, text: &str) -> Result<Step, StepError> {
+        let text = text.trim();
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        list.iter()
+            .copied()
+            .find(|&s| self.step_text(s) == text)
+            .ok_or_else(|| {
+                StepError::new(
+                    Illegal::NoSuchStep,
+                    format!("{text} is illegal: {}", Illegal::NoSuchStep),
+                )
+            })
+    }
+}

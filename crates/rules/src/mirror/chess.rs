@@ -1,0 +1,326 @@
+//! FIDE chess in the generic unit view (`Position`): the core's moves mirrored into the
+//! units, board and occupancy through the journal, the FEN, and the step text, for the
+//! interface, the notation and `Game`. Search and perft use `FideGame`, the core alone.
+
+use crate::chess::board::{ChessBoard, EMPTY, KING, PAWN, ROOK};
+use crate::chess::{fen, frame, sq64, ChessState, ChessUndo, ListSink, LETTERS};
+use crate::error::{Illegal, StepError};
+use crate::outcome::{Side, Unit};
+use crate::position::{Position, PositionError};
+use crate::step::{Step, StepKind, StepList};
+
+impl Position {
+    #[inline(always)]
+    pub(crate) fn chess(&self) -> &ChessState {
+        self.chess.as_deref().expect("chess variant")
+    }
+
+    pub(crate) fn chess_legal_steps(&self, list: &mut StepList) {
+        let c = self.chess();
+        c.board.generate(&mut ListSink(list, &c.kind_of));
+    }
+
+    pub(crate) fn chess_count(&self) -> u64 {
+        self.chess().board.count()
+    }
+
+    pub(crate) fn chess_in_check(&self) -> bool {
+        self.chess().board.in_check()
+    }
+
+    /// Play a move on the core, then mirror it in the generic view through the journaled
+    /// effects (capture, move, castling rook, promotion); the core's record goes last, so
+    /// that `unmake` takes the core back first.
+    pub(crate) fn chess_make(&mut self, step: Step) {
+        let c = self.chess.as_deref_mut().expect("chess variant");
+        let (from, to, promo) = c.decode(step);
+        let undo = c.board.make(from, to, promo);
+        let (captured, cap_sq) = (undo.captured, undo.cap_sq);
+        let castle_rook = c.castle_rook(from, to);
+        let new_kind = (promo != 0).then(|| c.kind_of[promo as usize]);
+        let hash = c.board.hash;
+        if captured != EMPTY {
+            let id = self.board[frame(cap_sq).index()];
+            self.remove(id);
+        }
+        let id = self.board[frame(from).index()];
+        self.shift(id, frame(to));
+        if let Some((rf, rt)) = castle_rook {
+            let rook = self.board[frame(rf).index()];
+            self.shift(rook, frame(rt));
+        }
+        if let Some(kind) = new_kind {
+            self.set_kind(id, kind);
+        }
+        self.record_chess(undo, step);
+        self.hash = hash;
+        self.side = self.side.other();
+    }
+
+    pub(crate) fn chess_records(&mut self) -> &mut Vec<ChessUndo> {
+        &mut self.chess.as_deref_mut().expect("chess variant").records
+    }
+
+    /// Take the core back (the journal reverts the generic view).
+    pub(crate) fn chess_unmake_core(&mut self, step: Step, undo: ChessUndo) {
+        let c = self.chess.as_deref_mut().expect("chess variant");
+        let (from, to, promo) = c.decode(step);
+        c.board.unmake(from, to, promo, undo);
+    }
+
+    /// The FEN of the position.
+    pub(crate) fn chess_fen(&self) -> String {
+        fen(&self.chess().board)
+    }
+
+    /// Chess: is the side to move in check? (Always false in other games.)
+    pub fn in_check(&self) -> bool {
+        (self.chess.is_some() && self.chess_in_check())
+            || (self.chessma.is_some() && self.chessma_in_check())
+    }
+
+    pub(crate) fn chess_halfmove(&self) -> u16 {
+        self.chess().board.halfmove
+    }
+    pub(crate) fn chess_insufficient_material(&self) -> bool {
+        self.chess().board.insufficient_material()
+    }
+
+    /// Read a FEN into this (empty) position: the chess core and the generic units.
+    pub(crate) fn parse_fen(&mut self, text: &str) -> Result<(), PositionError> {
+        let err = |m: String| Err(PositionError(m));
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.len() < 2 || fields.len() > 6 {
+            return err(format!(
+                "a chess position is FEN: <board> <side> [castling] [en passant] [halfmove] [fullmove], found {} fields",
+                fields.len()
+            ));
+        }
+        let mut kind_of = [0u8; 6];
+        for (t, l) in LETTERS.iter().enumerate() {
+            kind_of[t] = self
+                .variant
+                .kind_of_letter(*l)
+                .ok_or_else(|| PositionError(format!("the variant lacks piece '{l}'")))?
+                as u8;
+        }
+        let mut b = ChessBoard::empty();
+        let rows: Vec<&str> = fields[0].split('/').collect();
+        if rows.len() != 8 {
+            return err(format!("FEN board has {} ranks, chess needs 8", rows.len()));
+        }
+        for (ri, row) in rows.iter().enumerate() {
+            let rank = 7 - ri as u8;
+            let mut file = 0u8;
+            for c in row.chars() {
+                if let Some(n) = c.to_digit(10).filter(|n| (1..=8).contains(n)) {
+                    file += n as u8;
+                    if file > 8 {
+                        return err(format!("rank {}: more than 8 files", rank + 1));
+                    }
+                } else {
+                    let ty = LETTERS
+                        .iter()
+                        .position(|l| *l == c.to_ascii_uppercase())
+                        .ok_or_else(|| {
+                            PositionError(format!("rank {}: '{c}' is not a chess piece", rank + 1))
+                        })?;
+                    if file >= 8 {
+                        return err(format!("rank {}: more than 8 files", rank + 1));
+                    }
+                    if ty == PAWN as usize && (rank == 0 || rank == 7) {
+                        return err(format!(
+                            "rank {}: a pawn cannot stand on the first or last rank",
+                            rank + 1
+                        ));
+                    }
+                    b.put(
+                        rank * 8 + file,
+                        if c.is_ascii_uppercase() { 0 } else { 1 },
+                        ty as u8,
+                    );
+                    file += 1;
+                }
+            }
+            if file != 8 {
+                return err(format!(
+                    "rank {}: {file} files described, chess has 8",
+                    rank + 1
+                ));
+            }
+        }
+        for (color, name) in [(0, "White"), (1, "Black")] {
+            let kings = (b.pieces[KING as usize] & b.colors[color]).count_ones();
+            if kings != 1 {
+                return err(format!("{name} has {kings} kings; chess needs exactly one"));
+            }
+        }
+        b.side = match fields[1] {
+            "w" => 0,
+            "b" => 1,
+            other => return err(format!("side to move must be 'w' or 'b', found '{other}'")),
+        };
+        let castling = fields.get(2).copied().unwrap_or("-");
+        if castling != "-" {
+            for c in castling.chars() {
+                let (bit, king, rook, what) = match c {
+                    'K' => (1, 4, 7, "White king on e1 and rook on h1"),
+                    'Q' => (2, 4, 0, "White king on e1 and rook on a1"),
+                    'k' => (4, 60, 63, "Black king on e8 and rook on h8"),
+                    'q' => (8, 60, 56, "Black king on e8 and rook on a8"),
+                    _ => return err(format!("castling field: '{c}' is not one of KQkq")),
+                };
+                let color = (bit >= 4) as u8;
+                if b.mailbox[king] != color << 3 | KING || b.mailbox[rook] != color << 3 | ROOK {
+                    return err(format!("castling right '{c}' needs the {what}"));
+                }
+                b.castling |= bit;
+            }
+        }
+        let ep = fields.get(3).copied().unwrap_or("-");
+        if ep != "-" {
+            let sq = self
+                .variant
+                .geometry
+                .parse_square(ep)
+                .map(sq64)
+                .ok_or_else(|| {
+                    PositionError(format!("en passant field: '{ep}' is not a square"))
+                })?;
+            let (rank, pawn_sq, color) = if b.side == 0 {
+                (5, sq.wrapping_sub(8), 1u8)
+            } else {
+                (2, sq + 8, 0u8)
+            };
+            if sq / 8 != rank
+                || b.mailbox[sq as usize] != EMPTY
+                || b.mailbox[pawn_sq as usize] != color << 3 | PAWN
+            {
+                return err(format!(
+                    "en passant square {ep} does not follow a double step"
+                ));
+            }
+            b.ep = sq;
+        }
+        let number = |i: usize, default: u16| -> Result<u16, PositionError> {
+            match fields.get(i) {
+                None => Ok(default),
+                Some(t) => t
+                    .parse()
+                    .map_err(|_| PositionError(format!("'{t}' is not a move counter"))),
+            }
+        };
+        b.halfmove = number(4, 0)?;
+        b.fullmove = number(5, 1)?.max(1);
+        if b.opponent_in_check() {
+            return err("the side not to move is in check".into());
+        }
+        b.hash = b.compute_hash();
+        self.side = if b.side == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        for sq in 0..64u8 {
+            let pc = b.mailbox[sq as usize];
+            if pc != EMPTY {
+                let side = if pc >> 3 == 0 {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                self.add_unit(Unit {
+                    square: frame(sq),
+                    kind: kind_of[(pc & 7) as usize],
+                    side,
+                    group: 0,
+                    alive: true,
+                })?;
+            }
+        }
+        self.hash = b.hash;
+        self.chess = Some(Box::new(ChessState {
+            board: b,
+            records: Vec::with_capacity(64),
+            kind_of,
+        }));
+        Ok(())
+    }
+
+    /// UCI text of a step (`e2e4`, `e7e8q`).
+    pub fn step_uci(&self, step: Step) -> String {
+        let geo = &self.variant.geometry;
+        let mut s = format!("{}{}", geo.square_name(step.from), geo.square_name(step.to));
+        if let StepKind::Promote(kind) = step.kind {
+            s.push(
+                self.variant.pieces[kind as usize]
+                    .letter
+                    .to_ascii_lowercase(),
+            );
+        }
+        s
+    }
+
+    /// Parse a chess step in UCI form or ours (`e7e8q`, `e7-e8=Q`, `e7xd8=N`).
+    pub(crate) fn parse_chess_step(&self, text: &str) -> Result<Step, StepError> {
+        let geo = &self.variant.geometry;
+        let compact: String = text
+            .chars()
+            .filter(|c| !matches!(c, '-' | 'x' | '='))
+            .collect();
+        let bad = || format!("'{text}' is not a chess move: write e2e4, e7e8q, e2-e4 or e7-e8=Q");
+        if compact.len() < 4 || compact.len() > 5 || !compact.is_ascii() {
+            return Err(StepError::syntax(bad()));
+        }
+        let square = |s: &str| geo.parse_square(s).ok_or_else(|| StepError::syntax(bad()));
+        let from = square(&compact[0..2])?;
+        let to = square(&compact[2..4])?;
+        let kind = match compact[4..].chars().next() {
+            None => StepKind::Move,
+            Some(p) => {
+                let t = LETTERS
+                    .iter()
+                    .position(|l| *l == p.to_ascii_uppercase())
+                    .filter(|&t| (1..=4).contains(&t));
+                let t = t.ok_or_else(|| {
+                    StepError::syntax(format!("'{text}': a pawn promotes to q, r, b or n"))
+                })?;
+                StepKind::Promote(self.chess().kind_of[t])
+            }
+        };
+        let step = Step { from, to, kind };
+        let mut list = StepList::new();
+        self.chess_legal_steps(&mut list);
+        if list.contains(step) {
+            return Ok(step);
+        }
+        let (illegal, why) = match self.unit_at(from) {
+            None => (
+                Illegal::NoUnit,
+                format!("there is no piece on {}", geo.square_name(from)),
+            ),
+            Some(u) if u.side != self.side => (
+                Illegal::NotYourUnit,
+                format!(
+                    "the piece on {} is {}'s",
+                    geo.square_name(from),
+                    u.side.name()
+                ),
+            ),
+            Some(_)
+                if kind == StepKind::Move && list.iter().any(|s| s.from == from && s.to == to) =>
+            {
+                let why = "a pawn reaching the last rank must promote (add q, r, b or n)";
+                (Illegal::MustPromote, why.into())
+            }
+            Some(_) if self.chess_in_check() => {
+                (Illegal::InCheck, "it does not answer the check".into())
+            }
+            Some(_) => (
+                Illegal::NoSuchMove,
+                "no legal move does that (blocked, or it would expose the king)".into(),
+            ),
+        };
+        Err(StepError::new(illegal, format!("{text} is illegal: {why}")))
+    }
+}

@@ -1,0 +1,553 @@
+//! Chessma 84 in the generic unit view (`Position`): the view rebuilt from the core after
+//! each move, the position string, and steps read and written, for the interface, the
+//! notation and `Game`. Search and perft use `ChessmaGame`, the core alone.
+
+use crate::bitboard::Square;
+use crate::chessma::board::*;
+use crate::chessma::tables::NONE;
+use crate::chessma::{ChessmaState, Game, Mv, Tell};
+use crate::effects::Effects;
+use crate::error::{Illegal, StepError};
+use crate::outcome::{Side, Unit, NO_UNIT};
+use crate::position::{Position, PositionError};
+use crate::step::{Step, StepKind, StepList};
+
+impl Position {
+    pub(crate) fn chessma(&self) -> &ChessmaState {
+        self.chessma.as_deref().expect("a chessma variant")
+    }
+
+    /// Legal moves now (none once the game is decided).
+    pub(crate) fn chessma_moves(&self) -> Vec<Mv> {
+        self.chessma().with_moves(|mv, _, _, _| mv.to_vec())
+    }
+
+    pub(crate) fn chessma_legal_steps(&self, list: &mut StepList) {
+        let c = self.chessma();
+        c.with_moves(|mv, _, _, _| {
+            for &m in mv {
+                list.push(c.step_of(m));
+            }
+        })
+    }
+
+    pub(crate) fn chessma_count(&self) -> u64 {
+        self.chessma().with_moves(|mv, _, _, _| mv.len() as u64)
+    }
+
+    /// Is the side to move's King capturable (in check, by any method)?
+    pub(crate) fn chessma_in_check(&self) -> bool {
+        let c = self.chessma();
+        c.board.in_check(&c.tables, c.board.side)
+    }
+
+    /// Chessma 84: the pieces of `side` that an enemy Immobilizer (or, for an Immobilizer,
+    /// an enemy Chameleon) freezes now. Empty in other games.
+    pub fn frozen_units(&self, side: Side) -> crate::Bitboard {
+        match &self.chessma {
+            Some(c) => c.board.frozen(&c.tables, side.index()),
+            None => crate::Bitboard::EMPTY,
+        }
+    }
+
+    /// Whether a stalemated side to move stands with its King on a corner (it loses).
+    pub fn chessma_king_on_corner(&self) -> bool {
+        let c = self.chessma();
+        let k = c.board.kings[c.board.side];
+        k != NONE && c.tables.corner[k as usize]
+    }
+
+    /// The move a step (known to be legal) stands for.
+    fn chessma_decode(&self, step: Step) -> Mv {
+        self.chessma().decode(step)
+    }
+
+    /// Play a legal step on the core, save what unmake needs, and rebuild the generic view;
+    /// `fx`, when given, gets what the step did.
+    pub(crate) fn chessma_make(&mut self, step: Step, fx: Option<&mut Effects>) {
+        let mv = self.chessma_decode(step);
+        let c = self.chessma.as_deref_mut().expect("a chessma variant");
+        let tables = c.tables.clone();
+        c.removed_marks.push(c.removed.len());
+        let mut tell = Tell {
+            fx,
+            removed: &mut c.removed,
+            kinds: &c.variant_kind,
+        };
+        let mut game = Game {
+            t: &tables,
+            b: &mut c.board,
+        };
+        let (saved, _) = game.make_reporting(mv, &mut tell);
+        c.saved.push(saved);
+        self.journal.push(crate::position::Change::Chessma);
+        self.side = self.side.other();
+        self.sync_chessma_view();
+    }
+
+    /// Take the core back one move (the journal calls it) and rebuild the generic view.
+    pub(crate) fn chessma_unmake_core(&mut self) {
+        let c = self.chessma.as_deref_mut().expect("a chessma variant");
+        let saved = c.saved.pop().expect("a record per chessma move");
+        let mark = c.removed_marks.pop().unwrap_or(0);
+        c.removed.truncate(mark);
+        let tables = c.tables.clone();
+        let mut game = Game {
+            t: &tables,
+            b: &mut c.board,
+        };
+        game.unmake(saved);
+        self.sync_chessma_view();
+    }
+
+    /// Units, board, occupancy, pockets and hash from the core.
+    pub(crate) fn sync_chessma_view(&mut self) {
+        let c = self.chessma.as_deref().expect("a chessma variant");
+        self.units.clear();
+        self.board = [NO_UNIT; 256];
+        self.occupied = Default::default();
+        self.groups = Default::default();
+        self.royals = [0; 2];
+        for s in c.tables.all.iter() {
+            let cell = c.board.cells[s.index()];
+            if cell == EMPTY {
+                continue;
+            }
+            let side = if side(cell) == 0 {
+                Side::White
+            } else {
+                Side::Black
+            };
+            let id = self.units.len() as u8;
+            self.units.push(Unit {
+                square: s,
+                kind: c.variant_kind[kind(cell) as usize],
+                side,
+                group: 0,
+                alive: true,
+            });
+            self.board[s.index()] = id;
+            self.occupied[side.index()].set(s);
+            self.groups[side.index()][0].set(s);
+            if kind(cell) == K {
+                self.royals[side.index()] += 1;
+            }
+        }
+        for &(s, cell) in &c.removed {
+            let side = if side(cell) == 0 {
+                Side::White
+            } else {
+                Side::Black
+            };
+            self.units.push(Unit {
+                square: Square::from_index(s),
+                kind: c.variant_kind[kind(cell) as usize],
+                side,
+                group: 0,
+                alive: false,
+            });
+        }
+        self.pocket = Default::default();
+        for s in 0..2 {
+            for k in 1..16 {
+                let vk = c.variant_kind[k] as usize;
+                self.pocket[s][vk] += c.board.pocket[s][k];
+            }
+        }
+        self.hash = c.board.hash;
+    }
+
+    /// Read a Chessma position string (NOTATION.md):
+    /// `<board> <side> <castling> <en passant> <pockets>`.
+    pub(crate) fn parse_chessma(&mut self, text: &str) -> Result<(), PositionError> {
+        let err = |m: String| Err(PositionError(m));
+        let mut c = ChessmaState::new(&self.variant);
+        let geo = &self.variant.geometry;
+        let mut fields = text.split_whitespace();
+        let board_text = fields
+            .next()
+            .ok_or_else(|| PositionError("empty position string".into()))?;
+        let side_text = fields.next().unwrap_or("");
+        let castling_text = fields.next().unwrap_or("-");
+        let ep_text = fields.next().unwrap_or("-");
+        let pocket_text = fields.next().unwrap_or("-");
+        if let Some(extra) = fields.next() {
+            return err(format!("unexpected field '{extra}' after the pockets"));
+        }
+        let rows: Vec<&str> = board_text.split('/').collect();
+        if rows.len() != geo.ranks as usize {
+            return err(format!(
+                "board has {} rows separated by '/', chessma needs {}",
+                rows.len(),
+                geo.ranks
+            ));
+        }
+        let b = &mut c.board;
+        let letter_kind = |ch: char| -> Option<u8> {
+            LETTERS
+                .iter()
+                .position(|&l| l as char == ch.to_ascii_uppercase())
+                .filter(|&k| k > 0 && k < 15)
+                .map(|k| k as u8)
+        };
+        for (ri, row) in rows.iter().enumerate() {
+            let rank = geo.ranks - 1 - ri as u8;
+            let label = &geo.rank_labels[rank as usize];
+            let chars: Vec<char> = row.chars().collect();
+            let (mut i, mut file) = (0usize, 0u8);
+            let cell_at = |file: u8| -> Result<Square, PositionError> {
+                if file >= geo.files {
+                    return Err(PositionError(format!(
+                        "row {label}: more than {} cells",
+                        geo.files
+                    )));
+                }
+                Ok(Square::new(file, rank))
+            };
+            while i < chars.len() {
+                let ch = chars[i];
+                if ch == '*' {
+                    let s = cell_at(file)?;
+                    if geo.squares.has(s) {
+                        return err(format!(
+                            "row {label}: '*' on {}, which is a square",
+                            geo.square_name(s)
+                        ));
+                    }
+                    file += 1;
+                    i += 1;
+                } else if ch.is_ascii_digit() {
+                    let start = i;
+                    while i < chars.len() && chars[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                    let run: String = chars[start..i].iter().collect();
+                    let n: u8 = match run.parse() {
+                        Ok(n) if n > 0 && !run.starts_with('0') => n,
+                        _ => return err(format!("row {label}: bad empty-square count '{run}'")),
+                    };
+                    for _ in 0..n {
+                        let s = cell_at(file)?;
+                        if !geo.squares.has(s) {
+                            return err(format!("row {label}: the run of {n} empty squares crosses a cell that does not exist (write it '*')"));
+                        }
+                        file += 1;
+                    }
+                } else {
+                    let Some(mut k) = letter_kind(ch) else {
+                        return err(format!("row {label}: '{ch}' is not a piece of chessma-84"));
+                    };
+                    i += 1;
+                    if chars.get(i) == Some(&'\'') {
+                        if k != E {
+                            return err(format!("row {label}: only an Encloser takes a ' (spent)"));
+                        }
+                        k = ES;
+                        i += 1;
+                    }
+                    let s = cell_at(file)?;
+                    if !geo.squares.has(s) {
+                        return err(format!(
+                            "row {label}: a piece where no square exists (column {})",
+                            geo.file_labels[file as usize]
+                        ));
+                    }
+                    let bl = if ch.is_ascii_lowercase() { BLACK } else { 0 };
+                    b.set(s.index() as u8, k | bl);
+                    file += 1;
+                }
+            }
+            if file != geo.files {
+                return err(format!(
+                    "row {label} has {file} cells, chessma needs {}",
+                    geo.files
+                ));
+            }
+        }
+        b.side = match side_text {
+            "w" => 0,
+            "b" => 1,
+            "" => return err("missing side to move ('w' or 'b') after the board".into()),
+            o => return err(format!("side to move must be 'w' or 'b', found '{o}'")),
+        };
+        for s in 0..2 {
+            let kings = b.bb[(K | (s as u8) << 4) as usize].count();
+            if kings != 1 {
+                return err(format!(
+                    "{} has {kings} Kings; a position needs exactly one each",
+                    ["White", "Black"][s]
+                ));
+            }
+        }
+        let mut castling = 0u8;
+        if castling_text != "-" {
+            for ch in castling_text.chars() {
+                let bit = match ch {
+                    'K' => 1,
+                    'Q' => 2,
+                    'k' => 4,
+                    'q' => 8,
+                    o => return err(format!("castling rights are KQkq or '-', found '{o}'")),
+                };
+                castling |= bit;
+            }
+        }
+        // Rights whose King or Rook is not on its square are void.
+        for (right, king_sq, rook_sq, s) in [
+            (1, (5, 2), (8, 2), 0u8),
+            (2, (5, 2), (1, 2), 0),
+            (4, (5, 9), (8, 9), 1),
+            (8, (5, 9), (1, 9), 1),
+        ] {
+            let bl = s << 4;
+            if b.cells[sq(king_sq.0, king_sq.1) as usize] != K | bl
+                || b.cells[sq(rook_sq.0, rook_sq.1) as usize] != R | bl
+            {
+                castling &= !right;
+            }
+        }
+        b.castling = castling;
+        if ep_text != "-" {
+            let mut ep = [NONE; 3];
+            for (i, name) in ep_text.split(',').enumerate() {
+                let s = geo.parse_square(name).ok_or_else(|| {
+                    PositionError(format!("en passant: '{name}' is not a square"))
+                })?;
+                if i >= 2 || b.cells[s.index()] != EMPTY {
+                    return err(format!(
+                        "en passant: '{ep_text}' is not the one or two empty squares a pawn passed"
+                    ));
+                }
+                ep[i] = s.index() as u8;
+            }
+            // The pawn that passed them stands one square further in its direction.
+            let mover = b.side ^ 1;
+            let last = ep
+                .iter()
+                .copied()
+                .filter(|&s| s != NONE)
+                .max_by_key(|&s| if mover == 0 { s as i32 } else { -(s as i32) })
+                .unwrap_or(NONE);
+            let victim = if mover == 0 {
+                last as i32 + 16
+            } else {
+                last as i32 - 16
+            };
+            let pawn = P | (mover as u8) << 4;
+            if !(0..256).contains(&victim) || b.cells[victim as usize] != pawn {
+                return err(format!(
+                    "en passant: no {} pawn stands beyond {ep_text}",
+                    ["White", "Black"][mover]
+                ));
+            }
+            b.ep = ep;
+            b.ep_victim = victim as u8;
+        }
+        if pocket_text != "-" {
+            let chars: Vec<char> = pocket_text.chars().collect();
+            let mut i = 0;
+            while i < chars.len() {
+                let ch = chars[i];
+                let Some(mut k) = letter_kind(ch) else {
+                    return err(format!("pockets: '{ch}' is not a piece letter"));
+                };
+                i += 1;
+                if chars.get(i) == Some(&'\'') {
+                    if k != E {
+                        return err("pockets: only an Encloser takes a ' (spent)".into());
+                    }
+                    k = ES;
+                    i += 1;
+                }
+                if k == K {
+                    return err("pockets: a King is never in a pocket".into());
+                }
+                let s = if ch.is_ascii_lowercase() { 1 } else { 0 };
+                if b.pocket[s][k as usize] >= 15 {
+                    return err("pockets: at most 15 pieces of a kind".into());
+                }
+                b.pocket[s][k as usize] += 1;
+            }
+        }
+        b.log.clear();
+        b.hash = b.compute_hash();
+        if b.in_check(&c.tables, b.side ^ 1) {
+            return err(format!(
+                "the side not to move ({}) is in check",
+                ["White", "Black"][b.side ^ 1]
+            ));
+        }
+        self.side = if b.side == 0 {
+            Side::White
+        } else {
+            Side::Black
+        };
+        self.chessma = Some(Box::new(c));
+        self.sync_chessma_view();
+        Ok(())
+    }
+
+    /// The position string (NOTATION.md).
+    pub(crate) fn chessma_text(&self) -> String {
+        self.chessma().text(&self.variant)
+    }
+
+    /// A step as NOTATION.md writes it: `f3-e4/A`, `f8'xe6`, `e7-e8=Q`, `E'@d4`.
+    pub(crate) fn chessma_step_text(&self, step: Step) -> String {
+        self.chessma().step_text(&self.variant, step)
+    }
+
+    /// Read a step and check it is legal now.
+    pub(crate) fn parse_chessma_step(&self, text: &str) -> Result<Step, StepError> {
+        let syntax = StepError::syntax;
+        let refuse = |illegal: Illegal, why: &str| {
+            StepError::new(illegal, format!("step '{text}' is illegal: {why}"))
+        };
+        let geo = &self.variant.geometry;
+        let c = self.chessma();
+        let legal = self.chessma_moves();
+        let steps: Vec<Step> = legal.iter().map(|&m| c.step_of(m)).collect();
+        if let Some((piece, square)) = text.split_once('@') {
+            let mut chars = piece.chars();
+            let letter = chars
+                .next()
+                .ok_or_else(|| syntax(format!("'{text}': a drop is <letter>@<square>")))?;
+            let spent = match chars.as_str() {
+                "" => false,
+                "'" => true,
+                _ => {
+                    return Err(syntax(format!(
+                        "'{text}': a drop is <letter>@<square> (E'@d4 for a spent Encloser)"
+                    )))
+                }
+            };
+            let kind = self.variant.kind_of_letter(letter).ok_or_else(|| {
+                syntax(format!("'{text}': '{letter}' is not a piece of chessma-84"))
+            })?;
+            let to = geo
+                .parse_square(square)
+                .ok_or_else(|| syntax(format!("'{text}': '{square}' is not a square")))?;
+            let step = Step::drop(kind as u8 | if spent { 0x80 } else { 0 }, to);
+            return if steps.contains(&step) {
+                Ok(step)
+            } else {
+                Err(refuse(
+                    Illegal::DropRefused,
+                    &Illegal::DropRefused.to_string(),
+                ))
+            };
+        }
+        let (body, label) = match text.split_once('/') {
+            Some((b, l)) => (b, Some(l)),
+            None => (text, None),
+        };
+        let (body, promo) = match body.split_once('=') {
+            Some((b, p)) => (b, Some(p)),
+            None => (body, None),
+        };
+        let sep = body
+            .find(['-', 'x'])
+            .ok_or_else(|| syntax(format!("'{text}': a step is <from>-<to> or <from>x<to>")))?;
+        let (from_text, to_text) = (&body[..sep], &body[sep + 1..]);
+        let from = geo.parse_square(from_text).ok_or_else(|| {
+            syntax(format!(
+                "'{text}': '{from_text}' is not a square of chessma-84"
+            ))
+        })?;
+        let to = geo.parse_square(to_text).ok_or_else(|| {
+            syntax(format!(
+                "'{text}': '{to_text}' is not a square of chessma-84"
+            ))
+        })?;
+        let promo =
+            match promo {
+                None => None,
+                Some(p) => {
+                    let mut ch = p.chars();
+                    match (ch.next(), ch.next()) {
+                        (Some(l), None) => Some(self.variant.kind_of_letter(l).ok_or_else(|| {
+                            syntax(format!("'{text}': '{l}' is not a piece letter"))
+                        })? as u8),
+                        _ => return Err(syntax(format!("'{text}': a promotion is =<letter>"))),
+                    }
+                }
+            };
+        let sheet =
+            match label {
+                None => None,
+                Some(l) => {
+                    Some(geo.sheets.iter().position(|s| s.name == l).ok_or_else(|| {
+                        syntax(format!("'{text}': '/{l}' names no board (A or B)"))
+                    })? as u8)
+                }
+            };
+        let wanted = Step {
+            from,
+            to,
+            kind: match (promo, sheet) {
+                (Some(k), _) => StepKind::Promote(k),
+                (None, Some(s)) => StepKind::Push(s),
+                (None, None) => StepKind::Move,
+            },
+        };
+        if steps.contains(&wanted) {
+            return Ok(wanted);
+        }
+        // Say what is missing when the squares match a legal step.
+        let same: Vec<&Step> = steps
+            .iter()
+            .filter(|s| s.from == from && s.to == to)
+            .collect();
+        if let Some(s) = same.first() {
+            return Err(match s.kind {
+                StepKind::Promote(_) => refuse(
+                    Illegal::MustPromote,
+                    "it promotes; add =<letter> (Q R B N I U L W C E S X)",
+                ),
+                StepKind::Push(_) => refuse(
+                    Illegal::BoardNotNamed,
+                    "the push ends differently on the two boards; add /A or /B",
+                ),
+                _ => refuse(
+                    Illegal::WrittenOtherwise,
+                    &format!("write it {}", self.chessma_step_text(**s)),
+                ),
+            });
+        }
+        let (illegal, why) = match self.unit_at(from) {
+            None => (Illegal::NoUnit, "there is no piece there"),
+            Some(u) if u.side != self.side => {
+                (Illegal::NotYourUnit, "that piece is not the side to move's")
+            }
+            Some(_) => {
+                let frozen = {
+                    let b = &c.board;
+                    b.frozen(&c.tables, b.side).has(from)
+                };
+                if frozen {
+                    (
+                        Illegal::Frozen,
+                        "the piece is frozen by an enemy Immobilizer",
+                    )
+                } else if steps.iter().any(|s| s.from == from) {
+                    if self.in_check() {
+                        (
+                            Illegal::InCheck,
+                            "the King is in check and this does not answer it",
+                        )
+                    } else {
+                        (Illegal::NoSuchMove, "the piece cannot go there (or it would leave the King in check, or a Long Leaper with a capture must capture)")
+                    }
+                } else if self.in_check() {
+                    (
+                        Illegal::InCheck,
+                        "the King is in check and this piece cannot answer it",
+                    )
+                } else {
+                    (Illegal::NoLegalMove, "the piece has no legal move")
+                }
+            }
+        };
+        Err(refuse(illegal, why))
+    }
+}
