@@ -150,18 +150,36 @@ impl Table {
     }
 }
 
-/// Steps in search order without allocating: a key per step and an index sorted by it.
+/// Steps in search order without allocating: each step's key and index packed in one word
+/// (key high, index low and inverted so that equal keys keep generation order), sorted
+/// descending. Only the words for the listed steps are written (the room is not zeroed).
 struct Ordered {
-    keys: [i32; MAX_STEPS],
-    idx: [u16; MAX_STEPS],
+    packed: [std::mem::MaybeUninit<i64>; MAX_STEPS],
     len: usize,
 }
 
 impl Ordered {
-    fn iter<'a>(&'a self, list: &'a StepList) -> impl Iterator<Item = (i32, Step)> + 'a {
-        self.idx[..self.len]
-            .iter()
-            .map(move |&i| (self.keys[i as usize], list.as_slice()[i as usize]))
+    #[inline(always)]
+    fn new() -> Ordered {
+        Ordered {
+            packed: [const { std::mem::MaybeUninit::uninit() }; MAX_STEPS],
+            len: 0,
+        }
+    }
+    #[inline(always)]
+    fn push(&mut self, key: i32, i: usize) {
+        self.packed[self.len].write((key as i64) << 16 | (0xFFFF - i as i64));
+        self.len += 1;
+    }
+    fn slice(&mut self) -> &mut [i64] {
+        // SAFETY: the first `len` words were written by `push`.
+        unsafe { std::slice::from_raw_parts_mut(self.packed.as_mut_ptr() as *mut i64, self.len) }
+    }
+    fn iter<'a>(&'a mut self, list: &'a StepList) -> impl Iterator<Item = (i32, Step)> + 'a {
+        self.slice().iter().map(move |&v| {
+            let i = 0xFFFF - (v & 0xFFFF) as usize;
+            ((v >> 16) as i32, list.as_slice()[i])
+        })
     }
 }
 
@@ -243,13 +261,11 @@ impl<'a> Searcher<'a> {
         })
     }
 
-    fn order<R: Rules>(&self, pos: &R, list: &StepList, first: Option<Step>) -> Ordered {
+    /// Fill `o` with the steps of `list` in search order. `o` is the caller's (returning a
+    /// 16 KB list by value copied it at every node, a fifth of the chess search's time).
+    fn order<R: Rules>(&self, pos: &R, list: &StepList, first: Option<Step>, o: &mut Ordered) {
         let w = self.weights;
-        let mut o = Ordered {
-            keys: [0; MAX_STEPS],
-            idx: [0; MAX_STEPS],
-            len: list.len(),
-        };
+        o.len = 0;
         for (i, &s) in list.iter().enumerate() {
             let key = if Some(s) == first {
                 1 << 30
@@ -272,13 +288,10 @@ impl<'a> Searcher<'a> {
             } else {
                 self.history[s.from.index() * 256 + s.to.index()].min(999)
             };
-            o.keys[i] = key;
-            o.idx[i] = i as u16;
+            o.push(key, i);
         }
         // Best key first; equal keys keep generation order (as a stable sort would).
-        let keys = &o.keys;
-        o.idx[..o.len].sort_unstable_by_key(|&i| (std::cmp::Reverse(keys[i as usize]), i));
-        o
+        o.slice().sort_unstable_by(|a, b| b.cmp(a));
     }
 
     /// Negamax over steps; `pv` receives the best line.
@@ -295,42 +308,66 @@ impl<'a> Searcher<'a> {
         if self.check_stop() {
             return 0;
         }
-        let mut list = StepList::new();
-        pos.legal_steps(&mut list);
-        if let Some(t) = Self::terminal(pos, ply, !list.is_empty()) {
+        // A decided game first; then the table, which may answer before any generation.
+        if pos.outcome().is_some() {
             pv.clear();
-            return t;
-        }
-        if depth <= 0 {
-            pv.clear();
-            return self.quiesce(pos, alpha, beta, ply, 6);
+            return Self::terminal(pos, ply, true).unwrap_or(0);
         }
         let key = pos.hash();
         let mut first = None;
-        self.tt_probes += 1;
-        if let Some(e) = self.table.get(key) {
-            self.tt_hits += 1;
-            first = e.best;
-            if e.depth as i32 >= depth && ply > 0 {
-                let score = score_from_table(e.score, ply);
-                let usable = match e.bound {
-                    0 => true,
-                    1 => score >= beta,
-                    _ => score <= alpha,
-                };
-                if usable {
-                    pv.clear();
-                    pv.extend(e.best);
-                    return score;
+        if depth > 0 {
+            self.tt_probes += 1;
+            if let Some(e) = self.table.get(key) {
+                self.tt_hits += 1;
+                first = e.best;
+                if e.depth as i32 >= depth && ply > 0 {
+                    let score = score_from_table(e.score, ply);
+                    let usable = match e.bound {
+                        0 => true,
+                        1 => score >= beta,
+                        _ => score <= alpha,
+                    };
+                    if usable {
+                        pv.clear();
+                        pv.extend(e.best);
+                        return score;
+                    }
                 }
             }
+        }
+        // Candidates: the legal steps, or (Chessma 84) pseudo-legal ones that are tested as
+        // they are made, so that steps cut off are never tested.
+        let mut list = StepList::new();
+        pos.candidate_steps(&mut list);
+        let exact = R::CANDIDATES_ARE_LEGAL;
+        if exact || list.is_empty() || depth <= 0 {
+            // Pseudo-legal candidates: one made and taken back shows a legal step (the
+            // first usually is one), cheaper than generating again.
+            let has_steps = (exact && !list.is_empty())
+                || list.iter().any(|&s| match pos.make_if_legal(s) {
+                    Some(undo) => {
+                        pos.unmake(s, undo);
+                        true
+                    }
+                    None => false,
+                });
+            if let Some(t) = Self::terminal(pos, ply, has_steps) {
+                pv.clear();
+                return t;
+            }
+        }
+        if depth <= 0 {
+            pv.clear();
+            return self.quiesce(pos, alpha, beta, ply, 6, Some(&list));
         }
         let alpha0 = alpha;
         let mut best = -WIN - 1;
         let mut best_step = None;
         let mut line = Vec::new();
         let side = pos.side_to_move();
-        let ordered = self.order(pos, &list, first);
+        let mut ordered = Ordered::new();
+        self.order(pos, &list, first, &mut ordered);
+        let mut legal = 0u32;
         for (i, (_, s)) in ordered.iter(&list).enumerate() {
             // Inside one side's turn every node maximises for the same player and alpha-beta
             // prunes little: late quiet steps get a shallower look first.
@@ -339,27 +376,13 @@ impl<'a> Searcher<'a> {
                 && i >= 4
                 && s.kind == StepKind::Move
                 && pos.unit_at(s.to).is_none();
-            let undo = pos.make(s);
-            let same = pos.side_to_move() == side;
-            line.clear();
-            let score = if same {
-                let mut v = self.search(
-                    pos,
-                    depth - 1 - late_quiet as i32,
-                    ply + 1,
-                    alpha,
-                    beta,
-                    &mut line,
-                );
-                if late_quiet && v > alpha && !self.stopped {
-                    line.clear();
-                    v = self.search(pos, depth - 1, ply + 1, alpha, beta, &mut line);
-                }
-                v
-            } else {
-                -self.search(pos, depth - 1, ply + 1, -beta, -alpha, &mut line)
+            let Some(undo) = pos.make_if_legal(s) else {
+                continue;
             };
-            pos.unmake(s, undo);
+            legal += 1;
+            let score = self.child(
+                pos, s, undo, side, depth, ply, alpha, beta, late_quiet, &mut line,
+            );
             if self.stopped {
                 break;
             }
@@ -380,6 +403,11 @@ impl<'a> Searcher<'a> {
                 break;
             }
         }
+        if legal == 0 && !self.stopped {
+            // Every candidate was illegal: the rules' verdict, as for an empty list.
+            pv.clear();
+            return Self::terminal(pos, ply, false).unwrap_or(0);
+        }
         if !self.stopped {
             let bound = if best <= alpha0 {
                 2
@@ -399,7 +427,47 @@ impl<'a> Searcher<'a> {
         best
     }
 
+    /// Search the position after the step `s` (made; `undo` takes it back) and return its
+    /// score for `side`, the side that made it: negated only when the side to move changed.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn child<R: Rules>(
+        &mut self,
+        pos: &mut R,
+        s: Step,
+        undo: R::Undo,
+        side: cohort_rules::Side,
+        depth: i32,
+        ply: i32,
+        alpha: i32,
+        beta: i32,
+        late_quiet: bool,
+        line: &mut Vec<Step>,
+    ) -> i32 {
+        line.clear();
+        let score = if pos.side_to_move() == side {
+            let mut v = self.search(
+                pos,
+                depth - 1 - late_quiet as i32,
+                ply + 1,
+                alpha,
+                beta,
+                line,
+            );
+            if late_quiet && v > alpha && !self.stopped {
+                line.clear();
+                v = self.search(pos, depth - 1, ply + 1, alpha, beta, line);
+            }
+            v
+        } else {
+            -self.search(pos, depth - 1, ply + 1, -beta, -alpha, line)
+        };
+        pos.unmake(s, undo);
+        score
+    }
+
     /// Captures only (and `end`, which may be the quiet choice), a few plies deep.
+    /// `listed`: the legal steps of `pos` when the caller has them already.
     fn quiesce<R: Rules>(
         &mut self,
         pos: &mut R,
@@ -407,6 +475,7 @@ impl<'a> Searcher<'a> {
         beta: i32,
         ply: i32,
         left: i32,
+        listed: Option<&StepList>,
     ) -> i32 {
         self.nodes += 1;
         // In the middle of a turn the mover may stop: the value of standing pat is then the
@@ -414,7 +483,7 @@ impl<'a> Searcher<'a> {
         // evaluation here would credit the mover with threats it never gets to carry out.)
         let stand = if left > 1 && !pos.at_turn_start() && pos.is_legal(Step::END) {
             let undo = pos.make(Step::END);
-            let v = -self.quiesce(pos, -beta, -alpha, ply + 1, left - 1);
+            let v = -self.quiesce(pos, -beta, -alpha, ply + 1, left - 1, None);
             pos.unmake(Step::END, undo);
             v
         } else {
@@ -424,15 +493,24 @@ impl<'a> Searcher<'a> {
             return stand;
         }
         alpha = alpha.max(stand);
-        let mut list = StepList::new();
-        pos.legal_steps(&mut list);
+        let mut own = StepList::new();
+        let list = match listed {
+            Some(l) => l,
+            None => {
+                pos.candidate_steps(&mut own);
+                &own
+            }
+        };
         let side = pos.side_to_move();
-        let ordered = self.order(pos, &list, None);
-        for (key, s) in ordered.iter(&list) {
+        let mut ordered = Ordered::new();
+        self.order(pos, list, None, &mut ordered);
+        for (key, s) in ordered.iter(list) {
             if key < 1 << 19 {
                 break; // captures and promotions come first; the rest is not searched here
             }
-            let undo = pos.make(s);
+            let Some(undo) = pos.make_if_legal(s) else {
+                continue;
+            };
             let score = if let Some(t) = Self::terminal(pos, ply + 1, true) {
                 if pos.side_to_move() == side {
                     t
@@ -440,9 +518,9 @@ impl<'a> Searcher<'a> {
                     -t
                 }
             } else if pos.side_to_move() == side {
-                self.quiesce(pos, alpha, beta, ply + 1, left - 1)
+                self.quiesce(pos, alpha, beta, ply + 1, left - 1, None)
             } else {
-                -self.quiesce(pos, -beta, -alpha, ply + 1, left - 1)
+                -self.quiesce(pos, -beta, -alpha, ply + 1, left - 1, None)
             };
             pos.unmake(s, undo);
             if score >= beta {

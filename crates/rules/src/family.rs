@@ -92,36 +92,36 @@ macro_rules! generic_board_family {
             fn hash(&self) -> u64 {
                 self.0.hash()
             }
-            #[inline]
+            #[inline(always)]
             fn legal_steps(&self, list: &mut StepList) {
                 self.0.legal_steps(list)
             }
-            #[inline]
+            #[inline(always)]
             fn count_steps(&self) -> u64 {
                 self.0.count_steps()
             }
             fn is_legal(&self, step: Step) -> bool {
                 self.0.is_legal(step)
             }
-            #[inline]
+            #[inline(always)]
             fn make(&mut self, step: Step) -> Undo {
                 self.0.make(step)
             }
             fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> Undo {
                 self.0.make_reporting(step, fx)
             }
-            #[inline]
+            #[inline(always)]
             fn unmake(&mut self, step: Step, undo: Undo) {
                 self.0.unmake(step, undo)
             }
             fn without_steps(&self) -> (Outcome, EndReason) {
                 no_legal_turn(&self.0)
             }
-            #[inline]
+            #[inline(always)]
             fn unit_at(&self, sq: Square) -> Option<Unit> {
                 self.0.unit_at(sq).copied()
             }
-            #[inline]
+            #[inline(always)]
             fn for_each_unit(&self, mut f: impl FnMut(Unit)) {
                 self.0.units().for_each(|u| f(*u))
             }
@@ -212,6 +212,22 @@ impl Rules for AnyRules {
     }
     fn is_legal(&self, step: Step) -> bool {
         each!(self, g => g.is_legal(step))
+    }
+    fn candidate_steps(&self, list: &mut StepList) {
+        each!(self, g => g.candidate_steps(list))
+    }
+    /// Candidates may be pseudo-legal in one of the families.
+    const CANDIDATES_ARE_LEGAL: bool = false;
+    fn make_if_legal(&mut self, step: Step) -> Option<AnyUndo> {
+        match self {
+            AnyRules::Command(g) => g.make_if_legal(step).map(AnyUndo::Board),
+            AnyRules::Body(g) => g.make_if_legal(step).map(AnyUndo::Board),
+            AnyRules::Fide(g) => g.make_if_legal(step).map(AnyUndo::Fide),
+            AnyRules::Chessma(g) => g.make_if_legal(step).map(AnyUndo::Chessma),
+        }
+    }
+    fn has_legal_step(&self) -> bool {
+        each!(self, g => g.has_legal_step())
     }
     fn make(&mut self, step: Step) -> AnyUndo {
         match self {

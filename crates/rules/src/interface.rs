@@ -51,6 +51,22 @@ pub trait Rules: Clone + Send + Sync + 'static {
         self.legal_steps(&mut list);
         list.contains(step)
     }
+    /// Steps for a search to try: every legal step, and possibly some that `make_if_legal`
+    /// refuses. A family whose legality test costs a make per step (Chessma 84) lists its
+    /// pseudo-legal steps here, so that a search tests only the steps it reaches.
+    fn candidate_steps(&self, list: &mut StepList) {
+        self.legal_steps(list)
+    }
+    /// Whether `candidate_steps` lists only legal steps (then `make_if_legal` never refuses).
+    const CANDIDATES_ARE_LEGAL: bool = true;
+    /// Play a step of `candidate_steps` if it is legal; None leaves the position unchanged.
+    fn make_if_legal(&mut self, step: Step) -> Option<Self::Undo> {
+        Some(self.make(step))
+    }
+    /// Whether the side to move has a legal step (cheaper than listing them).
+    fn has_legal_step(&self) -> bool {
+        self.count_steps() > 0
+    }
     /// Play a legal step.
     fn make(&mut self, step: Step) -> Self::Undo;
     /// Play a legal step as `make` does and say what it did (`fx` is cleared first).

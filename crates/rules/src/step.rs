@@ -72,15 +72,17 @@ pub struct StepList {
 }
 
 impl Default for StepList {
+    #[inline(always)]
     fn default() -> Self {
         StepList {
             len: 0,
-            steps: [MaybeUninit::uninit(); MAX_STEPS],
+            steps: [const { MaybeUninit::uninit() }; MAX_STEPS],
         }
     }
 }
 
 impl StepList {
+    #[inline(always)]
     pub fn new() -> Self {
         Self::default()
     }
@@ -102,6 +104,7 @@ impl StepList {
         });
         self.len = n;
     }
+    #[inline(always)]
     pub fn clear(&mut self) {
         self.len = 0;
     }

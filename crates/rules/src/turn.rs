@@ -56,6 +56,7 @@ pub struct TurnState {
 
 impl TurnState {
     /// The hash of a turn state: the common part and each model's part.
+    #[inline(always)]
     pub(crate) fn key(&self) -> u64 {
         let turn = self;
         let z = &ZOBRIST;

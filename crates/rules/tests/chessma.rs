@@ -698,3 +698,74 @@ fn stalemate_on_a_corner_loses() {
         Some((Outcome::Win(Side::White), EndReason::CornerStalemate))
     );
 }
+
+/// The search's candidates (pseudo-legal in Chessma 84) and `make_if_legal` accept exactly
+/// the legal steps, with the same position after each, along random games; and
+/// `has_legal_step` agrees with the legal list.
+#[test]
+fn candidates_made_if_legal_are_the_legal_steps() {
+    use cohort_rules::{AnyRules, Rules};
+    let v = cohort_rules::builtin("chessma-84").unwrap();
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let (mut list, mut cands) = (StepList::new(), StepList::new());
+    let mut refused = 0;
+    let mut checked = 0;
+    for _ in 0..12 {
+        let mut game = AnyRules::of(&Position::parse(&v, &v.setup).unwrap());
+        for _ in 0..80 {
+            game.legal_steps(&mut list);
+            game.candidate_steps(&mut cands);
+            assert_eq!(
+                game.has_legal_step(),
+                !list.is_empty(),
+                "{}",
+                game.to_text()
+            );
+            for &s in cands.iter() {
+                let before = game.to_text();
+                match game.make_if_legal(s) {
+                    Some(undo) => {
+                        assert!(
+                            list.contains(s),
+                            "{} accepted in {before}",
+                            game.step_text(s)
+                        );
+                        let after = game.to_text();
+                        game.unmake(s, undo);
+                        let mut check = game.clone();
+                        let undo2 = check.make(s);
+                        assert_eq!(check.to_text(), after);
+                        check.unmake(s, undo2);
+                    }
+                    None => {
+                        refused += 1;
+                        assert!(
+                            !list.contains(s),
+                            "{} refused in {before}",
+                            game.step_text(s)
+                        );
+                    }
+                }
+                assert_eq!(game.to_text(), before, "position restored");
+                checked += 1;
+            }
+            for &s in list.iter() {
+                assert!(
+                    cands.contains(s),
+                    "legal {} not among the candidates",
+                    game.step_text(s)
+                );
+            }
+            if list.is_empty() {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let s = list.as_slice()[(rng % list.len() as u64) as usize];
+            game.make(s);
+        }
+    }
+    assert!(checked > 10_000, "{checked} candidates tried");
+    assert!(refused > 0, "some candidates are illegal");
+}

@@ -130,6 +130,7 @@ impl ChessBoard {
         }
     }
 
+    #[inline(always)]
     pub fn put(&mut self, sq: u8, color: usize, ty: u8) {
         self.pieces[ty as usize] |= 1 << sq;
         self.colors[color] |= 1 << sq;
@@ -137,6 +138,7 @@ impl ChessBoard {
         self.hash ^= KEYS.piece[color * 6 + ty as usize][sq as usize];
     }
 
+    #[inline(always)]
     fn remove(&mut self, sq: u8) {
         let pc = self.mailbox[sq as usize];
         let (color, ty) = ((pc >> 3) as usize, pc & 7);

@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use super::board::{ChessBoard, ChessUndo, EMPTY, KING};
+use super::board::{ChessBoard, ChessUndo, BISHOP, EMPTY, KING, KNIGHT, PAWN, QUEEN, ROOK};
+use super::tables::TABLES;
 use super::{frame, sq64, ListSink, LETTERS};
 use crate::bitboard::{Bitboard, Square};
 use crate::effects::{Effect, Effects};
@@ -138,7 +139,7 @@ impl Rules for FideGame {
             };
             fx.push(Effect::Moved {
                 side: mover.side,
-                kind: self.kind_of[super::board::ROOK as usize],
+                kind: self.kind_of[ROOK as usize],
                 from: frame(rf),
                 to: frame(rt),
             });
@@ -195,6 +196,45 @@ impl Rules for FideGame {
             occ &= occ - 1;
         }
         b
+    }
+    /// The squares the piece on `from` attacks or steps to, whoever is to move, ignoring
+    /// pins and castling (what the evaluation asks: could it take there next turn?).
+    fn destinations(&self, from: Square) -> Bitboard {
+        if from.file() >= 8 || from.rank() >= 8 {
+            return Bitboard::EMPTY;
+        }
+        let sq = sq64(from);
+        let pc = self.board.mailbox[sq as usize];
+        if pc == EMPTY {
+            return Bitboard::EMPTY;
+        }
+        let (color, ty) = ((pc >> 3) as usize, pc & 7);
+        let t = &*TABLES;
+        let occ = self.board.colors[0] | self.board.colors[1];
+        let own = self.board.colors[color];
+        let i = sq as usize;
+        let mut to = match ty {
+            PAWN => {
+                let push = if color == 0 { i + 8 } else { i.wrapping_sub(8) };
+                let push = if push < 64 && occ >> push & 1 == 0 {
+                    1u64 << push
+                } else {
+                    0
+                };
+                (t.pawn_attacks[color][i] & self.board.colors[1 - color]) | push
+            }
+            KNIGHT => t.knight[i],
+            BISHOP => t.bishop(i, occ),
+            ROOK => t.rook(i, occ),
+            QUEEN => t.rook(i, occ) | t.bishop(i, occ),
+            _ => t.king[i],
+        } & !own;
+        let mut out = Bitboard::EMPTY;
+        while to != 0 {
+            out.set(frame(to.trailing_zeros() as u8));
+            to &= to - 1;
+        }
+        out
     }
     fn in_check(&self) -> bool {
         self.board.in_check()

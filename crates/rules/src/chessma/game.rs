@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use super::board::{kind, side, Board, Saved, EMPTY};
-use super::rules::{Game, MoveBuf};
+use super::board::{kind, side, Board, Saved, EMPTY, L};
+use super::rules::{Game, How, MoveBuf};
 use super::tables::NONE;
 use super::{ChessmaState, Tell};
 use crate::bitboard::{Bitboard, Square};
@@ -64,6 +64,83 @@ impl ChessmaGame {
         })
     }
 
+    fn stands(&self, m: super::Mv, s: usize, n: u32) -> bool {
+        stands(&self.state.board, &self.state.tables, m, s, n)
+    }
+
+    /// Make `m` if it is legal (RULES-DETAILS 7.7 as `Game::legal` decides it): None leaves
+    /// the board as it was.
+    fn make_mv_if_legal(&mut self, m: super::Mv) -> Option<Saved> {
+        let s = self.state.board.side;
+        let st = &mut self.state;
+        let mut game = Game {
+            t: &st.tables,
+            b: &mut st.board,
+        };
+        let leaper = m.how == How::Plain && kind(game.b.cells[m.from as usize]) == L;
+        let (saved, n) = game.make(m);
+        if !self.stands(m, s, n) {
+            self.unmake_saved(saved);
+            return None;
+        }
+        if leaper && n == 0 {
+            // A Long Leaper moves without capturing only when it has no legal capture.
+            self.unmake_saved(saved);
+            if self.leaper_can_capture(m.from) {
+                return None;
+            }
+            let st = &mut self.state;
+            let (saved, _) = Game {
+                t: &st.tables,
+                b: &mut st.board,
+            }
+            .make(m);
+            return Some(saved);
+        }
+        Some(saved)
+    }
+
+    fn unmake_saved(&mut self, saved: Saved) {
+        let st = &mut self.state;
+        Game {
+            t: &st.tables,
+            b: &mut st.board,
+        }
+        .unmake(saved);
+    }
+
+    /// Whether the Long Leaper on `from` has a legal capture.
+    fn leaper_can_capture(&mut self, from: u8) -> bool {
+        let s = self.state.board.side;
+        let mut out = MoveBuf::new();
+        {
+            let st = &mut self.state;
+            Game {
+                t: &st.tables,
+                b: &mut st.board,
+            }
+            .pseudo_of(
+                Bitboard::from_square(Square::from_index(from)),
+                false,
+                &mut out,
+            );
+        }
+        for &m in out.as_slice() {
+            let st = &mut self.state;
+            let (saved, n) = Game {
+                t: &st.tables,
+                b: &mut st.board,
+            }
+            .make(m);
+            let ok = n > 0 && self.stands(m, s, n);
+            self.unmake_saved(saved);
+            if ok {
+                return true;
+            }
+        }
+        false
+    }
+
     /// The move a legal step stands for, from the moving piece's moves alone, generated on
     /// the board itself (no copy: `make` owns it).
     fn decode(&mut self, step: Step) -> super::Mv {
@@ -85,6 +162,14 @@ impl ChessmaGame {
             .find(|&&m| st.step_of(m) == step)
             .expect("a legal chessma step")
     }
+}
+
+/// Is the move `m` just made on `b` (by the side `s`, capturing `n`) legal but for the Long
+/// Leaper's duty: the own King not capturable, a drop giving no check, a teleport capturing?
+fn stands(b: &Board, t: &super::Tables, m: super::Mv, s: usize, n: u32) -> bool {
+    !b.in_check(t, s)
+        && !(matches!(m.how, How::Drop(_)) && b.in_check(t, s ^ 1))
+        && !(m.how == How::Teleport && n == 0)
 }
 
 impl Rules for ChessmaGame {
@@ -119,6 +204,60 @@ impl Rules for ChessmaGame {
     }
     fn count_steps(&self) -> u64 {
         self.state.with_moves(|mv, _, _, _| mv.len() as u64)
+    }
+    /// The pseudo-legal steps: legality costs a make per step here, so the search tests
+    /// only the steps it reaches (`make_if_legal`).
+    fn candidate_steps(&self, list: &mut StepList) {
+        list.clear();
+        let st = &self.state;
+        st.with_pseudo(|mv| {
+            for &m in mv {
+                list.push(st.step_of(m));
+            }
+        })
+    }
+    const CANDIDATES_ARE_LEGAL: bool = false;
+    fn make_if_legal(&mut self, step: Step) -> Option<ChessmaUndo> {
+        // Every move the step may stand for, in generation order: the first legal one.
+        let mut out = MoveBuf::new();
+        {
+            let st = &mut self.state;
+            let drop = matches!(step.kind, crate::step::StepKind::Drop(_));
+            let only = if drop {
+                Bitboard::EMPTY
+            } else {
+                Bitboard::from_square(step.from)
+            };
+            Game {
+                t: &st.tables,
+                b: &mut st.board,
+            }
+            .pseudo_of(only, drop, &mut out);
+        }
+        for &m in out.as_slice() {
+            if self.state.step_of(m) == step {
+                if let Some(saved) = self.make_mv_if_legal(m) {
+                    return Some(ChessmaUndo(saved));
+                }
+            }
+        }
+        None
+    }
+    /// A legal move exists when one passes the King's safety (a Long Leaper kept from a
+    /// quiet move by its duty has a legal capture, itself a legal move).
+    fn has_legal_step(&self) -> bool {
+        let st = &self.state;
+        st.with_scratch(|game| {
+            let mut out = MoveBuf::new();
+            game.pseudo(&mut out);
+            let s = game.b.side;
+            out.as_slice().iter().any(|&m| {
+                let (saved, n) = game.make(m);
+                let ok = stands(game.b, game.t, m, s, n);
+                game.unmake(saved);
+                ok
+            })
+        })
     }
     fn make(&mut self, step: Step) -> ChessmaUndo {
         let mv = self.decode(step);
@@ -199,6 +338,9 @@ impl Rules for ChessmaGame {
     }
     fn in_hand(&self, side: Side, kind: u8) -> u8 {
         let st = &self.state;
+        if st.board.pocket[side.index()] == [0; 16] {
+            return 0;
+        }
         (1..16)
             .filter(|&k| st.variant_kind[k] == kind)
             .map(|k| st.board.pocket[side.index()][k])

@@ -88,6 +88,27 @@ impl ChessmaState {
         })
     }
 
+    /// Pseudo-legal moves of the position, generated on the scratch board.
+    pub(crate) fn with_pseudo<T>(&self, f: impl FnOnce(&[Mv]) -> T) -> T {
+        self.with_scratch(|game| {
+            let mut out = MoveBuf::new();
+            game.pseudo(&mut out);
+            f(out.as_slice())
+        })
+    }
+
+    /// Work on a copy of the position on the scratch board.
+    pub(crate) fn with_scratch<T>(&self, f: impl FnOnce(&mut Game) -> T) -> T {
+        SCRATCH.with(|cell| {
+            let mut scratch = cell.borrow_mut();
+            scratch.copy_from(&self.board);
+            f(&mut Game {
+                t: &self.tables,
+                b: &mut scratch,
+            })
+        })
+    }
+
     pub(crate) fn step_of(&self, m: Mv) -> Step {
         let (from, to) = (Square::from_index(m.from), Square::from_index(m.to));
         match m.how {
