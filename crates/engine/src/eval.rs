@@ -28,6 +28,8 @@ pub struct Weights {
     pub threats_from_any: bool,
     /// Which evaluation the variant's pieces call for (chosen once, from the variant data).
     pub profile: Profile,
+    /// The pawn's kind, if the variant has one (`P`).
+    pub pawn: Option<usize>,
 }
 
 /// The evaluation's form. `Command`: units under command, nearness to enemy royals, threats
@@ -103,6 +105,7 @@ impl Weights {
             advance: 0,
             hunt: 0,
             threats_from_any: matches!(variant.command, cohort_rules::CommandModel::Lead { .. }),
+            pawn: variant.kind_of_letter('P'),
             profile: if variant.is_chessma() {
                 Profile::Material
             } else {
@@ -297,34 +300,37 @@ const MAX_UNITS: usize = cohort_rules::position::MAX_UNITS;
 fn evaluate_material<R: Rules>(pos: &R, w: &Weights) -> i32 {
     let mut score = [0i32; 2];
     let frozen = [pos.frozen(Side::White), pos.frozen(Side::Black)];
-    let mut kings = [None; 2];
-    let mut buf = UnitBuf::new();
-    buf.fill(pos);
-    let units = buf.as_slice();
-    for u in units {
-        if w.royal[u.kind as usize] {
-            kings[u.side.index()] = Some(u.square);
+    let kings = [pos.royals(Side::White), pos.royals(Side::Black)];
+    // Counted on sets, kind by kind (a Chessma board holds some sixty units).
+    for side in [Side::White, Side::Black] {
+        let s = side.index();
+        for (kind, &v) in w.value.iter().enumerate() {
+            if w.royal[kind] {
+                continue;
+            }
+            let units = pos.units_of(side, kind as u8);
+            if units.is_empty() {
+                continue;
+            }
+            let still = (units & frozen[s]).count() as i32;
+            score[s] += (units.count() as i32 - still) * v + still * (v * 3 / 5);
+            if Some(kind) == w.pawn {
+                // Rows from the own back rank (frame ranks 2..9 for White's 1..8).
+                for q in units.iter() {
+                    let r = q.rank() as i32;
+                    score[s] += 4 * if s == 0 { r - 3 } else { 8 - r }.max(0);
+                }
+            }
         }
-    }
-    let pawn = pos.variant().kind_of_letter('P');
-    for u in units {
-        let s = u.side.index();
-        let v = w.value[u.kind as usize];
-        if w.royal[u.kind as usize] {
-            continue;
-        }
-        score[s] += if frozen[s].has(u.square) {
-            v * 3 / 5
-        } else {
-            v
-        };
-        if Some(u.kind as usize) == pawn {
-            // Rows from the own back rank (frame ranks 2..9 for White's 1..8).
-            let r = u.square.rank() as i32;
-            score[s] += 4 * if s == 0 { r - 3 } else { 8 - r }.max(0);
-        }
-        if let Some(k) = kings[1 - s] {
-            score[s] += 2 * (6 - k.distance(u.square) as i32).max(0);
+        // Nearness to the enemy King: 2 * (6 - distance) for each unit within 5 squares,
+        // which is 2 for each of the balls of radius 0..5 around the King that holds it.
+        let mine = pos.occupied(side) & !kings[s];
+        let mut ball = kings[1 - s];
+        if ball.any() {
+            for _ in 0..6 {
+                score[s] += 2 * (mine & ball).count() as i32;
+                ball = ball.king_dilate();
+            }
         }
     }
     for s in [Side::White, Side::Black] {
@@ -333,7 +339,7 @@ fn evaluate_material<R: Rules>(pos: &R, w: &Weights) -> i32 {
             score[s.index()] += pos.in_hand(s, kind as u8) as i32 * value * 4 / 5;
         }
         // A frozen King cannot step away from threats.
-        if kings[s.index()].is_some_and(|k| frozen[s.index()].has(k)) {
+        if (kings[s.index()] & frozen[s.index()]).any() {
             score[s.index()] -= 60;
         }
     }

@@ -175,10 +175,29 @@ impl Ordered {
         // SAFETY: the first `len` words were written by `push`.
         unsafe { std::slice::from_raw_parts_mut(self.packed.as_mut_ptr() as *mut i64, self.len) }
     }
+    /// The steps best first. The first few are picked by a scan each (a cut-off usually
+    /// comes among them); the rest are sorted once, when the search gets that far. The
+    /// order is the full sort's either way (the packed words are distinct).
     fn iter<'a>(&'a mut self, list: &'a StepList) -> impl Iterator<Item = (i32, Step)> + 'a {
-        self.slice().iter().map(move |&v| {
+        const PICKED: usize = 3;
+        let mut next = 0;
+        std::iter::from_fn(move || {
+            let words = self.slice();
+            if next >= words.len() {
+                return None;
+            }
+            if next < PICKED {
+                let best = (next..words.len())
+                    .max_by_key(|&i| words[i])
+                    .unwrap_or(next);
+                words.swap(next, best);
+            } else if next == PICKED {
+                words[PICKED..].sort_unstable_by(|a, b| b.cmp(a));
+            }
+            let v = words[next];
+            next += 1;
             let i = 0xFFFF - (v & 0xFFFF) as usize;
-            ((v >> 16) as i32, list.as_slice()[i])
+            Some(((v >> 16) as i32, list.as_slice()[i]))
         })
     }
 }
@@ -290,8 +309,8 @@ impl<'a> Searcher<'a> {
             };
             o.push(key, i);
         }
-        // Best key first; equal keys keep generation order (as a stable sort would).
-        o.slice().sort_unstable_by(|a, b| b.cmp(a));
+        // Best key first; equal keys keep generation order (as a stable sort would): the
+        // iterator sorts as it goes.
     }
 
     /// Negamax over steps; `pv` receives the best line.
@@ -335,12 +354,23 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        let exact = R::CANDIDATES_ARE_LEGAL;
+        if depth <= 0 && !exact {
+            // The frontier of a family whose candidates are pseudo-legal: whether any step is
+            // legal is cheaper to learn than the whole list, which quiescence then generates
+            // only if standing pat does not cut off.
+            if let Some(t) = Self::terminal(pos, ply, pos.has_legal_step()) {
+                pv.clear();
+                return t;
+            }
+            pv.clear();
+            return self.quiesce(pos, alpha, beta, ply, 6, None);
+        }
         // Candidates: the legal steps, or (Chessma 84) pseudo-legal ones that are tested as
         // they are made, so that steps cut off are never tested.
         let mut list = StepList::new();
         pos.candidate_steps(&mut list);
-        let exact = R::CANDIDATES_ARE_LEGAL;
-        if exact || list.is_empty() || depth <= 0 {
+        if exact || list.is_empty() {
             // Pseudo-legal candidates: one made and taken back shows a legal step (the
             // first usually is one), cheaper than generating again.
             let has_steps = (exact && !list.is_empty())

@@ -275,6 +275,15 @@ impl Rules for AnyRules {
     fn frozen(&self, side: Side) -> Bitboard {
         each!(self, g => g.frozen(side))
     }
+    fn royals(&self, side: Side) -> Bitboard {
+        each!(self, g => g.royals(side))
+    }
+    fn occupied(&self, side: Side) -> Bitboard {
+        each!(self, g => g.occupied(side))
+    }
+    fn units_of(&self, side: Side, kind: u8) -> Bitboard {
+        each!(self, g => g.units_of(side, kind))
+    }
     fn in_hand(&self, side: Side, kind: u8) -> u8 {
         each!(self, g => g.in_hand(side, kind))
     }

@@ -105,6 +105,37 @@ pub trait Rules: Clone + Send + Sync + 'static {
             .map(|s| s.to)
             .collect()
     }
+    /// Squares of `side`'s units.
+    fn occupied(&self, side: Side) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        self.for_each_unit(|u| {
+            if u.side == side {
+                b.set(u.square)
+            }
+        });
+        b
+    }
+    /// Squares of `side`'s units of `kind`.
+    fn units_of(&self, side: Side, kind: u8) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        self.for_each_unit(|u| {
+            if u.side == side && u.kind == kind {
+                b.set(u.square)
+            }
+        });
+        b
+    }
+    /// Squares of `side`'s royal units (its King).
+    fn royals(&self, side: Side) -> Bitboard {
+        let pieces = &self.variant().pieces;
+        let mut b = Bitboard::EMPTY;
+        self.for_each_unit(|u| {
+            if u.side == side && pieces[u.kind as usize].royal {
+                b.set(u.square)
+            }
+        });
+        b
+    }
     /// Units of `side` that an enemy piece freezes now (Chessma 84's Immobilizer).
     fn frozen(&self, _side: Side) -> Bitboard {
         Bitboard::EMPTY

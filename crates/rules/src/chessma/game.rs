@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::board::{kind, side, Board, Saved, EMPTY, L};
+use super::board::{kind, side, Board, Saved, E, EMPTY, ES, L, LETTERS};
 use super::rules::{Game, How, MoveBuf};
 use super::tables::NONE;
 use super::{ChessmaState, Tell};
@@ -20,6 +20,8 @@ use crate::variant::Variant;
 pub struct ChessmaGame {
     state: ChessmaState,
     variant: Arc<Variant>,
+    /// The core kind of each variant kind (0: none; the spent Encloser is the Encloser's).
+    core_kind: [u8; 32],
 }
 
 /// What `ChessmaGame::unmake` needs: the core's saved state before the move.
@@ -48,7 +50,19 @@ impl ChessmaGame {
                 removed_marks: Vec::new(),
                 variant_kind: state.variant_kind,
             },
-            variant,
+            variant: variant.clone(),
+            core_kind: {
+                let mut c = [0u8; 32];
+                for (k, letter) in LETTERS.iter().enumerate().skip(1) {
+                    if k as u8 == ES {
+                        continue;
+                    }
+                    if let Some(v) = variant.kind_of_letter(*letter as char) {
+                        c[v & 31] = k as u8;
+                    }
+                }
+                c
+            },
         }
     }
 
@@ -245,18 +259,32 @@ impl Rules for ChessmaGame {
     }
     /// A legal move exists when one passes the King's safety (a Long Leaper kept from a
     /// quiet move by its duty has a legal capture, itself a legal move).
+    /// Generated piece by piece, stopping at the first legal move (usually among the first
+    /// piece's): a full generation here was a quarter of the search's time.
     fn has_legal_step(&self) -> bool {
         let st = &self.state;
         st.with_scratch(|game| {
-            let mut out = MoveBuf::new();
-            game.pseudo(&mut out);
             let s = game.b.side;
-            out.as_slice().iter().any(|&m| {
-                let (saved, n) = game.make(m);
-                let ok = stands(game.b, game.t, m, s, n);
-                game.unmake(saved);
-                ok
-            })
+            let mut out = MoveBuf::new();
+            let pieces = game.b.occ[s];
+            let any_legal = |game: &mut Game, out: &MoveBuf| {
+                out.as_slice().iter().any(|&m| {
+                    let (saved, n) = game.make(m);
+                    let ok = stands(game.b, game.t, m, s, n);
+                    game.unmake(saved);
+                    ok
+                })
+            };
+            for q in pieces.iter() {
+                out.len = 0;
+                game.pseudo_of(Bitboard::from_square(q), false, &mut out);
+                if any_legal(game, &out) {
+                    return true;
+                }
+            }
+            out.len = 0;
+            game.pseudo_of(Bitboard::EMPTY, true, &mut out);
+            any_legal(game, &out)
         })
     }
     fn make(&mut self, step: Step) -> ChessmaUndo {
@@ -332,6 +360,27 @@ impl Rules for ChessmaGame {
     }
     fn commanded(&self, side: Side) -> Bitboard {
         self.state.board.occ[side.index()]
+    }
+    fn occupied(&self, side: Side) -> Bitboard {
+        self.state.board.occ[side.index()]
+    }
+    /// The core's sets of each piece code (an Encloser spent or not is one kind).
+    fn units_of(&self, side: Side, kind: u8) -> Bitboard {
+        let bb = &self.state.board.bb;
+        let s = (side.index() as u8) << 4;
+        match self.core_kind.get(kind as usize) {
+            Some(&0) | None => Bitboard::EMPTY,
+            Some(&E) => bb[(E | s) as usize] | bb[(ES | s) as usize],
+            Some(&k) => bb[(k | s) as usize],
+        }
+    }
+    fn royals(&self, side: Side) -> Bitboard {
+        let k = self.state.board.kings[side.index()];
+        if k == NONE {
+            Bitboard::EMPTY
+        } else {
+            Bitboard::from_square(Square::from_index(k))
+        }
     }
     fn frozen(&self, side: Side) -> Bitboard {
         self.state.board.frozen(&self.state.tables, side.index())
