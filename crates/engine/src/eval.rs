@@ -59,35 +59,10 @@ impl Weights {
                     m => m,
                 };
                 let base = 40 + 14 * mobility;
-                if variant.is_chessma() {
-                    // Classical values for the orthodox pieces; the Ultima pieces as their
-                    // reach and captures make them (Immobilizer and Chameleon strongest).
-                    match p.letter {
-                        'P' => 100,
-                        'N' => 300,
-                        'B' => 330,
-                        'R' => 500,
-                        'Q' => 900,
-                        'I' => 700,
-                        'U' => 300,
-                        'L' => 550,
-                        'W' => 450,
-                        'C' => 450,
-                        'E' => 450,
-                        'S' => 350,
-                        'X' => 600,
-                        _ => 0,
-                    }
-                } else if variant.fide {
-                    // Chess is a validation variant; classical values play it sensibly.
-                    match p.letter {
-                        'P' => 100,
-                        'N' => 320,
-                        'B' => 330,
-                        'R' => 500,
-                        'Q' => 900,
-                        _ => 0,
-                    }
+                // A value the variant file gives (`value=N`: the classical values of chess
+                // and of Chessma 84's pieces) comes first.
+                if let Some(v) = p.value {
+                    v
                 } else if p.royal {
                     base + 900
                 } else if p.leader {

@@ -201,16 +201,14 @@ impl LiveGame {
             if s.is_end() {
                 continue;
             }
-            let mut old = json!({
+            // `captures`: what the step takes, wherever it stands (Chessma 84: on either
+            // board), the same squares as the step's `removes`, in every game.
+            legal.push(json!({
                 "from": if matches!(s.kind, StepKind::Drop(_)) { Value::Null } else { geo.square_name(s.from).into() },
                 "to": geo.square_name(s.to),
                 "text": text,
-            });
-            if pos.variant().is_chessma() {
-                // Chessma 84: what the step takes, on either board, shown before it is made.
-                old["captures"] = removes.into();
-            }
-            legal.push(old);
+                "captures": removes,
+            }));
         }
         let can_end = list.iter().any(|s| s.is_end());
         let (done, current): (&[Turn], Option<&Turn>) = if self.game.result().is_none() {

@@ -96,6 +96,14 @@ async fn squares_and_steps_as_data() {
     assert_eq!(q["from"], "e7");
     assert_eq!(q["removes"], json!(["d8"]));
     assert_eq!(q["drop"], Value::Null);
+    // The older `legal` list says what each step takes in every game, as `removes` does.
+    let exd8 = v["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["text"] == q["text"])
+        .unwrap();
+    assert_eq!(exd8["captures"], json!(["d8"]));
     let text = q["text"].as_str().unwrap().to_string();
     let (s, after) = post(
         &app,

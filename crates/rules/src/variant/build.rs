@@ -88,7 +88,7 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
                 format!("expected 'name, moves[, flags]', found '{}'", e.value),
             ));
         }
-        let (mut royal, mut leader, mut role) = (false, false, None);
+        let (mut royal, mut leader, mut role, mut value) = (false, false, None, None);
         for f in parts
             .get(2)
             .map(|f| f.split_whitespace().collect::<Vec<_>>())
@@ -97,6 +97,20 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
             match f {
                 "royal" => royal = true,
                 "leader" => leader = true,
+                _ if value.is_none() && f.starts_with("value=") => {
+                    let n = f["value=".len()..]
+                        .parse::<i32>()
+                        .ok()
+                        .filter(|n| (0..=100_000).contains(n));
+                    value = Some(n.ok_or_else(|| {
+                        err(
+                            e,
+                            format!(
+                                "'{f}': a value is a whole number from 0 to 100000 (value=300)"
+                            ),
+                        )
+                    })?);
+                }
                 _ if role.is_none() && BodyRole::from_flag(f).is_some() => {
                     role = BodyRole::from_flag(f)
                 }
@@ -104,8 +118,8 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
                     return Err(err(
                         e,
                         format!(
-                            "unknown or repeated flag '{f}' (known: leader, royal, and one of \
-                             head torso hand foot hair limb)"
+                            "unknown or repeated flag '{f}' (known: leader, royal, value=N, and \
+                             one of head torso hand foot hair limb)"
                         ),
                     ))
                 }
@@ -125,6 +139,7 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
             royal,
             leader,
             role,
+            value,
             movesets,
             max_steps,
         });

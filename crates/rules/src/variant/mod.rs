@@ -48,6 +48,8 @@ pub struct PieceKind {
     pub leader: bool,
     /// Body model: the part of the body this piece is.
     pub role: Option<BodyRole>,
+    /// The engine's worth of one unit (`value=N`, centipawns); None: from its mobility.
+    pub value: Option<i32>,
     pub(crate) movesets: [MoveSet; 2],
     /// The most destinations one unit of this kind can have on any square, for each side
     /// (an empty board for moves, a full enemy one for captures): bounds the step list.
