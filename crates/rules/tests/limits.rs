@@ -112,3 +112,38 @@ fn a_position_whose_game_is_over_has_no_legal_steps() {
     );
     assert_eq!(v.start().count_steps(), 4);
 }
+
+/// `value=N` gives a piece's worth as data; a value that is not a whole number in range is
+/// refused at load, with its line and field.
+#[test]
+fn piece_values_are_data_checked_at_load() {
+    let file = |flags: &str| {
+        format!(
+            "[t]\nname = T\nboard = 8x8\npiece K = King, K, royal\npiece R = Rook, R{flags}\n\
+             command = single\nsetup = 4k3/8/8/8/8/8/8/R3K3 w\n"
+        )
+    };
+    let v = parse_variants("t.ini", &file(", value=480"), &[])
+        .expect("loads")
+        .remove(0);
+    let rook = v.pieces.iter().find(|p| p.letter == 'R').unwrap();
+    assert_eq!(rook.value, Some(480));
+    assert_eq!(
+        v.pieces[0].value, None,
+        "no value: the engine's own from mobility"
+    );
+    for bad in [
+        ", value=abc",
+        ", value=-5",
+        ", value=100001",
+        ", value=3 value=4",
+    ] {
+        let err = parse_variants("t.ini", &file(bad), &[]).expect_err(bad);
+        assert_eq!(err.line, 5, "{bad}: {err}");
+        assert_eq!(err.field, "piece R", "{bad}: {err}");
+    }
+    // The built-in chess and Chessma 84 carry the classical values.
+    let chess = builtin("chess").unwrap();
+    let q = chess.pieces.iter().find(|p| p.letter == 'Q').unwrap();
+    assert_eq!(q.value, Some(900));
+}
