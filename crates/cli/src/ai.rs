@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use cohort_engine::matches::{elo, play_game, GameRecord};
-use cohort_engine::{agent, EngineAgent, Limits, Rng};
+use cohort_engine::{agent, EngineAgent, Limits, Rng, Watch};
 use cohort_rules::{Game, Position, StepList, Variant};
 
 use crate::Fail;
@@ -65,7 +65,12 @@ pub fn parse_agent(text: &str) -> Result<AgentSpec, Fail> {
 
 /// One search of the position within `time_ms`, reported depth by depth; then the turn it
 /// chose, its score and its line (which begins with that turn), and the search's statistics.
-pub fn analyze(pos: Position, time_ms: u64, threads: usize) -> Result<(), Fail> {
+pub fn analyze(
+    pos: Position,
+    time_ms: u64,
+    nodes: Option<u64>,
+    threads: usize,
+) -> Result<(), Fail> {
     let game = Game::new(pos);
     if let Some((o, r)) = game.result() {
         return Err(Fail(format!(
@@ -89,42 +94,42 @@ pub fn analyze(pos: Position, time_ms: u64, threads: usize) -> Result<(), Fail> 
     engine.adapt_to(&game);
     let limits = Limits {
         time: Some(Duration::from_millis(time_ms)),
-        nodes: None,
+        nodes,
         seed: 1,
         threads,
     };
-    let (out, st) = engine.think(pos, &limits, None, |out, nodes| {
-        println!(
-            "depth {} score {} nodes {} pv {}",
-            out.depth,
-            out.score,
-            nodes,
-            line_text(pos, &out.pv)
-        );
-    });
-    if out.best.is_none() {
+    // The turn the engine plays (one search per step, as `cohort engine` and the server's
+    // AI seats play it); the depths printed are the first step's search.
+    let mut report =
+        |made: &[cohort_rules::Step], out: &cohort_engine::search::Outcome_, nodes: u64| {
+            if made.is_empty() {
+                println!(
+                    "depth {} score {} nodes {} pv {}",
+                    out.depth,
+                    out.score,
+                    nodes,
+                    line_text(pos, &out.pv)
+                );
+            }
+        };
+    let choice = engine.choose_turn_watched(
+        &game,
+        &limits,
+        Watch {
+            stop: None,
+            max_depth: 64,
+            report: &mut report,
+        },
+    );
+    if choice.steps.is_empty() || choice.stats.depth == 0 {
         return Err(Fail(format!(
             "--time {time_ms}: not enough time to search one step"
         )));
     }
-    // The search's line with the mover's turn completed from the same search (its table, then
-    // `end` where its horizon cut the turn); the turn is the line's steps by the side to move.
-    let line = engine.turn_line(pos, &out.pv);
-    let mover = pos.side_to_move();
-    let inside = |p: &Position| p.side_to_move() == mover && p.outcome().is_none();
-    let mut p = pos.clone();
-    let mut turn_len = 0;
-    while turn_len < line.len() && inside(&p) {
-        p.make(line[turn_len]);
-        turn_len += 1;
-    }
-    let turn = line_text(pos, &line[..turn_len]);
-    println!("turn: {turn}");
-    if inside(&p) {
-        println!("note: the search's line stops inside the turn (no legal end there)");
-    }
-    println!("score: {} (for {side})", out.score);
-    println!("pv: {}", line_text(pos, &line));
+    let st = &choice.stats;
+    println!("turn: {}", line_text(pos, &choice.steps));
+    println!("score: {} (for {side})", choice.score);
+    println!("pv: {}", line_text(pos, &choice.pv));
     println!(
         "stats: nodes {} nodes/s {:.0} depth {} tt hit rate {:.1}% time {} ms",
         st.nodes,

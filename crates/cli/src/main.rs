@@ -101,7 +101,11 @@ enum Command {
         /// Milliseconds for the turn.
         #[arg(long, default_value_t = 1000)]
         time: u64,
-        /// Search threads (1 is deterministic).
+        /// At most this many nodes for the turn as well (with one thread and a time that
+        /// does not run out first, the answer is a function of the position).
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Search threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
@@ -414,14 +418,17 @@ fn run(cli: Cli) -> Res<()> {
             v,
             position: p,
             time,
+            nodes,
             threads,
         } => {
             let v = variant(&v)?;
             let pos = position(&v, p.as_deref())?;
-            if threads == 0 || time == 0 {
-                return Err(Fail("--threads and --time must be at least 1".into()));
+            if threads == 0 || time == 0 || nodes == Some(0) {
+                return Err(Fail(
+                    "--threads, --time and --nodes must be at least 1".into(),
+                ));
             }
-            ai::analyze(pos, time, threads)?;
+            ai::analyze(pos, time, nodes, threads)?;
         }
         Command::Match {
             v,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use cohort_engine::{Agent, EngineAgent, Limits, Stats, TurnChoice};
+use cohort_engine::{Agent, EngineAgent, Limits, Stats, TurnChoice, Watch};
 use cohort_rules::{builtin_variants, parse_variants, Game, Position, Step, StepList, Variant};
 
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -318,55 +318,36 @@ fn finish(worker: &mut Option<JoinHandle<()>>, stop: &AtomicBool) {
 /// step, each with the time left), reporting `info` lines from each search. Always a
 /// complete turn: when stopped or out of time, the remaining steps are the first legal
 /// ones, `end` as soon as it is legal.
+/// The turn the engine plays (`Agent::choose_turn`: one search per step), with an `info`
+/// line for each finished depth of each step's search; a `stop` ends it at once.
 fn best_turn(game: &Game, limits: &Limits, max_depth: u32, stop: &AtomicBool) -> Vec<Step> {
     let mut engine = EngineAgent::new(game.position().variant());
-    engine.adapt_to(game);
-    if let Some(choice) = cohort_engine::placement_turn(game, limits.seed) {
-        return choice.steps;
-    }
     let started = Instant::now();
-    let mut pos = game.position().clone();
-    let side = pos.side_to_move();
-    let mut steps: Vec<Step> = Vec::new();
-    while pos.side_to_move() == side && pos.outcome().is_none() {
-        let mut list = StepList::new();
-        pos.legal_steps(&mut list);
-        if list.is_empty() {
-            break;
+    let root = game.position().clone();
+    let mut report = |made: &[Step], out: &cohort_engine::search::Outcome_, nodes: u64| {
+        let mut p = root.clone();
+        for &s in made {
+            p.make(s);
         }
-        let fallback = *list
-            .iter()
-            .find(|s| s.is_end())
-            .unwrap_or(&list.as_slice()[0]);
-        let step = if stop.load(Ordering::SeqCst) {
-            fallback
-        } else {
-            let left = limits.time.map(|t| t.saturating_sub(started.elapsed()));
-            let step_limits = Limits {
-                time: left.map(|l| if steps.is_empty() { l * 3 / 5 } else { l / 3 }),
-                nodes: limits
-                    .nodes
-                    .map(|n| if steps.is_empty() { n } else { n / 4 }),
-                seed: limits.seed,
-                threads: 1,
-            };
-            let root = pos.clone();
-            let (out, _) =
-                engine.think_limited(&pos, &step_limits, max_depth, Some(stop), |out, nodes| {
-                    let ms = started.elapsed().as_millis().max(1);
-                    say(&format!(
-                        "info depth {} score {} nodes {nodes} time {ms} pv {}",
-                        out.depth,
-                        out.score,
-                        line_text(&root, &out.pv)
-                    ));
-                });
-            out.best.filter(|&s| pos.is_legal(s)).unwrap_or(fallback)
-        };
-        pos.make(step);
-        steps.push(step);
-    }
-    steps
+        let ms = started.elapsed().as_millis().max(1);
+        say(&format!(
+            "info depth {} score {} nodes {nodes} time {ms} pv {}",
+            out.depth,
+            out.score,
+            line_text(&p, &out.pv)
+        ));
+    };
+    engine
+        .choose_turn_watched(
+            game,
+            limits,
+            Watch {
+                stop: Some(stop),
+                max_depth,
+                report: &mut report,
+            },
+        )
+        .steps
 }
 
 fn line_text(pos: &Position, steps: &[Step]) -> String {

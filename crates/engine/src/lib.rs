@@ -63,7 +63,9 @@ impl Stats {
 #[derive(Clone, Debug, Default)]
 pub struct TurnChoice {
     pub steps: Vec<Step>,
+    /// The first step's search's score, for the side to move.
     pub score: i32,
+    /// The turn's steps, then the line its last search expects after them.
     pub pv: Vec<Step>,
     pub stats: Stats,
 }
@@ -576,11 +578,42 @@ impl<F: FnMut(&search::Outcome_, u64)> Visit for Think<'_, F> {
     }
 }
 
+/// What a turn search tells and heeds besides its limits (`cohort analyze`, the engine
+/// protocol): each finished depth of each step's search, with the turn's steps made before
+/// it, and a flag that stops it (the steps still to choose are then the quickest legal ones).
+pub struct Watch<'a> {
+    pub stop: Option<&'a AtomicBool>,
+    /// Deepest search of each step, in steps.
+    pub max_depth: u32,
+    pub report: &'a mut dyn FnMut(&[Step], &search::Outcome_, u64),
+}
+
 impl Agent for EngineAgent {
     fn name(&self) -> String {
         if self.long_turns { "planner" } else { "engine" }.into()
     }
     fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice {
+        let max_depth = self.max_depth;
+        self.choose_turn_watched(
+            game,
+            limits,
+            Watch {
+                stop: None,
+                max_depth,
+                report: &mut |_, _, _| {},
+            },
+        )
+    }
+}
+
+impl EngineAgent {
+    /// The turn the engine plays (`Agent::choose_turn`), reporting and stoppable.
+    pub fn choose_turn_watched(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        mut watch: Watch,
+    ) -> TurnChoice {
         self.adapt_to(game);
         if let Some(choice) = placement_turn(game, limits.seed) {
             return choice;
@@ -625,21 +658,24 @@ impl Agent for EngineAgent {
             agent: self,
             limits,
             started,
+            watch: &mut watch,
         })
     }
 }
 
 /// The engine's turn on the family's own position type (`EngineAgent::turn_on`).
-struct TurnSearch<'a> {
+struct TurnSearch<'a, 'w> {
     agent: &'a EngineAgent,
     limits: &'a Limits,
     started: Instant,
+    watch: &'a mut Watch<'w>,
 }
 
-impl Visit for TurnSearch<'_> {
+impl Visit for TurnSearch<'_, '_> {
     type Output = TurnChoice;
     fn visit<R: Rules>(self, pos: R) -> TurnChoice {
-        self.agent.turn_from(pos, self.limits, self.started)
+        self.agent
+            .turn_from(pos, self.limits, self.started, self.watch)
     }
 }
 
@@ -647,12 +683,24 @@ impl EngineAgent {
     /// The engine's whole turn from `pos`, a position of any family (the outside families
     /// play through this): one search per step.
     pub fn turn_on<R: Rules>(&self, pos: &R, limits: &Limits) -> TurnChoice {
-        self.turn_from(pos.clone(), limits, Instant::now())
+        let mut watch = Watch {
+            stop: None,
+            max_depth: self.max_depth,
+            report: &mut |_, _, _| {},
+        };
+        self.turn_from(pos.clone(), limits, Instant::now(), &mut watch)
     }
 
-    fn turn_from<R: Rules>(&self, mut pos: R, limits: &Limits, started: Instant) -> TurnChoice {
+    fn turn_from<R: Rules>(
+        &self,
+        mut pos: R,
+        limits: &Limits,
+        started: Instant,
+        watch: &mut Watch,
+    ) -> TurnChoice {
         let side = pos.side_to_move();
         let mut choice = TurnChoice::default();
+        let mut last_pv = Vec::new();
         // One search per step of the turn, each with the time left, so that every step is
         // chosen knowing the steps already made. The first search gets most of the budget.
         while pos.side_to_move() == side && pos.outcome().is_none() {
@@ -671,22 +719,42 @@ impl EngineAgent {
                 seed: limits.seed,
                 threads: limits.threads,
             };
-            let (out, stats) = self.think_on(&pos, &step_limits, self.max_depth, None, |_, _| {});
-            let step = match out.best {
-                Some(s) => s,
-                None => {
-                    // No time even for depth 1: take the first legal step (`end` if possible).
-                    let mut list = StepList::new();
-                    pos.legal_steps(&mut list);
-                    match list.iter().find(|s| s.is_end()).or(list.iter().next()) {
-                        Some(&s) => s,
-                        None => break,
-                    }
-                }
+            // No time even for depth 1, or told to stop: the first legal step (`end` if
+            // possible).
+            let quickest = |pos: &R| {
+                let mut list = StepList::new();
+                pos.legal_steps(&mut list);
+                list.iter()
+                    .find(|s| s.is_end())
+                    .or(list.iter().next())
+                    .copied()
             };
+            if watch
+                .stop
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst))
+            {
+                let Some(s) = quickest(&pos) else { break };
+                pos.make(s);
+                choice.steps.push(s);
+                continue;
+            }
+            let (out, stats) = {
+                let (report, made) = (&mut *watch.report, &choice.steps);
+                self.think_on(&pos, &step_limits, watch.max_depth, watch.stop, |o, n| {
+                    report(made, o, n)
+                })
+            };
+            let step = match out
+                .best
+                .filter(|&s| pos.is_legal(s))
+                .or_else(|| quickest(&pos))
+            {
+                Some(s) => s,
+                None => break,
+            };
+            last_pv = out.pv.clone();
             if choice.steps.is_empty() {
                 choice.score = out.score;
-                choice.pv = out.pv.clone();
                 choice.stats = stats;
             } else {
                 choice.stats.nodes += stats.nodes;
@@ -695,6 +763,11 @@ impl EngineAgent {
             }
             pos.make(step);
             choice.steps.push(step);
+        }
+        // The line behind the turn: its steps, then what the last search expects after them.
+        choice.pv = choice.steps.clone();
+        if last_pv.first() == choice.steps.last() {
+            choice.pv.extend_from_slice(last_pv.get(1..).unwrap_or(&[]));
         }
         choice.stats.elapsed = started.elapsed();
         choice
