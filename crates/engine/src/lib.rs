@@ -432,42 +432,6 @@ impl EngineAgent {
         }
     }
 
-    /// The line of a search from `pos` (its principal variation) with the side to move's turn
-    /// completed: where the line stops inside that turn (the horizon, or a table cut-off), it
-    /// goes on with the table's best steps from that search, then `end` if legal, which is
-    /// how the search scores a line cut inside a turn. No search is run. The line stops
-    /// inside the turn only if `end` is illegal there and the table knows no step.
-    pub fn turn_line(&self, pos: &Position, pv: &[Step]) -> Vec<Step> {
-        let side = pos.side_to_move();
-        let mut p = pos.clone();
-        let mut line = Vec::new();
-        for &s in pv {
-            if p.outcome().is_some() || !p.is_legal(s) {
-                break;
-            }
-            p.make(s);
-            line.push(s);
-        }
-        let inside = |p: &Position| p.side_to_move() == side && p.outcome().is_none();
-        // A turn is at most a few dozen steps; the bound also stops any cycle in the table.
-        for _ in 0..64 {
-            if !inside(&p) {
-                break;
-            }
-            match self.table.best_step(p.hash()).filter(|&s| p.is_legal(s)) {
-                Some(s) => {
-                    p.make(s);
-                    line.push(s);
-                }
-                None => break,
-            }
-        }
-        if inside(&p) && !p.at_turn_start() && p.is_legal(Step::END) {
-            line.push(Step::END);
-        }
-        line
-    }
-
     /// A search to exactly `depth` steps with no time limit (deterministic; `cohort bench`).
     pub fn think_to_depth(&self, pos: &Position, depth: u32) -> (search::Outcome_, Stats) {
         let unlimited = Limits {
