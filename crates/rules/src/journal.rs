@@ -1,10 +1,11 @@
-//! Effects: every change a step makes to the board goes through the primitives here, which
-//! keep the indexes and the hash and write a `Change` to the position's journal. `unmake`
-//! reverts the journal down to the mark its `Undo` holds, then restores the turn state, hash,
-//! outcome and side saved whole. This is the one undo mechanism of every game: a unit's move,
-//! any number of removals, stacking (Lifeform's pins), drops from a pocket, a change of kind,
-//! and the FIDE core's move (whose small record the core keeps beside it). The journal keeps
-//! its capacity, so steps do not allocate.
+//! The journal of the generic unit board: every change a step makes to a `Position` goes
+//! through the primitives here, which keep the indexes and the hash and write a `Change` to
+//! the position's journal. `unmake` reverts the journal down to the mark its `Undo` holds,
+//! then restores the turn state, hash, outcome and side saved whole. This is the undo of the
+//! board families (`CommandGame`, `BodyGame`): a unit's move, any number of removals,
+//! stacking (Lifeform's pins), drops from a pocket, a change of kind; and, in the unit view
+//! kept of the cores (mirror/), one entry per core move. `FideGame` and `ChessmaGame` undo
+//! on their cores. The journal keeps its capacity, so steps do not allocate.
 
 use crate::bitboard::{Bitboard, Square};
 use crate::chess::ChessUndo;

@@ -1,7 +1,9 @@
-//! Positions: units with identity on a board, the side to move, the turn state, and an
-//! incrementally kept Zobrist hash that covers the turn state. Nothing here knows a command
-//! model: the board changes through the changes of journal.rs (one undo mechanism for every
-//! game), and the command rules live in command/ (one module per model).
+//! Positions on the generic unit board: units with identity, the side to move, the turn
+//! state, and an incrementally kept Zobrist hash that covers the turn state. The board
+//! families (`CommandGame`, `BodyGame`, family.rs) play on it; it also holds the unit view of
+//! the chess and Chessma cores (mirror/) for `Game`, the notation and the interfaces. Nothing
+//! here knows a command model: the board changes through journal.rs, and the command rules
+//! live in command/ (one module per model).
 
 use std::fmt;
 use std::sync::Arc;

@@ -1,8 +1,8 @@
 //! Chessma 84 (`rules = chessma`): orthodox and Ultima pieces on two overlapping sheets.
-//! Like FIDE chess it runs on a core of its own (board.rs, rules.rs) over tables computed
-//! from the variant's sheet geometry (tables.rs); the generic view of the Position (units,
-//! board, occupancy, pockets) is rebuilt from the core after every move, for the interface,
-//! the notation and the engine's evaluation.
+//! Like FIDE chess it runs on a core of its own (board.rs, rules/) over tables computed from
+//! the variant's sheet geometry (sheets.rs). `ChessmaGame` (game.rs) is the family on this
+//! core alone, which search and perft use; mirror/chessma.rs rebuilds the unit view of a
+//! `Position` from the core after every move, for `Game`, the notation and the interfaces.
 
 pub(crate) mod board;
 mod game;
