@@ -15,7 +15,10 @@ const NODES: &str = "20000";
 fn positions() -> Vec<(String, String)> {
     let suite = include_str!("../../engine/tests/tactics.tsv");
     let mut out: Vec<(String, String)> = vec![];
-    for line in suite.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in suite
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split('\t').collect();
         if f[1] == "win" && out.iter().filter(|(v, _)| v == f[0]).count() < 2 {
             out.push((f[0].to_string(), f[3].to_string()));
@@ -68,7 +71,10 @@ fn analyze_prints_the_turn_cohort_engine_plays_and_it_wins() {
     let mut read_until = |stop: &dyn Fn(&str) -> bool| -> String {
         loop {
             let mut line = String::new();
-            assert!(output.read_line(&mut line).unwrap() > 0, "cohort engine exited");
+            assert!(
+                output.read_line(&mut line).unwrap() > 0,
+                "cohort engine exited"
+            );
             let line = line.trim().to_string();
             assert!(!line.starts_with("error"), "{line}");
             if stop(&line) {
@@ -80,7 +86,11 @@ fn analyze_prints_the_turn_cohort_engine_plays_and_it_wins() {
     input.flush().unwrap();
     read_until(&|l| l == "ready");
     for (variant, position) in &positions {
-        writeln!(input, "variant {variant}\nposition {position}\ngo nodes {NODES}").unwrap();
+        writeln!(
+            input,
+            "variant {variant}\nposition {position}\ngo nodes {NODES}"
+        )
+        .unwrap();
         input.flush().unwrap();
         let best = read_until(&|l| l.starts_with("bestturn"));
         let played: Vec<String> = best
@@ -94,7 +104,10 @@ fn analyze_prints_the_turn_cohort_engine_plays_and_it_wins() {
             .filter(|s| s != "end")
             .collect();
         assert_eq!(analyzed, played, "{variant} {position}");
-        assert!(wins(variant, position, &played), "{variant} {position}: {played:?} does not win");
+        assert!(
+            wins(variant, position, &played),
+            "{variant} {position}: {played:?} does not win"
+        );
     }
     writeln!(input, "quit").unwrap();
     input.flush().unwrap();

@@ -641,7 +641,7 @@ fn play_lines_up_every_square_under_its_file_letter_in_every_variant() {
 }
 
 #[test]
-fn analyze_reports_one_search_whose_line_begins_with_its_turn() {
+fn analyze_reports_the_engine_turn_and_its_first_search() {
     for id in [
         "mini-chieftain",
         "chieftain",
@@ -677,8 +677,9 @@ fn analyze_reports_one_search_whose_line_begins_with_its_turn() {
         if id != "chess" {
             assert_eq!(turn.last().unwrap(), "end", "{id}: {text}");
         }
-        // Turn, score and line are those of the one search reported depth by depth: its last
-        // depth's score and depth, its line the start of the pv.
+        // The turn is the engine's (one search per step): the depths printed are the first
+        // step's search, whose last depth gives the score and the depth, and whose best step
+        // is the turn's first.
         let last = text
             .lines()
             .rfind(|l| l.starts_with("depth "))
@@ -701,8 +702,8 @@ fn analyze_reports_one_search_whose_line_begins_with_its_turn() {
             "{id}: {text}"
         );
         assert_eq!(
-            pv[..searched.len().min(pv.len())],
-            searched[..],
+            searched.first().copied(),
+            turn.first().map(String::as_str),
             "{id}: {text}"
         );
     }
