@@ -12,6 +12,15 @@ pub enum Side {
 }
 
 impl Side {
+    /// The side of index 0 (White) or 1 (Black), as the cores number them.
+    #[inline(always)]
+    pub fn from_index(i: usize) -> Side {
+        if i == 0 {
+            Side::White
+        } else {
+            Side::Black
+        }
+    }
     #[inline(always)]
     pub fn other(self) -> Side {
         match self {

@@ -26,14 +26,6 @@ pub struct FideGame {
 #[derive(Copy, Clone, Debug)]
 pub struct FideUndo(ChessUndo);
 
-fn side_of(color: usize) -> Side {
-    if color == 0 {
-        Side::White
-    } else {
-        Side::Black
-    }
-}
-
 impl FideGame {
     /// A position on the core, with the variant's kind of each chess piece type.
     pub(crate) fn new(board: ChessBoard, kind_of: [u8; 6], variant: Arc<Variant>) -> FideGame {
@@ -62,7 +54,7 @@ impl FideGame {
         (pc != EMPTY).then(|| Unit {
             square: frame(sq),
             kind: self.kind_of[(pc & 7) as usize],
-            side: side_of((pc >> 3) as usize),
+            side: Side::from_index((pc >> 3) as usize),
             group: 0,
             alive: true,
         })
@@ -85,7 +77,7 @@ impl Rules for FideGame {
     }
     #[inline(always)]
     fn side_to_move(&self) -> Side {
-        side_of(self.board.side)
+        Side::from_index(self.board.side)
     }
     /// Chess ends only where the side to move has no move (`without_steps`).
     fn outcome(&self) -> Option<Outcome> {
@@ -119,7 +111,7 @@ impl Rules for FideGame {
         if undo.0.captured != EMPTY {
             let pc = undo.0.captured;
             fx.push(Effect::Removed {
-                side: side_of((pc >> 3) as usize),
+                side: Side::from_index((pc >> 3) as usize),
                 kind: self.kind_of[(pc & 7) as usize],
                 square: frame(undo.0.cap_sq),
                 capture: true,

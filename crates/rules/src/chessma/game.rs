@@ -28,14 +28,6 @@ pub struct ChessmaGame {
 #[derive(Copy, Clone, Debug)]
 pub struct ChessmaUndo(Saved);
 
-fn side_of(s: usize) -> Side {
-    if s == 0 {
-        Side::White
-    } else {
-        Side::Black
-    }
-}
-
 impl ChessmaGame {
     /// A position on the core (a copy of `state`'s board, with an empty history).
     pub(crate) fn new(state: &ChessmaState, variant: Arc<Variant>) -> ChessmaGame {
@@ -72,7 +64,7 @@ impl ChessmaGame {
         (cell != EMPTY).then(|| Unit {
             square: Square::from_index(at),
             kind: self.state.variant_kind[kind(cell) as usize],
-            side: side_of(side(cell)),
+            side: Side::from_index(side(cell)),
             group: 0,
             alive: true,
         })
@@ -86,13 +78,8 @@ impl ChessmaGame {
     /// the board as it was.
     fn make_mv_if_legal(&mut self, m: super::Mv) -> Option<Saved> {
         let s = self.state.board.side;
-        let st = &mut self.state;
-        let mut game = Game {
-            t: &st.tables,
-            b: &mut st.board,
-        };
-        let leaper = m.how == How::Plain && kind(game.b.cells[m.from as usize]) == L;
-        let (saved, n) = game.make(m);
+        let leaper = m.how == How::Plain && kind(self.state.board.cells[m.from as usize]) == L;
+        let (saved, n) = self.core().make(m);
         if !self.stands(m, s, n) {
             self.unmake_saved(saved);
             return None;
@@ -103,49 +90,27 @@ impl ChessmaGame {
             if self.leaper_can_capture(m.from) {
                 return None;
             }
-            let st = &mut self.state;
-            let (saved, _) = Game {
-                t: &st.tables,
-                b: &mut st.board,
-            }
-            .make(m);
+            let (saved, _) = self.core().make(m);
             return Some(saved);
         }
         Some(saved)
     }
 
     fn unmake_saved(&mut self, saved: Saved) {
-        let st = &mut self.state;
-        Game {
-            t: &st.tables,
-            b: &mut st.board,
-        }
-        .unmake(saved);
+        self.core().unmake(saved);
     }
 
     /// Whether the Long Leaper on `from` has a legal capture.
     fn leaper_can_capture(&mut self, from: u8) -> bool {
         let s = self.state.board.side;
         let mut out = MoveBuf::new();
-        {
-            let st = &mut self.state;
-            Game {
-                t: &st.tables,
-                b: &mut st.board,
-            }
-            .pseudo_of(
-                Bitboard::from_square(Square::from_index(from)),
-                false,
-                &mut out,
-            );
-        }
+        self.core().pseudo_of(
+            Bitboard::from_square(Square::from_index(from)),
+            false,
+            &mut out,
+        );
         for &m in out.as_slice() {
-            let st = &mut self.state;
-            let (saved, n) = Game {
-                t: &st.tables,
-                b: &mut st.board,
-            }
-            .make(m);
+            let (saved, n) = self.core().make(m);
             let ok = n > 0 && self.stands(m, s, n);
             self.unmake_saved(saved);
             if ok {
@@ -155,25 +120,35 @@ impl ChessmaGame {
         false
     }
 
-    /// The move a legal step stands for, from the moving piece's moves alone, generated on
-    /// the board itself (no copy: `make` owns it).
-    fn decode(&mut self, step: Step) -> super::Mv {
-        let st = &mut self.state;
-        let game = Game {
-            t: &st.tables,
-            b: &mut st.board,
-        };
-        let mut out = MoveBuf::new();
+    /// The core and its tables, to make, unmake and generate on.
+    #[inline(always)]
+    fn core(&mut self) -> Game<'_> {
+        Game {
+            t: &self.state.tables,
+            b: &mut self.state.board,
+        }
+    }
+
+    /// The pseudo-legal moves of the piece a step moves (of the pocket, for a drop), into
+    /// `out` (the caller's: a move list is too big to return), generated on the board itself
+    /// (no copy: `make` owns it). The step stands for one of them.
+    fn moves_for(&mut self, step: Step, out: &mut MoveBuf) {
         let drop = matches!(step.kind, crate::step::StepKind::Drop(_));
         let only = if drop {
             Bitboard::EMPTY
         } else {
             Bitboard::from_square(step.from)
         };
-        game.pseudo_of(only, drop, &mut out);
+        self.core().pseudo_of(only, drop, out);
+    }
+
+    /// The move a legal step stands for.
+    fn decode(&mut self, step: Step) -> super::Mv {
+        let mut out = MoveBuf::new();
+        self.moves_for(step, &mut out);
         *out.as_slice()
             .iter()
-            .find(|&&m| st.step_of(m) == step)
+            .find(|&&m| self.state.step_of(m) == step)
             .expect("a legal chessma step")
     }
 }
@@ -194,7 +169,7 @@ impl Rules for ChessmaGame {
     }
     #[inline(always)]
     fn side_to_move(&self) -> Side {
-        side_of(self.state.board.side)
+        Side::from_index(self.state.board.side)
     }
     /// Chessma 84 ends only where the side to move has no move (`without_steps`).
     fn outcome(&self) -> Option<Outcome> {
@@ -234,20 +209,7 @@ impl Rules for ChessmaGame {
     fn make_if_legal(&mut self, step: Step) -> Option<ChessmaUndo> {
         // Every move the step may stand for, in generation order: the first legal one.
         let mut out = MoveBuf::new();
-        {
-            let st = &mut self.state;
-            let drop = matches!(step.kind, crate::step::StepKind::Drop(_));
-            let only = if drop {
-                Bitboard::EMPTY
-            } else {
-                Bitboard::from_square(step.from)
-            };
-            Game {
-                t: &st.tables,
-                b: &mut st.board,
-            }
-            .pseudo_of(only, drop, &mut out);
-        }
+        self.moves_for(step, &mut out);
         for &m in out.as_slice() {
             if self.state.step_of(m) == step {
                 if let Some(saved) = self.make_mv_if_legal(m) {
@@ -289,12 +251,7 @@ impl Rules for ChessmaGame {
     }
     fn make(&mut self, step: Step) -> ChessmaUndo {
         let mv = self.decode(step);
-        let st = &mut self.state;
-        let (saved, _) = Game {
-            t: &st.tables,
-            b: &mut st.board,
-        }
-        .make(mv);
+        let (saved, _) = self.core().make(mv);
         ChessmaUndo(saved)
     }
     fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> ChessmaUndo {
@@ -315,12 +272,7 @@ impl Rules for ChessmaGame {
         ChessmaUndo(saved)
     }
     fn unmake(&mut self, _step: Step, undo: ChessmaUndo) {
-        let st = &mut self.state;
-        Game {
-            t: &st.tables,
-            b: &mut st.board,
-        }
-        .unmake(undo.0);
+        self.core().unmake(undo.0);
     }
     /// 7.5: checkmate loses; a stalemate loses with the King on a corner, else draws.
     fn without_steps(&self) -> (Outcome, EndReason) {

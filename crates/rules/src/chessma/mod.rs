@@ -314,11 +314,7 @@ pub(crate) struct Tell<'a> {
 
 impl Tell<'_> {
     fn unit(&self, cell: u8) -> (Side, u8) {
-        let s = if side(cell) == 0 {
-            Side::White
-        } else {
-            Side::Black
-        };
+        let s = Side::from_index(side(cell));
         (s, self.kinds[kind(cell) as usize])
     }
 }

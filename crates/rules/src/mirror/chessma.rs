@@ -113,11 +113,7 @@ impl Position {
             if cell == EMPTY {
                 continue;
             }
-            let side = if side(cell) == 0 {
-                Side::White
-            } else {
-                Side::Black
-            };
+            let side = Side::from_index(side(cell));
             let id = self.units.len() as u8;
             self.units.push(Unit {
                 square: s,
@@ -134,11 +130,7 @@ impl Position {
             }
         }
         for &(s, cell) in &c.removed {
-            let side = if side(cell) == 0 {
-                Side::White
-            } else {
-                Side::Black
-            };
+            let side = Side::from_index(side(cell));
             self.units.push(Unit {
                 square: Square::from_index(s),
                 kind: c.variant_kind[kind(cell) as usize],
