@@ -11,23 +11,6 @@ const CohortBoard = (() => {
   // Leaders' colours for the command overlay (Chieftain ranges), distinct from the highlights.
   const LEADER_COLOURS = ['#0f7b6c', '#8e3fb4', '#c45f00', '#2556b8', '#a3324f', '#5b6b00'];
 
-  // Piece names per variant family, for titles and legends (the API sends letters only).
-  const NAMES = {
-    chesimals: { C: 'Chief', K: 'royal Chief', G: 'Guard', N: 'Knight', W: 'Warmachine', E: 'Elephant', F: 'Ferz' },
-    chieftain: { C: 'Chieftain', H: 'Hero', S: 'Shaman', N: 'Knight', M: 'Man', G: 'Gold', V: 'Silver' },
-    lifeform: { K: 'Head', Q: 'Torso', B: 'Hand', N: 'Foot', R: 'Hair', P: 'Limb' },
-    chess: { K: 'King', Q: 'Queen', R: 'Rook', B: 'Bishop', N: 'Knight', P: 'Pawn' },
-  };
-
-  function pieceNames(variant) {
-    const id = String(variant || '');
-    if (id.startsWith('chesimal')) return NAMES.chesimals;
-    if (id.includes('chieftain')) return NAMES.chieftain;
-    if (id.startsWith('lifeform')) return NAMES.lifeform;
-    if (id === 'chess') return NAMES.chess;
-    return {};
-  }
-
   let arrowIds = 0;
 
   // Letters instead of piece drawings: the reader's choice, kept in localStorage.
@@ -125,7 +108,7 @@ const CohortBoard = (() => {
       if (step && step.to) last.add(step.to);
     }
     // The server's names (`pieces`) first; the table above for older views.
-    const names = view.pieces && Object.keys(view.pieces).length ? view.pieces : pieceNames(view.variant);
+    const names = view.pieces || {};
     const leads = new Set(opts.leads || []);
     const leading = view.command_info && view.command_info.leading ? view.command_info.leading : null;
 
@@ -229,7 +212,7 @@ const CohortBoard = (() => {
 
     // Units: the piece drawings of pieces.js, or letters in discs (the option `letters`).
     const letters = opts.letters === undefined ? lettersOn() : opts.letters;
-    const grouped = view.command === 'chain' || view.command === 'lead';
+    const grouped = (view.groups || []).length > 0;
     const leaderLetters = new Set(view.leaders || []);
     const royalLetters = new Set(view.royals || []);
     const units = el('g', { class: 'units' }, svg);
@@ -278,7 +261,7 @@ const CohortBoard = (() => {
       }, units);
       el('title', {}, g).textContent =
         `${u.side === 'white' ? 'White' : 'Black'} ${names[up] || up} on ${u.square}` +
-        (view.command === 'chain' ? `, chesimal ${u.group + 1}` : '') +
+        (grouped ? `, chesimal ${u.group + 1}` + (view.groups[u.group] ? ` (${view.groups[u.group]})` : '') : '') +
         (leaderLetters.has(up) ? (royalLetters.has(up) ? ' (royal leader)' : ' (leader)') : '') +
         (u.pinned ? `, pinning ${u.pinned.side}'s ${names[u.pinned.letter.toUpperCase()] || u.pinned.letter}` : '');
       if (!letters && grouped) {
@@ -438,5 +421,5 @@ const CohortBoard = (() => {
     return svg;
   }
 
-  return { render, pieceNames, isLight, lettersOn, setLetters };
+  return { render, isLight, lettersOn, setLetters };
 })();

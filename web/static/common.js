@@ -50,7 +50,7 @@ const savedGame = (id) => {
 
 // Piece names by letter: the server's (`pieces` of a GameView), else the board's table.
 function namesOf(v) {
-  return v && v.pieces && Object.keys(v.pieces).length ? v.pieces : CohortBoard.pieceNames(v && v.variant);
+  return (v && v.pieces) || {};
 }
 
 function legend(names, letters) {

@@ -124,7 +124,7 @@ const CohortDiagram = (() => {
       if (info) {
         const box = h('div', { class: 'lead-panel', 'data-testid': 'diagram-leader' },
           h('p', {}, h('b', {}, `${d.name}: `), info.text, '.'));
-        if (info.model === 'lead') {
+        if (info.modes) {
           for (const m of info.modes) {
             box.append(h('p', { 'data-testid': `diagram-mode-${m.mode || 'lead'}` },
               h('b', {}, m.mode ? `Leading in ${m.mode} mode` : 'Leading'), `: ${m.budget} activations itself included`,
@@ -136,7 +136,7 @@ const CohortDiagram = (() => {
         }
         box.append(h('p', {}, h('label', {},
           h('input', { type: 'checkbox', checked: st.reach, 'data-testid': 'diagram-reach', onchange: (e) => { st.reach = e.target.checked; render(); } }),
-          info.model === 'range' ? ` Show its reach (${info.range} squares: ${zone.length} shaded)` : ` Show the units linked to it (${zone.length} shaded)`)));
+          info.range != null ? ` Show its reach (${info.range} squares: ${zone.length} shaded)` : ` Show the units linked to it (${zone.length} shaded)`)));
         parts.push(box);
       }
       if (d.as_activated.length) {

@@ -2,7 +2,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use cohort_rules::{CommandModel, Game, Outcome, Position, Side, Square, StepList};
+use cohort_rules::{Game, Outcome, Position, Side, Square, StepList};
 
 const HELP: &str =
     "steps: e2-e4 (or e2xe4; Lifeform: c4~c6 pins, K@e1 places), 'end' closes the turn,\n\
@@ -76,7 +76,7 @@ fn show(pos: &Position) {
     let geo = &v.geometry;
     let movable = pos.movable_units();
     let groups = !v.groups.is_empty();
-    let pins = matches!(v.command, CommandModel::Body);
+    let pins = v.command.stacked_units();
     // Letter, group digit or the `~p` of a pin, mark, and the blank.
     let cell_width = if pins {
         5

@@ -79,9 +79,11 @@ impl Weights {
             royal,
             advance: 0,
             hunt: 0,
-            threats_from_any: matches!(variant.command, cohort_rules::CommandModel::Lead { .. }),
+            threats_from_any: variant.command.declared_leader(),
             pawn: variant.kind_of_letter('P'),
-            profile: if variant.is_chessma() {
+            // Ultima captures threaten in ways the command profile's attack maps do not
+            // see, and its mobility probes cost too much there: material and king safety.
+            profile: if variant.ultima_captures() {
                 Profile::Material
             } else {
                 Profile::Command

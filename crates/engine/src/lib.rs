@@ -345,20 +345,19 @@ fn far_ahead(pos: &Position, w: &Weights) -> bool {
     mine > 0 && theirs * 2 <= mine
 }
 
-/// The chain command model (Chesimals).
+/// A turn moves one group's units (Chesimals).
 fn chain_model(variant: &Arc<Variant>) -> bool {
-    matches!(variant.command, cohort_rules::CommandModel::Chain { .. })
+    variant.command.one_group_a_turn()
 }
 
-/// The lead command model (Chesimal Fusion): long turns of one leader's activations.
+/// A declared leader spends its activations (Chesimal Fusion): long turns.
 fn lead_model(variant: &Arc<Variant>) -> bool {
-    matches!(variant.command, cohort_rules::CommandModel::Lead { .. })
+    variant.command.declared_leader()
 }
 
-/// The range command model with three or more leaders a side (Chieftain Chess).
+/// Leaders that command within a range, three or more a side (Chieftain Chess).
 fn many_leaders_in_range(variant: &Arc<Variant>) -> bool {
-    matches!(variant.command, cohort_rules::CommandModel::Range { .. })
-        && leaders_at_start(variant) >= 3
+    variant.command.range().is_some() && leaders_at_start(variant) >= 3
 }
 
 /// Turn-aware alpha-beta over steps with iterative deepening (search.rs).

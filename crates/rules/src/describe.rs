@@ -46,6 +46,8 @@ pub struct CommandView {
     /// Unit moves made this turn and the most the turn allows now (None: no fixed cap).
     pub moves: u8,
     pub moves_cap: Option<u8>,
+    /// Range model: how far (king distance) each leader commands.
+    pub range: Option<u8>,
     pub leading: Option<LeadingView>,
     /// Lead model at a turn start: each legal `lead` step with what that leader and mode
     /// would allow (`used` 0). Empty otherwise.
@@ -63,6 +65,7 @@ impl Position {
             links: vec![],
             moves: t.moves,
             moves_cap: None,
+            range: v.command.range(),
             leading: None,
             lead_options: vec![],
         };

@@ -42,6 +42,15 @@ pub struct Command {
     /// Squares it reaches on an empty board, and the own units it reaches on the board.
     pub reach_empty: Bitboard,
     pub reach_board: Bitboard,
+    /// Range model: how far it commands (king distance).
+    pub range: Option<u8>,
+    /// Chain and lead models: whether links run through any friendly unit (else through
+    /// the leader's own group).
+    pub links_any_friendly: Option<bool>,
+    /// Chain model: the most unit moves a turn (None: no cap beyond once per unit).
+    pub cap: Option<u8>,
+    /// Lead model: its ways of leading (indices into `Variant::lead_modes`).
+    pub modes: Option<Vec<usize>>,
 }
 
 fn compile(v: &Variant, moves: &str, side: Side) -> Option<MoveSet> {
@@ -184,6 +193,10 @@ impl Position {
                     activates,
                     reach_empty: zone,
                     reach_board: zone & own,
+                    range: Some(range),
+                    links_any_friendly: None,
+                    cap: None,
+                    modes: None,
                 }
             }
             CommandModel::Chain {
@@ -201,6 +214,10 @@ impl Position {
                 activates,
                 reach_empty: geo.king(from),
                 reach_board: linked(links_any_friendly),
+                range: None,
+                links_any_friendly: Some(links_any_friendly),
+                cap: Some(cap),
+                modes: None,
             },
             CommandModel::Lead { links_any_friendly } => Command {
                 model: "lead",
@@ -215,6 +232,14 @@ impl Position {
                     .map_or(activates, |m| m.activates),
                 reach_empty: geo.king(from),
                 reach_board: linked(links_any_friendly),
+                range: None,
+                links_any_friendly: Some(links_any_friendly),
+                cap: None,
+                modes: Some(
+                    (0..v.lead_modes.len())
+                        .filter(|&i| v.lead_modes[i].leader as usize == kind)
+                        .collect(),
+                ),
             },
             CommandModel::Single | CommandModel::Body => return None,
         })

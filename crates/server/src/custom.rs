@@ -21,7 +21,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use cohort_rules::diagram::empty_targets;
 use cohort_rules::{
-    builtin, builtin_variants, parse_variants, variant_warnings, Bitboard, CommandModel, Position,
+    builtin, builtin_variants, parse_variants, variant_warnings, Bitboard, Position,
     Side, Square, Variant, VariantError,
 };
 use serde::Deserialize;
@@ -346,42 +346,34 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
                 "reach_empty": names(v, c.reach_empty),
                 "reach_board": names(v, c.reach_board),
             });
-            match &v.command {
-                CommandModel::Range { range, .. } => o["range"] = json!(range),
-                CommandModel::Chain {
-                    links_any_friendly,
-                    cap,
-                    ..
-                } => {
-                    o["links"] = json!(if *links_any_friendly {
-                        "friendly"
-                    } else {
-                        "group"
-                    });
-                    o["cap"] = json!(cap);
-                }
-                CommandModel::Lead { .. } => {
-                    let modes: Vec<Value> = v
-                        .lead_modes
-                        .iter()
-                        .filter(|m| m.leader as usize == kind)
-                        .map(|m| {
-                            json!({
-                                "mode": m.name,
-                                "budget": m.budget,
-                                "others": m.others,
-                                "activates": letters(v, m.activates),
-                                "remap": m.remap.iter().map(|(k, b, _)| json!({
-                                    "letter": v.pieces[*k as usize].letter.to_string(),
-                                    "name": v.pieces[*k as usize].name,
-                                    "moves": b,
-                                })).collect::<Vec<_>>(),
-                            })
+            if let Some(range) = c.range {
+                o["range"] = json!(range);
+            }
+            if let Some(any) = c.links_any_friendly {
+                o["links"] = json!(if any { "friendly" } else { "group" });
+            }
+            if let Some(cap) = c.cap {
+                o["cap"] = json!(cap);
+            }
+            if let Some(modes) = &c.modes {
+                let modes: Vec<Value> = modes
+                    .iter()
+                    .map(|&i| {
+                        let m = &v.lead_modes[i];
+                        json!({
+                            "mode": m.name,
+                            "budget": m.budget,
+                            "others": m.others,
+                            "activates": letters(v, m.activates),
+                            "remap": m.remap.iter().map(|(k, b, _)| json!({
+                                "letter": v.pieces[*k as usize].letter.to_string(),
+                                "name": v.pieces[*k as usize].name,
+                                "moves": b,
+                            })).collect::<Vec<_>>(),
                         })
-                        .collect();
-                    o["modes"] = json!(modes);
-                }
-                CommandModel::Single | CommandModel::Body => {}
+                    })
+                    .collect();
+                o["modes"] = json!(modes);
             }
             o
         }

@@ -2,7 +2,7 @@
 //! captures, the command drawing; side names and group colours; a result in words. Shared by
 //! live games, record replays, diagrams and the rules page.
 
-use cohort_rules::{CommandModel, EndReason, Outcome, Position, Side, Square};
+use cohort_rules::{EndReason, Outcome, Position, Side, Square};
 use serde_json::{json, Value};
 
 pub fn side_name(side: Side) -> &'static str {
@@ -132,6 +132,8 @@ pub fn board_view(pos: &Position) -> Value {
         "variant": v.id,
         "name": v.name,
         "pieces": pieces,
+        // The variant's groups (chesimals), by number: units carry their group's number.
+        "groups": v.groups.iter().map(|g| g.name.clone()).collect::<Vec<_>>(),
         "leaders": letters(|p| p.leader),
         "royals": letters(|p| p.royal),
         "files": geo.files,
@@ -162,10 +164,7 @@ fn command_info(pos: &Position) -> Value {
     let v = pos.variant();
     let geo = &v.geometry;
     let view = pos.command_view();
-    let range = match v.command {
-        CommandModel::Range { range, .. } => Some(range),
-        _ => None,
-    };
+    let range = view.range;
     let names =
         |b: cohort_rules::Bitboard| b.iter().map(|s| geo.square_name(s)).collect::<Vec<_>>();
     let lead_json = |l: &cohort_rules::LeadingView| {

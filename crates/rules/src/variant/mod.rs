@@ -175,6 +175,29 @@ impl CommandModel {
             CommandModel::Body => "body",
         }
     }
+
+    /// Range model: how far (king distance) a leader commands.
+    pub fn range(&self) -> Option<u8> {
+        match *self {
+            CommandModel::Range { range, .. } => Some(range),
+            _ => None,
+        }
+    }
+
+    /// A turn moves the units of one group, each linked to the group's leader (chain model).
+    pub fn one_group_a_turn(&self) -> bool {
+        matches!(self, CommandModel::Chain { .. })
+    }
+
+    /// A turn begins by declaring the leader that leads it (lead model).
+    pub fn declared_leader(&self) -> bool {
+        matches!(self, CommandModel::Lead { .. })
+    }
+
+    /// Units may share a square, one pinning another (Lifeform's body).
+    pub fn stacked_units(&self) -> bool {
+        matches!(self, CommandModel::Body)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -257,6 +280,11 @@ impl PieceKind {
 impl Variant {
     /// Whether the variant runs on the Chessma 84 rules (`rules = chessma`).
     pub fn is_chessma(&self) -> bool {
+        self.chessma.is_some()
+    }
+    /// Whether pieces capture in Ultima's ways too (withdrawal, long leap, coordination,
+    /// enclosure, a Chameleon's imitation), not only by moving onto the enemy (Chessma 84).
+    pub fn ultima_captures(&self) -> bool {
         self.chessma.is_some()
     }
     pub fn kind_of_letter(&self, letter: char) -> Option<usize> {
