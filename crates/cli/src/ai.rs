@@ -2,12 +2,11 @@
 
 use std::fs::File;
 use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use cohort_engine::matches::{elo, play_game, GameRecord};
-use cohort_engine::{agent, EngineAgent, Limits, Rng, Watch};
+use cohort_engine::{agent, los, EngineAgent, Hypothesis, Limits, Rng, Sprt, Watch};
 use cohort_rules::{Game, Position, StepList, Variant};
 
 use crate::Fail;
@@ -186,6 +185,8 @@ pub struct MatchArgs {
     pub protocol_variant: String,
     pub opening_turns: usize,
     pub max_turns: usize,
+    /// A sequential test of agent a: the match stops once it accepts a hypothesis.
+    pub sprt: Option<Sprt>,
 }
 
 /// The start of pair `pair`: the variant's start after a few seeded random turns, so that
@@ -224,6 +225,14 @@ fn opening(variant: &Arc<Variant>, start: &Position, turns: usize, seed: u64) ->
     start.clone()
 }
 
+/// Plays the match, `--threads` games at once, and prints its summary.
+///
+/// With an SPRT, the verdict is checked after every finished game. Once it is decided no new
+/// pair starts: games already running finish and count, and so does the second game of a
+/// pair whose first game has started (pairs stay whole unless `--games` is odd). The verdict
+/// printed is the one reached then, when a bound was first crossed (the test's error chances
+/// hold for that stopping rule); the LLR printed is that of every game played, the late ones
+/// included, so it may have moved back inside the bounds.
 pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
     let variant = start.variant().clone();
     let out = Mutex::new(match &args.out {
@@ -246,17 +255,25 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
         .unwrap(),
     );
     bar.set_prefix(format!("{} {} vs {}", variant.id, args.a.name, args.b.name));
-    let next = AtomicUsize::new(0);
+    // The next game to start, and the SPRT's verdict once reached, with the number of games
+    // it was reached after: one lock, so no new pair starts after the stop is seen.
+    let schedule = Mutex::new((0usize, None::<(Hypothesis, u32)>));
     let results: Mutex<Vec<(usize, GameRecord, bool)>> = Mutex::new(Vec::new());
     let tally = Mutex::new((0u32, 0u32, 0u32));
     let record_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..args.threads.max(1) {
             scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= args.games {
-                    break;
-                }
+                let i = {
+                    let mut s = schedule.lock().unwrap();
+                    let (i, stopped) = *s;
+                    // Stopped: the second game of a started pair still plays, no new pair.
+                    if i >= args.games || (stopped.is_some() && i.is_multiple_of(2)) {
+                        break;
+                    }
+                    s.0 += 1;
+                    i
+                };
                 let pair = (i / 2) as u64;
                 let start = opening(
                     &variant,
@@ -297,6 +314,12 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
                         _ => t.1 += 1,
                     }
                     bar.set_message(format!("a: +{} ={} -{}", t.0, t.1, t.2));
+                    if let Some(sprt) = &args.sprt {
+                        let mut s = schedule.lock().unwrap();
+                        if s.1.is_none() {
+                            s.1 = sprt.verdict(t.0, t.1, t.2).map(|h| (h, t.0 + t.1 + t.2));
+                        }
+                    }
                 }
                 bar.inc(1);
                 // Each game is written as it ends, so a long match interrupted keeps its games.
@@ -362,6 +385,29 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
         max_overrun[1].as_secs_f64() * 1000.0
     );
     println!("score: {w}-{d}-{l} elo: {e:.0} +- {ci:.0}");
+    println!("los: {:.1}%", 100.0 * los(w, d, l));
+    if let Some(sprt) = &args.sprt {
+        let (lower, upper) = sprt.bounds();
+        let llr = sprt.llr(w, d, l);
+        let verdict = schedule.into_inner().unwrap().1;
+        println!(
+            "sprt: llr {llr:.2} ({lower:.2}, {upper:.2}) elo0 {} elo1 {}: {}",
+            sprt.elo0,
+            sprt.elo1,
+            match verdict {
+                Some((Hypothesis::H0, _)) => "H0 accepted",
+                Some((Hypothesis::H1, _)) => "H1 accepted",
+                None => "undecided",
+            }
+        );
+        if let Some((_, after)) = verdict.filter(|_| results.len() < args.games) {
+            println!(
+                "sprt: stopped early after {} of {} games (decided after {after})",
+                results.len(),
+                args.games
+            );
+        }
+    }
     let record_errors = record_errors.into_inner().unwrap();
     if let Some(first) = record_errors.first() {
         return Err(Fail(format!(

@@ -146,6 +146,16 @@ enum Command {
         /// A game still going after this many turns is drawn (the draw rules come first).
         #[arg(long, default_value_t = 400)]
         max_turns: usize,
+        /// Sequential test of agent a's Elo: ELO0,ELO1 (e.g. 0,10). The match stops once
+        /// the SPRT accepts one of them (docs/engine.md).
+        #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
+        sprt: Option<String>,
+        /// The SPRT's chance of accepting ELO1 when ELO0 holds (default 0.05).
+        #[arg(long, requires = "sprt")]
+        alpha: Option<f64>,
+        /// The SPRT's chance of accepting ELO0 when ELO1 holds (default 0.05).
+        #[arg(long, requires = "sprt")]
+        beta: Option<f64>,
     },
     /// Engine self-play statistics for a variant, in shards if asked (docs/balance.md).
     Balance(balance::BalanceCmd),
@@ -279,6 +289,35 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `--sprt ELO0,ELO1` with `--alpha` and `--beta` (0.05 each unless given).
+fn parse_sprt(text: &str, alpha: Option<f64>, beta: Option<f64>) -> Res<cohort_engine::Sprt> {
+    let bounds: Vec<&str> = text.split(',').map(str::trim).collect();
+    let numbers: Option<Vec<f64>> = bounds
+        .iter()
+        .map(|b| b.parse::<f64>().ok().filter(|x| x.is_finite()))
+        .collect();
+    let (elo0, elo1) = match numbers.as_deref() {
+        Some(&[a, b]) => (a, b),
+        _ => {
+            return Err(Fail(format!(
+                "--sprt '{text}': want two Elo numbers ELO0,ELO1, like 0,10"
+            )))
+        }
+    };
+    if elo0 >= elo1 {
+        return Err(Fail(format!(
+            "--sprt '{text}': ELO0 must be below ELO1, like 0,10"
+        )));
+    }
+    let (alpha, beta) = (alpha.unwrap_or(0.05), beta.unwrap_or(0.05));
+    for (flag, x) in [("--alpha", alpha), ("--beta", beta)] {
+        if !(x > 0.0 && x < 0.5) {
+            return Err(Fail(format!("{flag} {x}: must be between 0 and 0.5")));
+        }
+    }
+    cohort_engine::Sprt::new(elo0, elo1, alpha, beta).map_err(|e| Fail(format!("--sprt: {e}")))
 }
 
 fn load_variants(file: Option<&str>) -> Res<Vec<Arc<Variant>>> {
@@ -444,7 +483,14 @@ fn run(cli: Cli) -> Res<()> {
             records,
             opening_turns,
             max_turns,
+            sprt,
+            alpha,
+            beta,
         } => {
+            let sprt = match sprt {
+                Some(text) => Some(parse_sprt(&text, alpha, beta)?),
+                None => None,
+            };
             let variant_path = v.variant_file.clone();
             let variant_file = match &v.variant_file {
                 Some(path) => Some(
@@ -486,6 +532,7 @@ fn run(cli: Cli) -> Res<()> {
                 protocol_variant,
                 opening_turns,
                 max_turns,
+                sprt,
             };
             ai::run_match(pos, args)?;
         }

@@ -324,15 +324,19 @@ fn match_ends_with_the_score_line_and_writes_games() {
         String::from_utf8_lossy(&o.stderr)
     );
     let text = stdout(&o);
-    let last = text.lines().last().unwrap();
-    let parts: Vec<&str> = last.split_whitespace().collect();
+    // The score line, then the likelihood of superiority, last without --sprt.
+    let lines: Vec<&str> = text.lines().collect();
+    let (score, last) = (lines[lines.len() - 2], lines[lines.len() - 1]);
+    let parts: Vec<&str> = score.split_whitespace().collect();
     assert_eq!(
         (parts[0], parts[2], parts[4]),
         ("score:", "elo:", "+-"),
-        "{last}"
+        "{score}"
     );
     let wdl: Vec<u32> = parts[1].split('-').map(|n| n.parse().unwrap()).collect();
     assert_eq!(wdl.iter().sum::<u32>(), 2);
+    assert!(last.starts_with("los: ") && last.ends_with('%'), "{text}");
+    assert!(!text.contains("sprt"), "{text}");
     let games = std::fs::read_to_string(&out).unwrap();
     assert_eq!(games.lines().count(), 2);
     assert!(games
@@ -372,6 +376,170 @@ fn match_ends_with_the_score_line_and_writes_games() {
             "random",
         ],
         "milliseconds",
+    );
+}
+
+/// The match's summary line starting with `key`, split into words.
+fn summary_line<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
+    text.lines()
+        .find(|l| l.starts_with(key))
+        .unwrap_or_else(|| panic!("no '{key}' line in:\n{text}"))
+        .split_whitespace()
+        .collect()
+}
+
+#[test]
+fn match_sprt_stops_early_once_decided() {
+    // Greedy against random: greedy wins or, at the short turn cap, draws (the test needs
+    // both: a match of wins alone has no variance and no verdict). Far above 50 Elo, so
+    // the SPRT of 0 against 50 accepts H1 within a few pairs; of 400 against 800, H0.
+    for (bounds, want) in [("0,50", "H1 accepted"), ("400,800", "H0 accepted")] {
+        let o = cohort(&[
+            "match",
+            "--variant",
+            "mini-chieftain",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--games",
+            "200",
+            "--time",
+            "20",
+            "--threads",
+            "2",
+            "--max-turns",
+            "12",
+            "--sprt",
+            bounds,
+        ]);
+        let text = stdout(&o);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{text}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let score = summary_line(&text, "score: ");
+        let wdl: Vec<u32> = score[1].split('-').map(|n| n.parse().unwrap()).collect();
+        let played: u32 = wdl.iter().sum();
+        assert!(played < 200, "{text}");
+        // The first summary line counts the games, and agrees with the score.
+        let games: u32 = text.split_whitespace().next().unwrap().parse().unwrap();
+        assert_eq!(games, played, "{text}");
+        // Pairs stay whole.
+        assert_eq!(played % 2, 0, "{text}");
+        let sprt = summary_line(&text, "sprt: llr ");
+        assert!(
+            sprt.join(" ").ends_with(&format!(": {want}")),
+            "{bounds}: {text}"
+        );
+        let (e0, e1) = bounds.split_once(',').unwrap();
+        assert_eq!(
+            (sprt[5], sprt[6], sprt[7], sprt[8]),
+            ("elo0", e0, "elo1", &*format!("{e1}:")),
+            "{text}"
+        );
+        // The bounds for alpha = beta = 0.05: ln(0.05 / 0.95) and its negative.
+        let llr: f64 = sprt[2].parse().unwrap();
+        let lower: f64 = sprt[3]
+            .trim_matches(|c| c == '(' || c == ',')
+            .parse()
+            .unwrap();
+        let upper: f64 = sprt[4].trim_end_matches(')').parse().unwrap();
+        assert!(
+            (lower + 2.94).abs() < 0.01 && (upper - 2.94).abs() < 0.01,
+            "{text}"
+        );
+        // The LLR is that of every game, those still running at the decision included: on
+        // the verdict's side of zero, not always past its bound.
+        assert!(
+            (want == "H1 accepted" && llr > 0.0) || (want == "H0 accepted" && llr < 0.0),
+            "{text}"
+        );
+        let early = summary_line(&text, "sprt: stopped early ");
+        assert_eq!(
+            &early[..7],
+            [
+                "sprt:",
+                "stopped",
+                "early",
+                "after",
+                &*played.to_string(),
+                "of",
+                "200"
+            ],
+            "{text}"
+        );
+        // Decided after n games; then no new pair started: at most the other thread's game
+        // and the partners of the two running games were still to play.
+        let decided: u32 = early[10].trim_end_matches(')').parse().unwrap();
+        assert!(decided <= played && played - decided <= 3, "{text}");
+        let los = summary_line(&text, "los: ");
+        let los: f64 = los[1].trim_end_matches('%').parse().unwrap();
+        // Greedy won games and lost none: surely the stronger.
+        assert!(los > 50.0 && los <= 100.0, "{text}");
+    }
+    // Wider error chances make narrower bounds.
+    let o = cohort(&[
+        "match",
+        "--variant",
+        "mini-chieftain",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--time",
+        "20",
+        "--max-turns",
+        "12",
+        "--sprt",
+        "0,50",
+        "--alpha",
+        "0.1",
+        "--beta",
+        "0.2",
+    ]);
+    let text = stdout(&o);
+    // ln(0.2 / 0.9) and ln(0.8 / 0.1), rounded to two places.
+    assert!(text.contains("(-1.50, 2.08) elo0 0 elo1 50: "), "{text}");
+    let base = [
+        "match",
+        "--variant",
+        "mini-chieftain",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--sprt",
+    ];
+    for (extra, needle) in [
+        (&["10,0"][..], "--sprt '10,0'"),
+        (&["5,5"][..], "--sprt '5,5'"),
+        (&["ten,20"][..], "--sprt 'ten,20'"),
+        (&["0,10,20"][..], "--sprt '0,10,20'"),
+        (&["0,10", "--alpha", "0.5"][..], "--alpha"),
+        (&["0,10", "--beta", "0"][..], "--beta"),
+    ] {
+        let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+        assert_user_error(&args, needle);
+    }
+    // --alpha without --sprt tests nothing.
+    assert_user_error(
+        &[
+            "match",
+            "--variant",
+            "mini-chieftain",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--alpha",
+            "0.1",
+        ],
+        "--sprt",
     );
 }
 

@@ -7,7 +7,10 @@ pub mod matches;
 pub mod planner;
 pub mod record;
 pub mod search;
+pub mod sprt;
 pub mod tactics;
+
+pub use sprt::{los, Hypothesis, Sprt};
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
