@@ -198,14 +198,25 @@ pub async fn http(
             "writing the request: {e}"
         );
     }
+    // Read to the end. After such an early answer the connection may end in a reset, which
+    // reports an error once the answer's bytes are read: those bytes are the answer.
     let mut bytes = vec![];
-    tokio::time::timeout(
-        std::time::Duration::from_secs(120),
-        s.read_to_end(&mut bytes),
-    )
-    .await
-    .expect("an answer within 120 s")
-    .unwrap();
+    let read = async {
+        let mut buf = [0u8; 16 * 1024];
+        loop {
+            match s.read(&mut buf).await {
+                Ok(0) => break,
+                Ok(n) => bytes.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset && !bytes.is_empty() => {
+                    break
+                }
+                Err(e) => panic!("reading the answer: {e}"),
+            }
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(120), read)
+        .await
+        .expect("an answer within 120 s");
     parse_http(&bytes)
 }
 
