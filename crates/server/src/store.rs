@@ -191,6 +191,13 @@ impl Store {
             .execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
             .await?;
         let mut tx = self.pool.begin().await?;
+        if self.kind == "postgres" {
+            // Instances started at once migrate one after another: the first runs the
+            // migrations, the others wait here and then find nothing left to do.
+            sqlx::query("SELECT pg_advisory_xact_lock(7362016)")
+                .execute(&mut *tx)
+                .await?;
+        }
         let row = sqlx::query("SELECT version FROM schema_version")
             .fetch_optional(&mut *tx)
             .await?;
@@ -203,7 +210,19 @@ impl Store {
                 0
             }
         };
-        for sql in &MIGRATIONS[done.min(MIGRATIONS.len())..] {
+        if done > MIGRATIONS.len() {
+            // A database a newer Cohort has migrated: refuse it rather than write the older
+            // version over the newer one (the next newer start would then rerun migrations).
+            return Err(StoreError::Protocol(format!(
+                "the database's schema is version {done}, newer than this cohort knows ({}): \
+                 run a newer cohort on it",
+                MIGRATIONS.len()
+            )));
+        }
+        if done == MIGRATIONS.len() {
+            return tx.commit().await;
+        }
+        for sql in &MIGRATIONS[done..] {
             tx.execute(*sql).await?;
         }
         sqlx::query("UPDATE schema_version SET version = $1")
