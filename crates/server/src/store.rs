@@ -187,17 +187,18 @@ impl Store {
     }
 
     async fn migrate(&self) -> Result<(), StoreError> {
-        self.pool
-            .execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-            .await?;
         let mut tx = self.pool.begin().await?;
         if self.kind == "postgres" {
             // Instances started at once migrate one after another: the first runs the
-            // migrations, the others wait here and then find nothing left to do.
+            // migrations, the others wait here and then find nothing left to do. (Even
+            // `CREATE TABLE IF NOT EXISTS` races without it: two creators collide on the
+            // table's type name.)
             sqlx::query("SELECT pg_advisory_xact_lock(7362016)")
                 .execute(&mut *tx)
                 .await?;
         }
+        tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+            .await?;
         let row = sqlx::query("SELECT version FROM schema_version")
             .fetch_optional(&mut *tx)
             .await?;
