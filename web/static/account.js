@@ -55,8 +55,14 @@
   function loginPage() {
     document.title = 'Log in: Cohort';
     const app = document.getElementById('app');
-    const next = new URLSearchParams(location.search).get('next') || '/lobby';
-    const safeNext = next.startsWith('/') && !next.startsWith('//') ? next : '/lobby';
+    // The server checked `next` (pages.rs, safe_next) and gives it in data-next; checked
+    // again here: one leading '/', no '//', no backslash, control character or space, also
+    // once percent-decoded.
+    const next = document.body.dataset.next || '/lobby';
+    const plain = (p) => p.startsWith('/') && !p.startsWith('//') && !/[\\\s\u0000-\u001f\u007f]/.test(p);
+    let decoded = next;
+    try { decoded = decodeURIComponent(next); } catch { decoded = '//'; }
+    const safeNext = plain(next) && plain(decoded) ? next : '/';
     const form = (kind) => {
       const user = el('input', { name: 'username', autocomplete: 'username', required: true, 'data-testid': `${kind}-username` });
       const pass = el('input', { name: 'password', type: 'password', required: true,

@@ -78,6 +78,8 @@
         return el('span', { 'data-testid': `rating-${side}` }, `${c.user}: ${c.before} \u2192 ${c.after} (${sign}${Math.abs(c.delta)})`);
       };
       wrap.append(el('p', { class: 'rating-change', 'data-testid': 'rating-change' }, 'Ratings: ', line('white'), ', ', line('black')));
+    } else if (v.result && v.unrated) {
+      wrap.append(el('p', { class: 'hint', 'data-testid': 'rating-unrated' }, `Not rated: ${v.unrated}.`));
     } else if (v.result && v.rated) {
       wrap.append(el('p', { class: 'hint', 'data-testid': 'rating-pending' }, 'Ratings are being updated...'));
     }

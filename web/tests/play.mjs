@@ -68,6 +68,11 @@ async function meetInLobby(page, other, { variant, clock, colour, rated }) {
 /** Play one quiet legal step by clicking its unit and destination, then end the turn. */
 async function playTurn(page, id) {
   const v = await getView(id);
+  // The page takes clicks once it has replayed the opponent's steps.
+  await page.waitForFunction((side) => {
+    const b = document.querySelector('[data-testid=board]');
+    return b && b.dataset.toMove === side && b.dataset.replaying !== 'yes';
+  }, v.to_move);
   const s = v.legal.find((x) => x.from && !x.text.includes('x'));
   await page.click(`[data-testid=sq-${s.from}]`);
   await page.click(`[data-testid=sq-${s.to}]`);
@@ -119,6 +124,11 @@ scenarios.push(['rated 1+1 game in the lobby, a flag falls, both see the rating 
   await sleep(1000);
   check(await clockMs(bob, 'white') === ws, 'White\'s clock stands while Black thinks');
   check(await clockMs(bob, 'black') < 60000, 'Black\'s clock runs');
+  // A turn each more: a game changes ratings only once both sides have played a turn
+  // (docs/server.md, "Ratings"). Then it is Black's turn again.
+  await playTurn(bob, id);
+  await playTurn(alice, id);
+  await bob.waitForFunction(() => document.querySelector('[data-testid=clock-black]').dataset.running === 'true');
   // Black lets his clock fall: nobody sends a request; the server's timer ends the game.
   const t0 = Date.now();
   for (const p of [alice, bob]) {

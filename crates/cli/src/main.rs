@@ -189,10 +189,12 @@ enum Command {
         /// Mark session cookies Secure (the site is served over TLS, e.g. by a proxy).
         #[arg(long)]
         secure_cookies: bool,
-        /// Behind a reverse proxy: the client's address from X-Forwarded-For, and cookies
-        /// Secure when X-Forwarded-Proto is https.
-        #[arg(long)]
-        behind_proxy: bool,
+        /// Behind a reverse proxy at these addresses (comma-separated; without a value:
+        /// 127.0.0.1 and ::1): on connections from it, the client's address is the rightmost
+        /// X-Forwarded-For entry that is not a proxy, and cookies are Secure when
+        /// X-Forwarded-Proto is https. Forwarded headers from anyone else are ignored.
+        #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "ADDRESSES")]
+        behind_proxy: Option<String>,
     },
     /// Replay every game stored in a database and report any that does not replay legally
     /// (the database must exist: a missing SQLite file is an error and is not created).
@@ -556,7 +558,8 @@ fn run(cli: Cli) -> Res<()> {
                 max_custom_games,
                 custom_games_per_hour,
                 secure_cookies,
-                behind_proxy,
+                behind_proxy: behind_proxy.is_some(),
+                trusted_proxies: serve::proxies(behind_proxy.as_deref().unwrap_or(""))?,
                 ..Default::default()
             };
             if let Some(n) = ai_workers {

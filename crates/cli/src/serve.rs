@@ -22,9 +22,23 @@ fn check_url(database: &str) -> Result<(), Fail> {
         Ok(())
     } else {
         Err(Fail(format!(
-            "--database '{database}': expected sqlite://<file> or postgres://user:password@host/db"
+            "--database '{}': expected sqlite://<file> or postgres://user:password@host/db",
+            cohort_server::mask_password(database)
         )))
     }
+}
+
+/// `--behind-proxy <addresses>`: the proxies' IP addresses, comma-separated ("" for none
+/// named: the server then trusts 127.0.0.1 and ::1).
+pub fn proxies(list: &str) -> Result<Vec<IpAddr>, Fail> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(|a| {
+            a.parse::<IpAddr>()
+                .map_err(|_| Fail(format!("--behind-proxy '{a}': not an IP address")))
+        })
+        .collect()
 }
 
 pub fn serve(
@@ -99,14 +113,22 @@ fn percent_decode(text: &str) -> String {
 pub fn stored_record(database: &str, id: &str) -> Result<String, Fail> {
     let url = existing_database(database, "record export")?;
     runtime()?.block_on(async {
-        let store = Store::open(&url)
-            .await
-            .map_err(|e| Fail(format!("database {database}: {e}")))?;
+        let store = Store::open(&url).await.map_err(|e| {
+            Fail(format!(
+                "database {}: {e}",
+                cohort_server::mask_password(database)
+            ))
+        })?;
         let found = store.game(id).await;
         store.close().await;
         let (row, steps) = found
             .map_err(|e| Fail(format!("reading game {id}: {e}")))?
-            .ok_or_else(|| Fail(format!("no game '{id}' in {database}")))?;
+            .ok_or_else(|| {
+                Fail(format!(
+                    "no game '{id}' in {}",
+                    cohort_server::mask_password(database)
+                ))
+            })?;
         let live = LiveGame::replay(row, &steps)
             .map_err(|e| Fail(format!("game {id} does not replay: {e}")))?;
         Ok(live.record_text())
@@ -153,9 +175,12 @@ pub fn check_games(database: &str) -> Result<(), Fail> {
         }
     }
     runtime()?.block_on(async {
-        let store = Store::open(&url)
-            .await
-            .map_err(|e| Fail(format!("database {database}: {e}")))?;
+        let store = Store::open(&url).await.map_err(|e| {
+            Fail(format!(
+                "database {}: {e}",
+                cohort_server::mask_password(database)
+            ))
+        })?;
         let ids = store
             .game_ids(false, i64::MAX)
             .await

@@ -581,13 +581,14 @@ fn serve_and_check_games_refuse_bad_databases_and_addresses() {
         "--database 'mysql://x'",
     );
     assert_user_error(&["serve", "--host", "not-an-ip"], "--host 'not-an-ip'");
+    // (The password is never printed: serve_never_prints_the_database_password.)
     assert_user_error(
         &[
             "serve",
             "--database",
             "postgres://nobody:x@127.0.0.1:1/none",
         ],
-        "database postgres://nobody:x@127.0.0.1:1/none",
+        "database postgres://nobody:***@127.0.0.1:1/none",
     );
     assert_user_error(
         &["check-games", "--database", "file.db"],
@@ -622,6 +623,48 @@ fn serve_and_check_games_refuse_bad_databases_and_addresses() {
         stdout(&o)
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn serve_never_prints_the_database_password() {
+    for args in [
+        &[
+            "serve",
+            "--database",
+            "postgres://cohort:hunter2@127.0.0.1:1/cohort",
+        ][..],
+        &[
+            "check-games",
+            "--database",
+            "postgres://cohort:hunter2@127.0.0.1:1/cohort",
+        ][..],
+        &[
+            "serve",
+            "--database",
+            "mysql://cohort:hunter2@127.0.0.1:1/cohort",
+        ][..],
+    ] {
+        let o = cohort(args);
+        let out = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {out}");
+        assert!(
+            !out.contains("hunter2"),
+            "{args:?}: the password is printed: {out}"
+        );
+        assert!(
+            out.contains("cohort:***@127.0.0.1:1/cohort"),
+            "{args:?}: {out}"
+        );
+    }
+    // --behind-proxy takes proxy addresses (or none: loopback); a wrong one is refused.
+    assert_user_error(
+        &["serve", "--behind-proxy", "not-an-ip"],
+        "--behind-proxy 'not-an-ip'",
+    );
 }
 
 #[test]

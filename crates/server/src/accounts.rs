@@ -5,11 +5,12 @@
 //! logged-in player (`same_origin`). Anonymous play needs none of it.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::Argon2;
+use argon2::password_hash::{Output, ParamsString, PasswordHash, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, Request, State};
@@ -32,7 +33,7 @@ use crate::App;
 pub const COOKIE: &str = "cohort_session";
 /// How long a session lasts.
 const SESSION_MS: i64 = 30 * 86_400_000;
-/// Failed log-ins allowed per user name, and per address, in one window.
+/// Failed log-ins allowed per user name from one address, and per address, in one window.
 pub const USER_FAILURES: u32 = 5;
 pub const ADDRESS_FAILURES: u32 = 20;
 /// Sign-ups allowed per address in one window (each costs an argon2id hash).
@@ -40,7 +41,9 @@ pub const ADDRESS_SIGNUPS: u32 = 10;
 /// The window of the limits.
 pub const WINDOW_MS: i64 = 15 * 60_000;
 
-/// Counts per key ("user:<id>", "ip:<address>", "signup:<address>") in a fixed window.
+/// Counts per key ("user:<id>@<address>", "ip:<address>", "signup:<address>") in a fixed
+/// window. A log-in attempt is counted (reserved) before its password is hashed, so guesses
+/// sent at once are all counted; a success gives its reservation back.
 #[derive(Default)]
 pub struct Limiter {
     counts: std::sync::Mutex<HashMap<String, (u32, i64)>>,
@@ -60,6 +63,10 @@ impl Limiter {
 
     fn count(&self, key: &str, now: i64) {
         let mut counts = self.counts.lock().unwrap();
+        Self::bump(&mut counts, key, now);
+    }
+
+    fn bump(counts: &mut HashMap<String, (u32, i64)>, key: &str, now: i64) {
         if counts.len() > 100_000 {
             counts.retain(|_, (_, start)| now - *start < WINDOW_MS);
         }
@@ -68,6 +75,30 @@ impl Limiter {
             *e = (0, now);
         }
         e.0 += 1;
+    }
+
+    /// Count one attempt against every key at once, unless one of them has used up its
+    /// limit: then nothing is counted and the answer is that key's index and the wait.
+    fn reserve(&self, keys: &[(&str, u32)], now: i64) -> Result<(), (usize, i64)> {
+        let mut counts = self.counts.lock().unwrap();
+        for (i, &(key, limit)) in keys.iter().enumerate() {
+            if let Some(&(n, start)) = counts.get(key) {
+                if n >= limit && now - start < WINDOW_MS {
+                    return Err((i, WINDOW_MS - (now - start)));
+                }
+            }
+        }
+        for &(key, _) in keys {
+            Self::bump(&mut counts, key, now);
+        }
+        Ok(())
+    }
+
+    /// Give back one counted attempt (a log-in that succeeded is no failure).
+    fn release(&self, key: &str) {
+        if let Some(e) = self.counts.lock().unwrap().get_mut(key) {
+            e.0 = e.0.saturating_sub(1);
+        }
     }
 
     fn clear(&self, key: &str) {
@@ -88,12 +119,88 @@ fn too_many(what: &str, wait_ms: i64) -> Response {
     r
 }
 
+/// Password hashing (argon2id, 19 MiB and tens of milliseconds each): at most `max_hashes`
+/// at once, each on one of that many threads of its own (so the memory the hashes take is
+/// bounded and reused); others wait for a permit, and after [`HASH_WAIT`] get 503 `busy`.
+pub struct Hashing {
+    permits: tokio::sync::Semaphore,
+    jobs: std::sync::Mutex<std::sync::mpsc::Sender<Box<dyn FnOnce() + Send>>>,
+    running: Arc<AtomicUsize>,
+    peak: Arc<AtomicUsize>,
+}
+
+/// How long a log-in or sign-up waits for a hashing permit before it is answered 503.
+pub const HASH_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+impl Hashing {
+    pub fn new(threads: usize) -> Hashing {
+        let (tx, rx) = std::sync::mpsc::channel::<Box<dyn FnOnce() + Send>>();
+        let rx = Arc::new(std::sync::Mutex::new(rx));
+        for i in 0..threads {
+            let rx = rx.clone();
+            let _ = std::thread::Builder::new()
+                .name(format!("cohort-hash-{i}"))
+                .spawn(move || loop {
+                    let job = match rx.lock().unwrap().recv() {
+                        Ok(job) => job,
+                        Err(_) => return,
+                    };
+                    job();
+                });
+        }
+        Hashing {
+            permits: tokio::sync::Semaphore::new(threads),
+            jobs: std::sync::Mutex::new(tx),
+            running: Default::default(),
+            peak: Default::default(),
+        }
+    }
+
+    pub fn peak(&self) -> usize {
+        self.peak.load(Ordering::SeqCst)
+    }
+
+    /// Run `f` (a hash) on the hashing threads, when a permit is free.
+    async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Response> {
+        let permit = match tokio::time::timeout(HASH_WAIT, self.permits.acquire()).await {
+            Ok(Ok(p)) => p,
+            _ => {
+                let mut r = ApiError::new(
+                    Code::Busy,
+                    "the server is busy checking passwords; try again in a moment",
+                )
+                .into_response();
+                r.headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+                return Err(r);
+            }
+        };
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let (running, peak) = (self.running.clone(), self.peak.clone());
+        let job = Box::new(move || {
+            let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+            peak.fetch_max(now, Ordering::SeqCst);
+            let out = f();
+            running.fetch_sub(1, Ordering::SeqCst);
+            let _ = tx.send(out);
+        });
+        let sent = self.jobs.lock().unwrap().send(job).is_ok();
+        let out = if sent { rx.await.ok() } else { None };
+        drop(permit);
+        out.ok_or_else(|| ApiError::internal("the hashing thread failed").into_response())
+    }
+}
+
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/account", get(me))
         .route("/api/account/signup", post(signup))
         .route("/api/account/login", post(login))
         .route("/api/account/logout", post(logout))
+        .route("/api/account/logout-everywhere", post(logout_everywhere))
         .route("/api/players/{name}", get(player))
         .method_not_allowed_fallback(crate::error::wrong_method)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
@@ -124,7 +231,11 @@ pub async fn same_origin(State(app): State<Arc<App>>, req: Request, next: Next) 
     if let Some(origin) = h.get(header::ORIGIN) {
         let origin = String::from_utf8_lossy(origin.as_bytes()).to_string();
         // Behind a proxy the public host is the one the proxy was asked for.
-        let forwarded = if app.config.behind_proxy {
+        let peer = req
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        let forwarded = if peer.is_some_and(|p| app.trusts(p)) {
             h.get("x-forwarded-host")
         } else {
             None
@@ -169,18 +280,49 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Conn {
     }
 }
 
-/// The client's address: the connection's, or behind a proxy the first `X-Forwarded-For`.
+/// The client's address: the connection's; but on a connection from a trusted proxy
+/// (`--behind-proxy`), the rightmost `X-Forwarded-For` entry that is not itself a trusted
+/// proxy (entries to its left are whatever the client chose to send).
 pub(crate) fn address(app: &App, headers: &HeaderMap, conn: Option<SocketAddr>) -> String {
-    if app.config.behind_proxy {
-        if let Some(first) = headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(',').next())
-        {
-            return first.trim().to_string();
+    let Some(peer) = conn.map(|a| a.ip().to_canonical()) else {
+        return "unknown".to_string();
+    };
+    if !app.trusts(peer) {
+        return peer.to_string();
+    }
+    let entries: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .collect();
+    for entry in entries.iter().rev() {
+        match parse_forwarded(entry) {
+            Some(ip) if app.trusts(ip) => continue,
+            Some(ip) => return ip.to_string(),
+            // Not an address: the proxy did not write it; go no further left.
+            None => break,
         }
     }
-    conn.map_or_else(|| "unknown".to_string(), |a| a.ip().to_string())
+    peer.to_string()
+}
+
+/// An `X-Forwarded-For` entry's address (`1.2.3.4`, `::1`, `[::1]:80`, `1.2.3.4:80`).
+fn parse_forwarded(entry: &str) -> Option<IpAddr> {
+    let e = entry.trim();
+    if let Ok(ip) = e.parse::<IpAddr>() {
+        return Some(ip.to_canonical());
+    }
+    e.parse::<SocketAddr>().ok().map(|a| a.ip().to_canonical())
+}
+
+/// The client's address, for a handler that has the request's parts.
+pub(crate) fn address_of(app: &App, parts: &axum::http::request::Parts) -> String {
+    let conn = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0);
+    address(app, &parts.headers, conn)
 }
 
 fn session_hash(secret: &str) -> String {
@@ -214,18 +356,28 @@ pub(crate) async fn current_user(app: &App, headers: &HeaderMap) -> Option<(Stri
         .flatten()
 }
 
-fn secure(app: &App, headers: &HeaderMap) -> bool {
+fn secure(app: &App, headers: &HeaderMap, conn: Option<SocketAddr>) -> bool {
     app.config.secure_cookies
-        || (app.config.behind_proxy
+        || (conn.is_some_and(|c| app.trusts(c.ip()))
             && headers
                 .get("x-forwarded-proto")
                 .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"https")))
 }
 
-fn set_cookie(app: &App, headers: &HeaderMap, value: &str, max_age_s: i64) -> HeaderValue {
+fn set_cookie(
+    app: &App,
+    headers: &HeaderMap,
+    conn: Option<SocketAddr>,
+    value: &str,
+    max_age_s: i64,
+) -> HeaderValue {
     let text = format!(
         "{COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_s}{}",
-        if secure(app, headers) { "; Secure" } else { "" }
+        if secure(app, headers, conn) {
+            "; Secure"
+        } else {
+            ""
+        }
     );
     HeaderValue::from_str(&text).expect("a cookie of hex digits")
 }
@@ -252,20 +404,87 @@ fn check_name(name: &str) -> Result<String, ApiError> {
     }
 }
 
+thread_local! {
+    /// The argon2 memory of this hashing thread (19 MiB for the default parameters),
+    /// allocated once and used by every hash the thread computes: the memory hashes take is
+    /// `max_hashes` times this, whatever the allocator keeps.
+    static BLOCKS: std::cell::RefCell<Vec<argon2::Block>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// argon2's output for `password` and `salt` under `a` (whose parameters are `params`),
+/// computed in this thread's memory.
+fn argon2_output(
+    a: &Argon2,
+    params: &Params,
+    password: &[u8],
+    salt: &[u8],
+) -> Result<Output, argon2::password_hash::Error> {
+    let len = params.output_len().unwrap_or(Params::DEFAULT_OUTPUT_LEN);
+    let blocks = params.block_count();
+    if blocks > Params::default().block_count() {
+        // Not a hash this server makes: computed in memory of its own, given back after.
+        let mut own = vec![argon2::Block::default(); blocks];
+        return Output::init_with(len, |out| {
+            Ok(a.hash_password_into_with_memory(password, salt, out, &mut own[..])?)
+        });
+    }
+    BLOCKS.with(|b| {
+        let mut b = b.borrow_mut();
+        if b.len() < blocks {
+            b.resize(blocks, argon2::Block::default());
+        }
+        Output::init_with(len, |out| {
+            Ok(a.hash_password_into_with_memory(password, salt, out, &mut b[..blocks])?)
+        })
+    })
+}
+
 fn hash_password(password: String) -> Result<String, String> {
     let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| e.to_string())
+    let mut salt_buf = [0u8; 64];
+    let salt_bytes = salt
+        .as_salt()
+        .decode_b64(&mut salt_buf)
+        .map_err(|e| e.to_string())?;
+    let params = Params::default();
+    let a = Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone());
+    let out =
+        argon2_output(&a, &params, password.as_bytes(), salt_bytes).map_err(|e| e.to_string())?;
+    let phc = PasswordHash {
+        algorithm: Algorithm::Argon2id.ident(),
+        version: Some(Version::V0x13.into()),
+        params: ParamsString::try_from(&params).map_err(|e| e.to_string())?,
+        salt: Some(salt.as_salt()),
+        hash: Some(out),
+    };
+    Ok(phc.to_string())
 }
 
 fn verify_password(password: String, hash: String) -> bool {
-    PasswordHash::new(&hash).is_ok_and(|h| {
-        Argon2::default()
-            .verify_password(password.as_bytes(), &h)
-            .is_ok()
-    })
+    let Ok(h) = PasswordHash::new(&hash) else {
+        return false;
+    };
+    let (Some(salt), Some(expected)) = (h.salt, h.hash) else {
+        return false;
+    };
+    let Ok(algorithm) = Algorithm::try_from(h.algorithm) else {
+        return false;
+    };
+    let version = match h.version.map(Version::try_from) {
+        None => Version::default(),
+        Some(Ok(v)) => v,
+        Some(Err(_)) => return false,
+    };
+    let Ok(params) = Params::try_from(&h) else {
+        return false;
+    };
+    let mut salt_buf = [0u8; 64];
+    let Ok(salt_bytes) = salt.decode_b64(&mut salt_buf) else {
+        return false;
+    };
+    let a = Argon2::new(algorithm, version, params.clone());
+    // Output's == compares in constant time.
+    argon2_output(&a, &params, password.as_bytes(), salt_bytes).is_ok_and(|out| out == expected)
 }
 
 /// A hash to check unknown names against, so that they take as long as known ones.
@@ -279,6 +498,7 @@ fn decoy_hash() -> String {
 async fn start_session(
     app: &App,
     headers: &HeaderMap,
+    conn: Option<SocketAddr>,
     id: &str,
     name: &str,
 ) -> Result<Response, ApiError> {
@@ -291,7 +511,7 @@ async fn start_session(
     let mut r = Json(json!({ "username": name })).into_response();
     r.headers_mut().insert(
         header::SET_COOKIE,
-        set_cookie(app, headers, &secret, SESSION_MS / 1000),
+        set_cookie(app, headers, conn, &secret, SESSION_MS / 1000),
     );
     Ok(r)
 }
@@ -313,9 +533,10 @@ async fn signup(
         return Err(too_many("sign-ups from this address", wait));
     }
     app.limiter.count(&key, now);
-    let hash = tokio::task::spawn_blocking(move || hash_password(c.password))
-        .await
-        .map_err(|e| ApiError::internal(e.to_string()).into_response())?
+    let hash = app
+        .hashing
+        .run(move || hash_password(c.password))
+        .await?
         .map_err(|e| ApiError::internal(format!("hashing failed: {e}")).into_response())?;
     let created = app
         .store
@@ -331,7 +552,7 @@ async fn signup(
         )
         .into_response());
     }
-    start_session(&app, &headers, &id, &c.username)
+    start_session(&app, &headers, conn, &id, &c.username)
         .await
         .map_err(IntoResponse::into_response)
 }
@@ -348,40 +569,66 @@ async fn login(
     }
     let id = c.username.to_ascii_lowercase();
     let now = now_ms();
-    let user_key = format!("user:{id}");
-    let ip_key = format!("ip:{}", address(&app, &headers, conn));
-    if let Some(wait) = app.limiter.blocked(&user_key, USER_FAILURES, now) {
-        return Err(too_many("failed log-ins for this user name", wait));
-    }
-    if let Some(wait) = app.limiter.blocked(&ip_key, ADDRESS_FAILURES, now) {
-        return Err(too_many("failed log-ins from this address", wait));
+    let addr = address(&app, &headers, conn);
+    // One user name is locked from one address only: guesses from elsewhere do not lock
+    // its owner out. Every attempt is counted before its hash, so parallel guesses count.
+    let user_key = format!("user:{id}@{addr}");
+    let ip_key = format!("ip:{addr}");
+    if let Err((which, wait)) = app.limiter.reserve(
+        &[(&user_key, USER_FAILURES), (&ip_key, ADDRESS_FAILURES)],
+        now,
+    ) {
+        return Err(too_many(
+            if which == 0 {
+                "failed log-ins for this user name from this address"
+            } else {
+                "failed log-ins from this address"
+            },
+            wait,
+        ));
     }
     let found = app.store.user(&id).await.map_err(|e| {
+        app.limiter.release(&user_key);
+        app.limiter.release(&ip_key);
         ApiError::internal(format!("reading the account failed: {e}")).into_response()
     })?;
     let (name, hash, known) = match found {
-        Some((name, hash)) => (name, hash, true),
-        None => (String::new(), decoy_hash(), false),
+        Some((name, hash)) => (name, Some(hash), true),
+        None => (String::new(), None, false),
     };
     let password = c.password;
-    let ok = tokio::task::spawn_blocking(move || verify_password(password, hash))
-        .await
-        .unwrap_or(false)
-        && known;
+    let checked = app
+        .hashing
+        .run(move || verify_password(password, hash.unwrap_or_else(decoy_hash)))
+        .await;
+    let ok = match checked {
+        Ok(ok) => ok && known,
+        Err(busy) => {
+            // Not checked: not a failure.
+            app.limiter.release(&user_key);
+            app.limiter.release(&ip_key);
+            return Err(busy);
+        }
+    };
     if !ok {
-        app.limiter.count(&user_key, now);
-        app.limiter.count(&ip_key, now);
         return Err(
             ApiError::new(Code::BadCredentials, "wrong username or password").into_response(),
         );
     }
     app.limiter.clear(&user_key);
-    start_session(&app, &headers, &id, &name)
+    app.limiter.release(&ip_key);
+    // Log-ins also purge expired sessions (besides the hourly purge, lib.rs).
+    let _ = app.store.purge_sessions(now).await;
+    start_session(&app, &headers, conn, &id, &name)
         .await
         .map_err(IntoResponse::into_response)
 }
 
-async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, ApiError> {
+async fn logout(
+    State(app): State<Arc<App>>,
+    Conn(conn): Conn,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     if let Some(secret) = cookie_secret(&headers) {
         app.store
             .delete_session(&session_hash(&secret))
@@ -390,7 +637,31 @@ async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Respo
     }
     let mut r = Json(json!({ "username": null })).into_response();
     r.headers_mut()
-        .insert(header::SET_COOKIE, set_cookie(&app, &headers, "", 0));
+        .insert(header::SET_COOKIE, set_cookie(&app, &headers, conn, "", 0));
+    Ok(r)
+}
+
+/// Log out everywhere: every session of the logged-in account ends (other browsers and
+/// devices too). 401 `login_required` without a session.
+async fn logout_everywhere(
+    State(app): State<Arc<App>>,
+    Conn(conn): Conn,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let Some((id, _)) = current_user(&app, &headers).await else {
+        return Err(ApiError::new(
+            Code::LoginRequired,
+            "no session to end: log in first",
+        ));
+    };
+    let ended = app
+        .store
+        .delete_sessions_of(&id)
+        .await
+        .map_err(|e| ApiError::internal(format!("ending the sessions failed: {e}")))?;
+    let mut r = Json(json!({ "username": null, "sessions_ended": ended })).into_response();
+    r.headers_mut()
+        .insert(header::SET_COOKIE, set_cookie(&app, &headers, conn, "", 0));
     Ok(r)
 }
 

@@ -3,10 +3,10 @@
 //! hour.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
 use crate::error::{ApiError, Code};
@@ -29,20 +29,54 @@ pub(crate) fn room_for_one(
     Ok(())
 }
 
-/// Who asks: the caller's IP address, as the connection gives it ("unknown" without one,
-/// e.g. requests made in-process by the tests).
+/// Who asks: the caller's IP address, as the connection gives it, or behind a trusted proxy
+/// as the proxy forwards it ("unknown" without one, e.g. requests made in-process by the
+/// tests). An account gives no further share: the address is the caller.
 pub struct Caller(pub String);
 
-impl<S: Send + Sync> FromRequestParts<S> for Caller {
+impl FromRequestParts<Arc<App>> for Caller {
     type Rejection = ApiError;
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
-        Ok(Caller(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map_or("unknown".to_string(), |c| c.0.ip().to_string()),
-        ))
+    async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, ApiError> {
+        Ok(Caller(format!(
+            "ip:{}",
+            crate::accounts::address_of(app, parts)
+        )))
     }
+}
+
+/// The caller of a request without a connection address.
+pub(crate) const UNKNOWN: &str = "ip:unknown";
+
+/// The share of a server-wide cap one caller may hold: a quarter, at least one.
+pub fn share(cap: usize) -> usize {
+    (cap / 4).max(1)
+}
+
+/// Refuse (429) a new game of a kind when `caller` already holds its share of the cap.
+/// A caller without an address (a request made in-process, never one over the network)
+/// holds no share.
+pub(crate) async fn within_share(
+    caller: &str,
+    held: impl std::future::Future<Output = Result<i64, crate::store::StoreError>>,
+    cap: usize,
+    what: &str,
+) -> Result<(), ApiError> {
+    if caller == UNKNOWN {
+        return Ok(());
+    }
+    let held = held
+        .await
+        .map_err(|e| ApiError::internal(format!("counting games failed: {e}")))?;
+    let most = share(cap);
+    if held >= most as i64 {
+        return Err(ApiError::new(
+            Code::LimitReached,
+            format!(
+                "you have {held} {what} in progress, your share of this server's {cap}; try again when one has ended"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// When each caller created its custom-variant games in the last hour (in memory).
@@ -75,6 +109,13 @@ pub(crate) async fn admit<'a>(
         app.config.max_custom_games,
         "games with custom variants",
     )?;
+    within_share(
+        &caller.0,
+        app.store.count_custom_games_by(&caller.0),
+        app.config.max_custom_games,
+        "games with custom variants",
+    )
+    .await?;
     let recent = app
         .custom_callers
         .lock()

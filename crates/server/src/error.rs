@@ -72,6 +72,8 @@ pub enum Code {
     OwnChallenge,
     /// 409: the username is taken.
     NameTaken,
+    /// 408: the request's body did not arrive within the body timeout.
+    RequestTimeout,
     /// 413: the request body (or a variant file in it) is over the route's limit.
     TooLarge,
     /// 429: a limit of the server is reached (games at once, games an hour, open
@@ -81,10 +83,13 @@ pub enum Code {
     RateLimited,
     /// 500: the server failed (storage, a task); nothing changed.
     Internal,
+    /// 503: the server is busy (password hashes all taken for longer than it waits); try
+    /// again in a moment (`Retry-After`).
+    Busy,
 }
 
 impl Code {
-    pub const ALL: [Code; 28] = [
+    pub const ALL: [Code; 30] = [
         Code::BadJson,
         Code::BadRequest,
         Code::InvalidField,
@@ -109,10 +114,12 @@ impl Code {
         Code::ChallengeClosed,
         Code::OwnChallenge,
         Code::NameTaken,
+        Code::RequestTimeout,
         Code::TooLarge,
         Code::LimitReached,
         Code::RateLimited,
         Code::Internal,
+        Code::Busy,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -141,10 +148,12 @@ impl Code {
             Code::ChallengeClosed => "challenge_closed",
             Code::OwnChallenge => "own_challenge",
             Code::NameTaken => "name_taken",
+            Code::RequestTimeout => "request_timeout",
             Code::TooLarge => "too_large",
             Code::LimitReached => "limit_reached",
             Code::RateLimited => "rate_limited",
             Code::Internal => "internal",
+            Code::Busy => "busy",
         }
     }
 
@@ -173,9 +182,11 @@ impl Code {
             | Code::ChallengeClosed
             | Code::OwnChallenge
             | Code::NameTaken => StatusCode::CONFLICT,
+            Code::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Code::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Code::LimitReached | Code::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            Code::Busy => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }

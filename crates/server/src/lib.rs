@@ -9,6 +9,7 @@ pub mod custom;
 pub mod error;
 pub mod events;
 pub mod glicko;
+pub mod guard;
 pub mod live;
 mod lobby;
 mod pages;
@@ -19,8 +20,9 @@ pub mod store;
 pub mod view;
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::sync::{broadcast, Mutex};
 
@@ -53,9 +55,21 @@ pub struct Config {
     pub custom_games_per_hour: usize,
     /// Session cookies carry `Secure` (`--secure-cookies`: the site is served over TLS).
     pub secure_cookies: bool,
-    /// Behind a reverse proxy (`--behind-proxy`): the client's address is the first of
-    /// `X-Forwarded-For`, and `X-Forwarded-Proto: https` makes cookies `Secure`.
+    /// Behind a reverse proxy (`--behind-proxy`): forwarded headers (`X-Forwarded-For`,
+    /// `-Proto`, `-Host`) are believed, but only on connections from `trusted_proxies`
+    /// (loopback, 127.0.0.1 and ::1, when that list is empty).
     pub behind_proxy: bool,
+    /// The proxies' addresses (`--behind-proxy <addr>,...`); a non-empty list implies
+    /// `behind_proxy`. The client is the rightmost `X-Forwarded-For` entry that is not one
+    /// of them.
+    pub trusted_proxies: Vec<IpAddr>,
+    /// Password hashes (argon2id, 19 MiB each) running at once; more wait their turn.
+    pub max_hashes: usize,
+    /// A connection that has not sent a whole request head in this time is closed (also an
+    /// idle kept-alive connection).
+    pub header_timeout: Duration,
+    /// A request whose body has not arrived whole in this time is answered 408.
+    pub body_timeout: Duration,
 }
 
 impl Default for Config {
@@ -68,6 +82,10 @@ impl Default for Config {
             custom_games_per_hour: 10,
             secure_cookies: false,
             behind_proxy: false,
+            trusted_proxies: vec![],
+            max_hashes: 2,
+            header_timeout: Duration::from_secs(15),
+            body_timeout: Duration::from_secs(15),
         }
     }
 }
@@ -88,6 +106,8 @@ pub struct App {
     pub(crate) limiter: accounts::Limiter,
     /// Open challenges (lobby.rs).
     pub(crate) lobby: lobby::Lobby,
+    /// Password hashing: at most `max_hashes` at once, on their own threads (accounts.rs).
+    pub(crate) hashing: accounts::Hashing,
 }
 
 #[derive(Debug)]
@@ -107,19 +127,27 @@ impl App {
 
     /// [`App::open`] with the given limits.
     pub async fn open_with(database: &str, config: Config) -> Result<Arc<App>, ServeError> {
+        let mut config = config;
+        if !config.trusted_proxies.is_empty() {
+            config.behind_proxy = true;
+        } else if config.behind_proxy {
+            config.trusted_proxies = vec![Ipv4Addr::LOCALHOST.into(), Ipv6Addr::LOCALHOST.into()];
+        }
+        config.max_hashes = config.max_hashes.max(1);
         let store = Store::open(database)
             .await
-            .map_err(|e| ServeError(format!("database {database}: {e}")))?;
+            .map_err(|e| ServeError(format!("database {}: {e}", mask_password(database))))?;
         let app = Arc::new(App {
             store,
             scheduler: sched::Scheduler::new(config.ai_workers),
-            config,
             games: Default::default(),
             ai_games_gate: Mutex::new(()),
             custom_gate: Mutex::new(()),
             custom_callers: Default::default(),
             limiter: Default::default(),
             lobby: Default::default(),
+            hashing: accounts::Hashing::new(config.max_hashes),
+            config,
         });
         let ids = app
             .store
@@ -129,6 +157,17 @@ impl App {
         if let Err(e) = app.store.purge_sessions(store::now_ms()).await {
             eprintln!("cohort serve: expired sessions not purged: {e}");
         }
+        // Expired sessions are purged every hour too (and on every log-in, accounts.rs).
+        let weak = Arc::downgrade(&app);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                let Some(app) = weak.upgrade() else { return };
+                if let Err(e) = app.store.purge_sessions(store::now_ms()).await {
+                    eprintln!("cohort serve: expired sessions not purged: {e}");
+                }
+            }
+        });
         // Rated games that ended just before a crash, ratings not yet applied.
         if let Ok(ids) = app.store.unrated_finished().await {
             for id in ids {
@@ -150,6 +189,17 @@ impl App {
             }
         }
         Ok(app)
+    }
+
+    /// The most password hashes that ran at once since the server started.
+    pub fn hash_peak(&self) -> usize {
+        self.hashing.peak()
+    }
+
+    /// Whether a connection from `ip` is one of the trusted proxies (docs/server.md,
+    /// "Security"): only then are forwarded headers believed.
+    pub fn trusts(&self, ip: IpAddr) -> bool {
+        self.config.behind_proxy && self.config.trusted_proxies.contains(&ip.to_canonical())
     }
 
     /// The game `id`, loaded from storage on first use.
@@ -217,9 +267,12 @@ pub fn router(app: Arc<App>) -> axum::Router {
         .fallback(error::no_route)
         // A request from another site acts for nobody (accounts.rs, `same_origin`).
         .layer(axum::middleware::from_fn_with_state(
-            app,
+            app.clone(),
             accounts::same_origin,
         ))
+        // Every body read whole, within the route's limit and the body timeout; security
+        // headers on every answer (guard.rs).
+        .layer(axum::middleware::from_fn_with_state(app, guard::guard))
 }
 
 /// Run the server on `addr` until the process is stopped. Prints the address to open.
@@ -233,7 +286,7 @@ pub async fn serve(addr: SocketAddr, database: &str, config: Config) -> Result<(
         .map_err(|e| ServeError(e.to_string()))?;
     println!(
         "cohort serve: open http://{local}/ (database: {}, {}; AI: {} workers, at most {} ms a turn, at most {} AI-against-AI games; custom variants: at most {} games, {} an hour per caller)",
-        database,
+        mask_password(database),
         app.store.kind,
         app.scheduler.workers(),
         app.config.ai_max_time_ms,
@@ -241,17 +294,93 @@ pub async fn serve(addr: SocketAddr, database: &str, config: Config) -> Result<(
         app.config.max_custom_games,
         app.config.custom_games_per_hour
     );
-    let router = router(app.clone());
-    // The caller's address limits how many custom-variant games one caller creates.
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async {
+    serve_on(listener, app.clone(), async {
         let _ = tokio::signal::ctrl_c().await;
     })
-    .await
-    .map_err(|e| ServeError(e.to_string()))?;
+    .await;
     app.store.close().await;
     Ok(())
+}
+
+/// A database URL as it may be printed: its password, if any, replaced by `***`
+/// (`postgres://user:***@host/db`).
+pub fn mask_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    let Some(at) = authority.rfind('@') else {
+        return url.to_string();
+    };
+    let (userinfo, host) = authority.split_at(at);
+    match userinfo.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***{host}{tail}"),
+        None => url.to_string(),
+    }
+}
+
+/// Serve `app` on `listener` until `shutdown` completes: HTTP/1.1 with WebSocket upgrades,
+/// each connection's address given to the handlers, and the header timeout of the config
+/// (a connection that has not sent a whole request head within it is closed).
+pub async fn serve_on(
+    listener: tokio::net::TcpListener,
+    app: Arc<App>,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let router = router(app.clone());
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(app.config.header_timeout);
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait a moment, go on.
+                    eprintln!("cohort serve: accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = &mut shutdown => break,
+        };
+        let router = router.clone();
+        let service =
+            hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
+                req.extensions_mut()
+                    .insert(axum::extract::ConnectInfo(peer));
+                let router = router.clone();
+                async move {
+                    use tower::ServiceExt;
+                    router.oneshot(req.map(axum::body::Body::new)).await
+                }
+            });
+        let conn = builder
+            .serve_connection(TokioIo::new(stream), service)
+            .with_upgrades();
+        let mut stopped = stopped.clone();
+        connections.spawn(async move {
+            tokio::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => {}
+                _ = stopped.changed() => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = conn.await;
+                }
+            }
+        });
+        while connections.try_join_next().is_some() {}
+    }
+    // Answers in progress finish (at most a few seconds); then the caller closes storage.
+    let _ = stop.send(true);
+    let _ = tokio::time::timeout(Duration::from_secs(5), async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
 }

@@ -128,6 +128,17 @@ impl LiveGame {
         }
     }
 
+    /// Turns played to their end (a game resigned mid-turn: that turn does not count).
+    pub fn turns_played(&self) -> usize {
+        let closed = self.turns.len().saturating_sub(1);
+        let last_closed = matches!(
+            self.game.result(),
+            Some((_, r)) if !matches!(r, cohort_rules::EndReason::Resignation | cohort_rules::EndReason::Agreement)
+        ) && self.time_loser().is_none()
+            && self.turns.last().is_some_and(|t| !t.1.is_empty());
+        closed + usize::from(last_closed)
+    }
+
     /// The side that lost on time, if the game ended so.
     pub fn time_loser(&self) -> Option<Side> {
         match self.row.ending.as_deref() {
@@ -289,13 +300,27 @@ impl LiveGame {
             json!({"white": self.row.white_user, "black": self.row.black_user}),
         );
         o.insert("rated".into(), self.row.rated.into());
+        let change: Value = self
+            .row
+            .rating_change
+            .as_deref()
+            .and_then(|t| serde_json::from_str(t).ok())
+            .unwrap_or(Value::Null);
+        // A rated game that ended before two turns were played: no change, and why.
+        let unrated = change.get("unrated").cloned();
+        if let (Some(why), Some(r)) = (&unrated, o.get_mut("result")) {
+            if r.is_object() {
+                r["unrated"] = why.clone();
+            }
+        }
+        o.insert("unrated".into(), unrated.clone().unwrap_or(Value::Null));
         o.insert(
             "rating_change".into(),
-            self.row
-                .rating_change
-                .as_deref()
-                .and_then(|t| serde_json::from_str(t).ok())
-                .unwrap_or(Value::Null),
+            if unrated.is_some() {
+                Value::Null
+            } else {
+                change
+            },
         );
         if self.game.result().is_some() {
             // Over by a rule of the game (not only by a capture): nothing may move.
@@ -323,6 +348,11 @@ impl LiveGame {
         );
         r.set_tag("White", player(Side::White));
         r.set_tag("Black", player(Side::Black));
+        if self.time_loser().is_some() {
+            // The rules' game records a flag fall as the loser's resignation; PGN's word
+            // for it is "time forfeit".
+            r.set_tag("Termination", "time forfeit");
+        }
         if !self.row.variant_text.is_empty() {
             // A custom variant: the record carries its file, so it replays anywhere.
             r.set_tag("VariantFile", self.row.variant_text.clone());
@@ -374,6 +404,16 @@ impl LiveGame {
             "accounts": {"white": self.row.white_user, "black": self.row.black_user},
             "rated": self.row.rated,
         });
+        // A rated game that ended too early: why it changed no rating.
+        if let Some(why) = self
+            .row
+            .rating_change
+            .as_deref()
+            .and_then(|t| serde_json::from_str::<Value>(t).ok())
+            .and_then(|c| c.get("unrated").cloned())
+        {
+            record["unrated"] = why;
+        }
         if !self.row.variant_text.is_empty() {
             // A custom variant: the record carries its file, so it replays anywhere.
             record["variant_file"] = self.row.variant_text.clone().into();

@@ -278,8 +278,11 @@ async fn accept(
     headers: HeaderMap,
     raw: Result<Bytes, BytesRejection>,
 ) -> Answer {
-    if let Ok(b) = &raw {
-        if !b.iter().all(|c| c.is_ascii_whitespace()) {
+    // An empty body, or a JSON object; a body that cannot be read (over the limit) is an
+    // error, never ignored.
+    match &raw {
+        Ok(b) if b.iter().all(|c| c.is_ascii_whitespace()) => {}
+        _ => {
             let _: serde_json::Map<String, Value> = body(raw)?;
         }
     }

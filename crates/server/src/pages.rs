@@ -114,18 +114,23 @@ pub fn router() -> Router {
         .route("/rules/{id}", get(rules_page))
         .route("/record", get(|| async { shell("record", "") }))
         .route("/lobby", get(|| async { shell("lobby", "") }))
-        .route("/login", get(|| async { shell("login", "") }))
+        .route("/login", get(login_page))
         .route("/player/{name}", get(player_page))
         .route("/static/{file}", get(static_file))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
 }
 
 fn shell(page: &str, game: &str) -> Html<String> {
+    shell_with(page, game, "")
+}
+
+/// The page shell; `extra` holds further attributes of `<body>` (already escaped).
+fn shell_with(page: &str, game: &str, extra: &str) -> Html<String> {
     Html(format!(
         r#"<!doctype html><html><head><meta charset="utf-8"><title>Cohort</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/static/style.css"><link rel="stylesheet" href="/static/play.css"></head>
-<body data-page="{page}" data-game="{game}">
+<body data-page="{page}" data-game="{game}"{extra}>
 <header><a href="/">Cohort</a><nav id="account" class="account"></nav></header><main id="app"></main>
 <script src="/static/pieces.js"></script><script src="/static/board.js"></script><script src="/static/custom.js"></script>
 <script src="/static/account.js"></script><script src="/static/clock.js"></script><script src="/static/lobby.js"></script>
@@ -139,6 +144,105 @@ fn shell(page: &str, game: &str) -> Html<String> {
 
 #[derive(Deserialize)]
 struct Ignored {}
+
+#[derive(Deserialize)]
+struct LoginQuery {
+    next: Option<String>,
+}
+
+/// Where the log-in page goes after a log-in: `next` if it is a path of this site, else `/`
+/// (`/lobby` when there is no `next`). The page reads it from `data-next`.
+async fn login_page(
+    q: Result<Query<LoginQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let next = match q.ok().and_then(|q| q.0.next) {
+        None => "/lobby".to_string(),
+        Some(n) if safe_next(&n) => n,
+        Some(_) => "/".to_string(),
+    };
+    shell_with(
+        "login",
+        "",
+        &format!(r#" data-next="{}""#, escape_attr(&next)),
+    )
+    .into_response()
+}
+
+/// Whether `next` (already percent-decoded once, as the query gives it) is a path of this
+/// site: it starts with one `/` (not `//`), and neither it nor its percent-decoded form has
+/// a backslash, a control character or white space (browsers drop tabs and newlines and
+/// read `\` as `/`, which would make `/\evil.example` or `/%09/evil.example` another site).
+pub fn safe_next(next: &str) -> bool {
+    fn plain(p: &str) -> bool {
+        p.starts_with('/')
+            && !p.starts_with("//")
+            && !p
+                .chars()
+                .any(|c| c == '\\' || c.is_control() || c.is_whitespace())
+    }
+    next.len() <= 1024 && plain(next) && plain(&percent_decode(next))
+}
+
+/// `%XX` escapes decoded (bytes that do not make UTF-8 become U+FFFD).
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            let hex = std::str::from_utf8(&b[i + 1..i + 3]).ok();
+            if let Some(v) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn escape_attr(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('\'', "&#39;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_next;
+
+    #[test]
+    fn next_is_a_path_of_this_site_only() {
+        for ok in [
+            "/",
+            "/lobby",
+            "/game/abc?token=12",
+            "/player/al_ice",
+            "/rules/chess%2Dx",
+        ] {
+            assert!(safe_next(ok), "{ok} refused");
+        }
+        for bad in [
+            "/\\evil.example",
+            "/\t/evil.example",
+            "/%09/evil.example",
+            "/%5Cevil.example",
+            "//evil.example",
+            "/%2F/evil.example",
+            "https://evil.example",
+            "evil.example",
+            "",
+            "/ /evil.example",
+            "/\n/evil.example",
+        ] {
+            assert!(!safe_next(bad), "{bad:?} accepted");
+        }
+    }
+}
 
 async fn game_page(Path(id): Path<String>, _q: Query<Ignored>) -> Response {
     if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {

@@ -78,6 +78,9 @@ const MIGRATIONS: &[&str] = &[
         games BIGINT NOT NULL,
         PRIMARY KEY (user_id, variant)
     )",
+    // Who created the game (its caller's address, "ip:<address>"; '' for older games and
+    // lobby games): each caller may hold only a share of the server-wide caps (admission.rs).
+    "ALTER TABLE games ADD COLUMN created_by TEXT NOT NULL DEFAULT ''",
 ];
 
 /// A game's row: everything but its steps.
@@ -113,8 +116,11 @@ pub struct GameRow {
     pub black_user: Option<String>,
     /// A rated game between two accounts: the ratings change when it ends.
     pub rated: bool,
-    /// The rating change once applied (JSON: see `Store::rate_game`).
+    /// The rating change once applied (JSON: see `Store::rate_game`), or
+    /// `{"unrated": "<why>"}` for a rated game that ended too early to count.
     pub rating_change: Option<String>,
+    /// The caller that created the game ("ip:<address>"; "" when not counted).
+    pub created_by: String,
 }
 
 /// A change to store in one transaction.
@@ -181,10 +187,18 @@ impl Store {
     }
 
     async fn migrate(&self) -> Result<(), StoreError> {
-        self.pool
-            .execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-            .await?;
         let mut tx = self.pool.begin().await?;
+        if self.kind == "postgres" {
+            // Instances started at once migrate one after another: the first runs the
+            // migrations, the others wait here and then find nothing left to do. (Even
+            // `CREATE TABLE IF NOT EXISTS` races without it: two creators collide on the
+            // table's type name.)
+            sqlx::query("SELECT pg_advisory_xact_lock(7362016)")
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+            .await?;
         let row = sqlx::query("SELECT version FROM schema_version")
             .fetch_optional(&mut *tx)
             .await?;
@@ -197,7 +211,19 @@ impl Store {
                 0
             }
         };
-        for sql in &MIGRATIONS[done.min(MIGRATIONS.len())..] {
+        if done > MIGRATIONS.len() {
+            // A database a newer Cohort has migrated: refuse it rather than write the older
+            // version over the newer one (the next newer start would then rerun migrations).
+            return Err(StoreError::Protocol(format!(
+                "the database's schema is version {done}, newer than this cohort knows ({}): \
+                 run a newer cohort on it",
+                MIGRATIONS.len()
+            )));
+        }
+        if done == MIGRATIONS.len() {
+            return tx.commit().await;
+        }
+        for sql in &MIGRATIONS[done..] {
             tx.execute(*sql).await?;
         }
         sqlx::query("UPDATE schema_version SET version = $1")
@@ -211,9 +237,10 @@ impl Store {
     const INSERT: &'static str = "INSERT INTO games (id, variant, start, white, black, ai_agent,
          ai_time_ms, white_token, black_token, draw_offer, ending, finished, version, created_ms,
          updated_ms, creator_token, variant_text, clock_kind, clock_base_ms, clock_inc_ms,
-         white_ms, black_ms, clock_since_ms, white_user, black_user, rated, rating_change)
+         white_ms, black_ms, clock_since_ms, white_user, black_user, rated, rating_change,
+         created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-         $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)";
+         $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)";
 
     fn bind_game<'q>(
         q: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
@@ -246,6 +273,7 @@ impl Store {
             .bind(g.black_user.clone())
             .bind(g.rated as i64)
             .bind(g.rating_change.clone())
+            .bind(&g.created_by)
     }
 
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
@@ -359,13 +387,14 @@ impl Store {
             black_user: r.try_get("black_user")?,
             rated: r.try_get::<i64, _>("rated")? != 0,
             rating_change: r.try_get("rating_change")?,
+            created_by: r.try_get("created_by")?,
         })
     }
 
     const COLUMNS: &'static str = "id, variant, start, white, black, ai_agent, ai_time_ms,
         white_token, black_token, draw_offer, ending, finished, version, created_ms, updated_ms,
         creator_token, variant_text, clock_kind, clock_base_ms, clock_inc_ms, white_ms, black_ms,
-        clock_since_ms, white_user, black_user, rated, rating_change";
+        clock_since_ms, white_user, black_user, rated, rating_change, created_by";
 
     pub async fn game(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
         let sql = format!("SELECT {} FROM games WHERE id = $1", Self::COLUMNS);
@@ -429,6 +458,30 @@ impl Store {
         let r = sqlx::query("SELECT COUNT(*) FROM games WHERE finished = 0 AND variant_text <> ''")
             .fetch_one(&self.pool)
             .await?;
+        r.try_get(0)
+    }
+
+    /// AI-against-AI games not finished that `caller` created.
+    pub async fn count_ai_games_by(&self, caller: &str) -> Result<i64, StoreError> {
+        let r = sqlx::query(
+            "SELECT COUNT(*) FROM games WHERE finished = 0 AND white = 'ai' AND black = 'ai'
+             AND created_by = $1",
+        )
+        .bind(caller)
+        .fetch_one(&self.pool)
+        .await?;
+        r.try_get(0)
+    }
+
+    /// Games with a custom variant not finished that `caller` created.
+    pub async fn count_custom_games_by(&self, caller: &str) -> Result<i64, StoreError> {
+        let r = sqlx::query(
+            "SELECT COUNT(*) FROM games WHERE finished = 0 AND variant_text <> ''
+             AND created_by = $1",
+        )
+        .bind(caller)
+        .fetch_one(&self.pool)
+        .await?;
         r.try_get(0)
     }
 
@@ -512,6 +565,26 @@ impl Store {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    /// End every session of an account (log out everywhere); how many there were.
+    pub async fn delete_sessions_of(&self, user: &str) -> Result<u64, StoreError> {
+        let r = sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+            .bind(user)
+            .execute(&self.pool)
+            .await?;
+        Ok(r.rows_affected())
+    }
+
+    /// A rated game that ended too early to be rated: marked so, once (no rating changes).
+    pub async fn mark_unrated(&self, game_id: &str, why: &str) -> Result<String, StoreError> {
+        let change = serde_json::json!({ "unrated": why }).to_string();
+        sqlx::query("UPDATE games SET rating_change = $1 WHERE id = $2 AND rating_change IS NULL")
+            .bind(&change)
+            .bind(game_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(change)
     }
 
     /// An account's ratings: (variant, rating, games), best known first.

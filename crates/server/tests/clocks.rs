@@ -270,13 +270,15 @@ async fn a_flag_fall_in_a_rated_game_changes_both_ratings() {
         .await;
         assert_eq!(s, StatusCode::OK, "{v}");
     }
+    // White's clock has 700 ms (no increment); a turn each is played (a game with fewer
+    // than two turns is not rated: tests/security.rs), then White's flag falls.
     let mut row = row_with_clock(
         "ratedflag",
         TimeControl::Live {
             base_ms: 60_000,
-            inc_ms: 1_000,
+            inc_ms: 0,
         },
-        300,
+        700,
     );
     row.white_user = Some("alice".into());
     row.black_user = Some("bob".into());
@@ -285,7 +287,16 @@ async fn a_flag_fall_in_a_rated_game_changes_both_ratings() {
     app.store.close().await;
     drop(app);
     let app = App::open(&url).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(800)).await;
+    for (token, step) in [("a".repeat(32), "e2-e4"), ("b".repeat(32), "e7-e5")] {
+        let (s, v) = post(
+            &app,
+            "/api/games/ratedflag/step",
+            json!({"token": token, "step": step}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    tokio::time::sleep(Duration::from_millis(1200)).await;
     let v = get(&app, "/api/games/ratedflag").await;
     assert_eq!(v["result"]["reason"], "time forfeit");
     let rc = &v["rating_change"];

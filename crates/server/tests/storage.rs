@@ -364,6 +364,69 @@ async fn old_database_opens(url: &str) {
     store.close().await;
     // And again: the migration ran once.
     Store::open(url).await.unwrap().close().await;
+    // A database a newer Cohort migrated is refused, and its version is left as it was.
+    let pool = sqlx::AnyPool::connect(url).await.unwrap();
+    let version = |pool: sqlx::AnyPool| async move {
+        let r = sqlx::query("SELECT version FROM schema_version")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        sqlx::Row::try_get::<i64, _>(&r, 0).unwrap()
+    };
+    let known = version(pool.clone()).await;
+    pool.execute("UPDATE schema_version SET version = version + 5")
+        .await
+        .unwrap();
+    let err = Store::open(url).await.err().expect("a newer schema is refused");
+    assert!(err.to_string().contains("newer than this cohort knows"), "{err}");
+    assert_eq!(version(pool.clone()).await, known + 5);
+    pool.execute("UPDATE schema_version SET version = version - 5")
+        .await
+        .unwrap();
+    pool.close().await;
+}
+
+/// Three instances started at once on a fresh PostgreSQL database all come up: the
+/// migrations run once, under a lock, not three times in a race.
+#[tokio::test(flavor = "multi_thread")]
+async fn instances_started_at_once_migrate_once_on_postgres() {
+    use sqlx::Executor;
+    let Some(url) = postgres_url("instances_started_at_once_migrate_once_on_postgres") else {
+        return;
+    };
+    sqlx::any::install_default_drivers();
+    let name = unique("cohort_race_");
+    let admin = sqlx::AnyPool::connect(&url).await.unwrap();
+    admin
+        .execute(format!("CREATE DATABASE {name}").as_str())
+        .await
+        .unwrap();
+    let (base, _) = url.rsplit_once('/').unwrap();
+    let db = format!("{base}/{name}");
+    let open = |db: String| async move { Store::open(&db).await };
+    let opened = futures_join3(open(db.clone()), open(db.clone()), open(db.clone())).await;
+    for (i, s) in opened.into_iter().enumerate() {
+        let s = s.unwrap_or_else(|e| panic!("instance {i}: {e}"));
+        s.insert_game(&row(&unique(&format!("race{i}")), "chess"))
+            .await
+            .unwrap();
+        s.close().await;
+    }
+    admin
+        .execute(format!("DROP DATABASE {name}").as_str())
+        .await
+        .unwrap();
+    admin.close().await;
+}
+
+/// Three futures run at once, their results in order.
+async fn futures_join3<T: Send + 'static>(
+    a: impl std::future::Future<Output = T> + Send + 'static,
+    b: impl std::future::Future<Output = T> + Send + 'static,
+    c: impl std::future::Future<Output = T> + Send + 'static,
+) -> Vec<T> {
+    let (a, b, c) = (tokio::spawn(a), tokio::spawn(b), tokio::spawn(c));
+    vec![a.await.unwrap(), b.await.unwrap(), c.await.unwrap()]
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -11,7 +11,7 @@ use cohort_rules::builtin;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::admission::{admit, created, room_for_one, Caller};
+use crate::admission::{admit, created, room_for_one, within_share, Caller};
 use crate::api::{ai::kick_ai, timer::arm_clock};
 use crate::clock::{Clock, TimeControl};
 use crate::error::{body_with, Answer, ApiError, Code};
@@ -142,6 +142,7 @@ pub(super) async fn create_game(
         created_ms: now,
         updated_ms: now,
         clock: Clock::start(control, now),
+        created_by: caller.0.clone(),
         ..GameRow::default()
     };
     let mut row = row;
@@ -204,6 +205,13 @@ pub(crate) async fn launch(
                 app.config.max_ai_games,
                 "AI-against-AI games",
             )?;
+            within_share(
+                &row.created_by,
+                app.store.count_ai_games_by(&row.created_by),
+                app.config.max_ai_games,
+                "AI-against-AI games",
+            )
+            .await?;
             Some(gate)
         } else {
             None

@@ -38,6 +38,10 @@ pub(crate) async fn settle_clock(app: &App, live: &mut LiveGame) -> Result<bool,
     Ok(true)
 }
 
+/// Turns a rated game must have played (both sides one) for its result to change ratings.
+pub const MIN_RATED_TURNS: usize = 2;
+const UNRATED_WHY: &str = "fewer than two turns were played";
+
 /// A rated game between two accounts that has just ended: apply the rating change (once).
 pub(crate) async fn rate_if_finished(app: &App, live: &mut LiveGame) {
     let row = &live.row;
@@ -47,6 +51,14 @@ pub(crate) async fn rate_if_finished(app: &App, live: &mut LiveGame) {
     let (Some(w), Some(b)) = (row.white_user.clone(), row.black_user.clone()) else {
         return;
     };
+    // No rating farming: a game rates only once both sides have played a turn.
+    if live.turns_played() < MIN_RATED_TURNS {
+        match app.store.mark_unrated(&row.id, UNRATED_WHY).await {
+            Ok(change) => live.row.rating_change = Some(change),
+            Err(e) => eprintln!("cohort serve: game {}: marking unrated failed: {e}", row.id),
+        }
+        return;
+    }
     let score = match live.view_result_winner() {
         Some(Side::White) => 1.0,
         Some(Side::Black) => 0.0,

@@ -65,3 +65,203 @@ pub fn postgres_url(test: &str) -> Option<String> {
         ),
     }
 }
+
+/// A server started in-process on a real socket (127.0.0.1, a free port), as `cohort serve`
+/// runs it (lib.rs, `serve_on`): its address, its App, and the task serving it.
+pub struct Server {
+    pub addr: std::net::SocketAddr,
+    pub app: std::sync::Arc<App>,
+    pub dir: std::path::PathBuf,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Server {
+    /// Start a server on a fresh SQLite database named after `tag`.
+    pub async fn start(tag: &str, config: cohort_server::Config) -> Server {
+        let (dir, url) = temp_db(tag);
+        Server::start_on(dir, &url, config).await
+    }
+
+    /// Start a server on the database `url` (in `dir`, removed by [`Server::stop`]).
+    pub async fn start_on(
+        dir: std::path::PathBuf,
+        url: &str,
+        config: cohort_server::Config,
+    ) -> Server {
+        let app = App::open_with(url, config).await.unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(cohort_server::serve_on(listener, app.clone(), async move {
+            let _ = stopped.await;
+        }));
+        Server {
+            addr,
+            app,
+            dir,
+            stop: Some(stop),
+            task: Some(task),
+        }
+    }
+
+    /// A request over HTTP/1.1 (one connection, closed after the answer).
+    pub async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<&str>,
+    ) -> Http {
+        http(self.addr, method, path, headers, body).await
+    }
+
+    pub async fn get(&self, path: &str, headers: &[(&str, &str)]) -> Http {
+        self.send("GET", path, headers, None).await
+    }
+
+    pub async fn post(&self, path: &str, headers: &[(&str, &str)], body: Value) -> Http {
+        self.send("POST", path, headers, Some(&body.to_string()))
+            .await
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.task.take() {
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(10), t).await;
+        }
+        self.app.store.close().await;
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// An answer read off the socket: status, headers (names in lower case), body.
+#[derive(Debug)]
+pub struct Http {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub raw: String,
+    pub body: Value,
+}
+
+impl Http {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The `name=value` part of the session cookie it sets.
+    pub fn cookie(&self) -> String {
+        self.headers
+            .iter()
+            .find(|(k, v)| k == "set-cookie" && v.starts_with("cohort_session="))
+            .map(|(_, v)| v.split(';').next().unwrap().to_string())
+            .unwrap_or_else(|| panic!("no session cookie: {self:?}"))
+    }
+}
+
+/// One HTTP/1.1 request on its own connection (`Connection: close`), answer read to its end.
+pub async fn http(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> Http {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    let body = body.unwrap_or("");
+    if method != "GET" {
+        req.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    // A server that refuses a body (413) may answer and close before the whole of it is
+    // written: the write then fails (broken pipe, reset) and the answer is read all the same.
+    if let Err(e) = s.write_all(req.as_bytes()).await {
+        assert!(
+            matches!(
+                e.kind(),
+                std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset
+            ),
+            "writing the request: {e}"
+        );
+    }
+    // Read to the end. After such an early answer the connection may end in a reset, which
+    // reports an error once the answer's bytes are read: those bytes are the answer.
+    let mut bytes = vec![];
+    let read = async {
+        let mut buf = [0u8; 16 * 1024];
+        loop {
+            match s.read(&mut buf).await {
+                Ok(0) => break,
+                Ok(n) => bytes.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset && !bytes.is_empty() => {
+                    break
+                }
+                Err(e) => panic!("reading the answer: {e}"),
+            }
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(120), read)
+        .await
+        .expect("an answer within 120 s");
+    parse_http(&bytes)
+}
+
+/// An HTTP/1.1 answer from its bytes (a chunked body decoded).
+pub fn parse_http(bytes: &[u8]) -> Http {
+    let text = String::from_utf8_lossy(bytes).to_string();
+    let (head, rest) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("not an HTTP answer: {text:?}"));
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let chunked = headers
+        .iter()
+        .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
+    let raw = if chunked {
+        let mut out = String::new();
+        let mut r = rest;
+        while let Some((size, after)) = r.split_once("\r\n") {
+            let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+            if n == 0 {
+                break;
+            }
+            out.push_str(&after[..n]);
+            r = &after[n + 2..];
+        }
+        out
+    } else {
+        rest.to_string()
+    };
+    let body = serde_json::from_str(&raw).unwrap_or(Value::Null);
+    Http {
+        status,
+        headers,
+        raw,
+        body,
+    }
+}
