@@ -668,13 +668,19 @@ impl EngineAgent {
         let mut choice = TurnChoice::default();
         let mut last_pv = Vec::new();
         // One search per step of the turn, each with the time left, so that every step is
-        // chosen knowing the steps already made. The first search gets most of the budget.
+        // chosen knowing the steps already made. The first search gets most of the budget;
+        // where a turn is one step, all of it (a margin kept for the answer to go out).
+        let first_share = if pos.variant().command.one_step_turns() {
+            (9, 10)
+        } else {
+            (3, 5)
+        };
         while pos.side_to_move() == side && pos.outcome().is_none() {
             let left = limits.time.map(|t| t.saturating_sub(started.elapsed()));
             let step_limits = Limits {
                 time: left.map(|l| {
                     if choice.steps.is_empty() {
-                        l * 3 / 5
+                        l * first_share.0 / first_share.1
                     } else {
                         l / 3
                     }

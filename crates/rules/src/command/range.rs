@@ -51,12 +51,11 @@ fn covering(pos: &Position, sq: Square) -> u8 {
     let mut m = 0;
     for i in 0..pos.activator_count[s] as usize {
         let u = &pos.units[pos.activators[s][i] as usize];
-        if u.alive
-            && pos.variant.range_box[u.square.index()].has(sq)
-            && pos.variant.activates[u.kind as usize] >> kind & 1 != 0
-        {
-            m |= 1 << i;
-        }
+        // Without branches: which leaders cover a move is data the branch predictor cannot
+        // learn (the `&&` form was a twentieth of made-leaf perft in Chieftain).
+        let near = pos.variant.range_box[u.square.index()].has(sq) as u8;
+        let activates = (pos.variant.activates[u.kind as usize] >> kind) as u8 & 1;
+        m |= (u.alive as u8 & near & activates) << i;
     }
     m
 }

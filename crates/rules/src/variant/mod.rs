@@ -176,6 +176,11 @@ impl CommandModel {
         }
     }
 
+    /// A turn is one step (FIDE chess, Chessma 84): the turn ends with its first move.
+    pub fn one_step_turns(&self) -> bool {
+        matches!(self, CommandModel::Single)
+    }
+
     /// Range model: how far (king distance) a leader commands.
     pub fn range(&self) -> Option<u8> {
         match *self {
