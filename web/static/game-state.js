@@ -26,9 +26,28 @@ const state = {
   variantFile: null, // custom variants: the file, shown on request
 };
 
-// Milliseconds each replayed step of the opponent stays on the board.
-const REPLAY_MS = 550;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// Milliseconds each replayed step of the opponent stays on the board: the reader's choice
+// (kept in localStorage), 550 by default; 0 shows the opponent's turn at once.
+const REPLAY_SPEEDS = [['Slow', 1000], ['Normal', 550], ['Fast', 200], ['Off', 0]];
+function replayMs() {
+  try {
+    const raw = localStorage.getItem('cohort-replay-ms');
+    if (raw !== null && REPLAY_SPEEDS.some(([, v]) => String(v) === raw)) return Number(raw);
+  } catch { /* private mode */ }
+  return 550;
+}
+function setReplayMs(ms) {
+  try { localStorage.setItem('cohort-replay-ms', String(ms)); } catch { /* private mode */ }
+}
+// The replay's pause between steps; `skipReplay` ends it and the rest of the replay at once.
+let wakeReplay = null;
+function replayPause(ms) {
+  return new Promise((r) => { wakeReplay = r; setTimeout(r, ms); }).then(() => { wakeReplay = null; });
+}
+function skipReplay() {
+  state.skipReplay = true;
+  if (wakeReplay) wakeReplay();
+}
 
 function myTurn() {
   const v = state.view;
@@ -51,8 +70,9 @@ function scheduleReplay() {
 
 async function runReplay() {
   state.replaying = true;
+  state.skipReplay = false;
   try {
-    while (state.shown < stepCount(state.view)) {
+    while (state.shown < stepCount(state.view) && !state.skipReplay && replayMs() > 0) {
       const k = state.shown + 1;
       const side = stepSides(state.view)[k - 1];
       if (state.seat && side === state.seat) { state.shown = k; continue; }
@@ -62,13 +82,14 @@ async function runReplay() {
       }
       state.frame = { view: frame, k };
       draw();
-      await sleep(REPLAY_MS);
+      await replayPause(replayMs());
       state.shown = k;
     }
   } finally {
     state.shown = stepCount(state.view);
     state.frame = null;
     state.replaying = false;
+    state.skipReplay = false;
     for (const k of [...state.frames.keys()]) if (k < state.shown) state.frames.delete(k);
     draw();
   }

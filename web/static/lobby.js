@@ -22,9 +22,10 @@
   const saveMine = (m) => { try { sessionStorage.setItem(KEY, JSON.stringify(m)); } catch { /* private mode */ } };
 
   const CONTROLS = [
-    ['1+1', { minutes: 1, increment: 1 }], ['3+2', { minutes: 3, increment: 2 }], ['5+3', { minutes: 5, increment: 3 }],
+    ['1+0', { minutes: 1, increment: 0 }], ['1+1', { minutes: 1, increment: 1 }], ['3+2', { minutes: 3, increment: 2 }], ['5+3', { minutes: 5, increment: 3 }],
     ['10+5', { minutes: 10, increment: 5 }], ['15+10', { minutes: 15, increment: 10 }],
     ['1 day per turn', { days: 1 }], ['3 days per turn', { days: 3 }], ['no clock', null],
+    ['custom', 'custom'],
   ];
 
   async function main() {
@@ -39,19 +40,27 @@
       variants.map((v) => el('option', { value: v.id }, `${v.name} (${v.id})`)));
     const control = el('select', { 'data-testid': 'challenge-clock' },
       CONTROLS.map(([label], i) => el('option', { value: String(i) }, label)));
+    // A custom live clock: minutes (0.25 to 180) plus seconds added per turn (0 to 180); the
+    // server checks the bounds and says which is wrong.
+    const customMinutes = el('input', { type: 'number', min: '0.25', max: '180', step: '0.25', value: '5', 'data-testid': 'challenge-minutes', 'aria-label': 'minutes' });
+    const customIncrement = el('input', { type: 'number', min: '0', max: '180', step: '1', value: '0', 'data-testid': 'challenge-increment', 'aria-label': 'increment, seconds' });
+    const custom = el('span', { class: 'custom-clock', 'data-testid': 'challenge-custom', hidden: true },
+      customMinutes, ' min + ', customIncrement, ' s');
+    control.onchange = () => { custom.hidden = CONTROLS[Number(control.value)][1] !== 'custom'; };
     const colour = el('select', { 'data-testid': 'challenge-colour' },
       el('option', { value: 'random' }, 'random'), el('option', { value: 'white' }, 'White'), el('option', { value: 'black' }, 'Black'));
     const rated = el('input', { type: 'checkbox', 'data-testid': 'challenge-rated', disabled: !user });
     const err = el('p', { class: 'error', 'data-testid': 'lobby-error', role: 'alert' });
     const post = el('button', { type: 'submit', class: 'primary', 'data-testid': 'challenge-create' }, 'Post challenge');
     const form = el('form', { class: 'new-game lobby-form', 'data-testid': 'challenge-form' },
-      el('label', {}, 'Game ', variant), el('label', {}, 'Clock ', control), el('label', {}, 'You play ', colour),
+      el('label', {}, 'Game ', variant), el('label', {}, 'Clock ', control, custom), el('label', {}, 'You play ', colour),
       el('label', { title: user ? '' : 'Log in to play rated games' }, rated, user ? ' rated' : ' rated (log in first)'), post, err);
     form.onsubmit = async (ev) => {
       ev.preventDefault();
       err.textContent = '';
       const body = { variant: variant.value, colour: colour.value, rated: rated.checked };
-      const c = CONTROLS[Number(control.value)][1];
+      let c = CONTROLS[Number(control.value)][1];
+      if (c === 'custom') c = { minutes: Number(customMinutes.value), increment: Number(customIncrement.value) };
       if (c) body.clock = c;
       post.disabled = true;
       try {

@@ -40,6 +40,8 @@ function statusText(v) {
   }
   const who = cap(v.to_move);
   if (v.ai_thinking) return `${who} to move: the AI is thinking...`;
+  // The opponent's steps are still being shown: the board is not yet the one to play on.
+  if (state.replaying && state.seat === v.to_move) return `Your turn (${who}) after the replay of your opponent's steps`;
   if (state.seat === v.to_move) return v.at_turn_start === false ? `Your turn (${who}): go on or end the turn` : `Your turn (${who})`;
   if (state.seat) return `${who} to move: waiting for your opponent`;
   return `${who} to move`;
@@ -107,7 +109,8 @@ function headBox(panel, v, mine) {
     const last = lastStepOf(state.frame.view);
     panel.append(h('p', { class: 'replaying', 'data-testid': 'replaying' },
       `${cap(last ? last.side : '')}'s step ${last ? last.turn.length : ''}: ${last ? last.text : ''}`,
-      last && last.removed.length ? ` (removes ${last.removed.map((r) => `${r.letter} ${r.square}`).join(', ')})` : ''));
+      last && last.removed.length ? ` (removes ${last.removed.map((r) => `${r.letter} ${r.square}`).join(', ')})` : '',
+      ' ', h('button', { 'data-testid': 'skip-replay', onclick: () => skipReplay() }, 'Skip')));
   }
   if (!state.connected) panel.append(h('p', { class: 'connection', 'data-testid': 'connection' }, 'Live updates interrupted: reconnecting...'));
   panel.append(h('p', { class: 'players', 'data-testid': 'players' },
@@ -132,7 +135,8 @@ function turnBox(v, mine) {
     endPreview(v, mine),
     h('p', { class: 'hint', 'data-testid': 'hint' }, hint(v, mine)));
   if (mine && state.leadChoice) turn.append(leadChoiceBox(v));
-  if (state.seat && !v.result) {
+  // Where a turn is one step (chess, Chessma 84) the step ends it: nothing to undo or end.
+  if (state.seat && !v.result && v.command !== 'single') {
     turn.append(h('div', { class: 'buttons' },
       h('button', { 'data-testid': 'undo', disabled: !(mine && v.can_undo) || state.busy, onclick: () => { clearSelection(); act('undo', {}); } }, 'Undo step'),
       h('button', { 'data-testid': 'end-turn', class: 'primary', disabled: !(mine && v.can_end) || state.busy, onclick: () => play('end') }, 'End turn')));
@@ -155,6 +159,10 @@ function toolsBox(v, flip) {
       title: 'Show the pieces as pictures or as letters (kept for next time)',
       onclick: () => { CohortBoard.setLetters(!CohortBoard.lettersOn()); draw(); },
     }, CohortBoard.lettersOn() ? 'Pictures' : 'Letters'),
+    h('label', { class: 'replay-speed', title: "How long each of the opponent's steps stays on the board before the next (kept for next time)" },
+      'Opponent replay ',
+      h('select', { 'data-testid': 'replay-speed', onchange: (e) => { setReplayMs(Number(e.target.value)); draw(); } },
+        ...REPLAY_SPEEDS.map(([name, ms]) => h('option', { value: String(ms), selected: ms === replayMs() }, name)))),
     h('a', { href: `/rules/${v.variant}`, class: 'button', 'data-testid': 'rules-link' }, 'Rules'),
     h('button', {
       'data-testid': 'show-pieces', class: state.showPieces ? 'on' : '', 'aria-pressed': String(state.showPieces),

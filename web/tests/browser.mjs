@@ -608,6 +608,62 @@ async function movedAgain(sc) {
   return `${first.text} then ${again.text}: the moved unit was ringed and selected again`;
 }
 
+// The opponent's steps replay one at a time; Skip shows the rest at once, the status says the
+// turn comes after the replay, and a reader who turns the replay off (kept for next time)
+// sees the opponent's turns at once.
+async function skippedReplay(sc) {
+  const r = await post('/api/games', { variant: 'chesimals-1', white: 'human', black: 'human' });
+  check(r.status === 200, `create chesimals-1: ${JSON.stringify(r.body)}`);
+  const { id, links, tokens } = r.body;
+  // White plays up to three steps of one chesimal and ends the turn, through the API.
+  const playTurn = async (token) => {
+    const played = [];
+    for (let i = 0; i < 3; i++) {
+      const v = await getView(id, token);
+      const s = quiet(v, (x) => !played.some((p) => p.to === x.from))[0];
+      if (!s) break;
+      const a = await post(`/api/games/${id}/step`, { token, step: s.text });
+      check(a.status === 200, `${s.text}: ${JSON.stringify(a.body)}`);
+      played.push(s);
+    }
+    const e = await post(`/api/games/${id}/step`, { token, step: 'end' });
+    check(e.status === 200, `end: ${JSON.stringify(e.body)}`);
+    return played;
+  };
+  const b = await sc.page();
+  await b.goto(base + links.black);
+  await b.waitForSelector('[data-testid=board] svg');
+  // Slow: a full replay of White's turn would take a second a step.
+  await b.selectOption('[data-testid=replay-speed]', '1000');
+  const played = await playTurn(tokens.white);
+  check(played.length >= 2, `White played ${played.length} steps`);
+  await b.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.replaying === 'yes', null, { timeout: WAIT_MS });
+  const status = await b.textContent('[data-testid=status]');
+  check(status.includes('after the replay'), `during the replay the status says so: "${status}"`);
+  const t0 = Date.now();
+  await b.click('[data-testid=skip-replay]');
+  await b.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.replaying === 'no', null, { timeout: WAIT_MS });
+  const took = Date.now() - t0;
+  check(took < played.length * 1000 - 500, `Skip ended the replay in ${took} ms (the whole replay: ${played.length * 1000} ms)`);
+  const after = await getView(id);
+  check((await boardState(b)).position === after.position, 'after Skip the board shows White\'s whole turn');
+  check((await b.textContent('[data-testid=status]')).startsWith('Your turn'), 'and it is Black\'s turn');
+  // Off, kept across a reload: the next turn of White's shows at once.
+  await b.selectOption('[data-testid=replay-speed]', '0');
+  await b.reload();
+  await b.waitForSelector('[data-testid=board] svg');
+  check(await b.inputValue('[data-testid=replay-speed]') === '0', 'the replay setting is kept');
+  await playTurn(tokens.black);
+  const v0 = await version(b);
+  await playTurn(tokens.white);
+  await waitVersionAbove(b, v0, 'Black\'s page (White\'s second turn)');
+  const final = await getView(id);
+  await b.waitForFunction((pos) => document.querySelector('[data-testid=board]').dataset.position === pos, final.position, { timeout: WAIT_MS });
+  const replayed = await b.evaluate(() => document.querySelector('[data-testid=replaying]') !== null);
+  check(!replayed, 'with the replay off no step is replayed');
+  return `${played.length} steps: Skip after ${took} ms; replay off kept across a reload`;
+}
+
 // ---------------------------------------------------------------- runner
 
 const scenarios = [
@@ -620,6 +676,7 @@ const scenarios = [
   ['reconnect after a server restart', reconnect],
   ['fusion: lead by clicking (chesimal-fusion-1)', fusion],
   ['fusion: a moved unit moves again (chesimals-0.75)', movedAgain],
+  ['skipped replay, replay speed', skippedReplay],
 ];
 
 await runSuite('browser tests', scenarios, {

@@ -58,6 +58,9 @@ async function chessma(sc) {
   const squares = await page.locator('[data-testid^="sq-"]').count();
   check(squares === 84, `84 squares drawn, found ${squares}`);
   check(await page.locator(sq('a0')).count() === 0, 'no a0');
+  // A turn is one step here: no Undo step or End turn to offer.
+  check(await page.locator('[data-testid=end-turn], [data-testid=undo]').count() === 0, 'no Undo step or End turn in a one-step game');
+  check(await page.locator('[data-testid=resign]').count() === 1, 'Resign is offered');
   // Frozen pieces are marked.
   for (const f of ['c1', "c1'", 'a7']) check(await page.locator(`[data-testid="frozen-${f}"]`).count() === 1, `${f} marked frozen`);
 

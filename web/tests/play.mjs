@@ -200,6 +200,33 @@ scenarios.push(['correspondence game survives a restart with its clock', 60000, 
   return `clock within ${Math.abs(used - elapsed)} ms of the wall clock across the restart`;
 }]);
 
+scenarios.push(['lobby clocks: 1+0 and a custom clock', 60000, async (sc) => {
+  const page = await sc.page();
+  await page.goto(`${base}/lobby`);
+  await page.waitForSelector('[data-testid=challenge-form]');
+  const labels = await page.locator('[data-testid=challenge-clock] option').allTextContents();
+  check(labels.includes('1+0') && labels.includes('custom'), `the clock choices: ${labels.join(', ')}`);
+  check(await page.isHidden('[data-testid=challenge-custom]'), 'the custom fields are hidden until asked for');
+  await page.selectOption('[data-testid=challenge-clock]', String(labels.indexOf('custom')));
+  check(await page.isVisible('[data-testid=challenge-custom]'), 'custom shows minutes and increment');
+  // Out of bounds: the form refuses it (the field says why), and no challenge is posted.
+  await page.fill('[data-testid=challenge-minutes]', '500');
+  await page.click('[data-testid=challenge-create]');
+  check(await page.$eval('[data-testid=challenge-minutes]', (e) => !e.validity.valid && e.validity.rangeOverflow), '500 minutes is over the field\'s bound');
+  await sleep(500);
+  check(await page.locator('[data-testid=own-challenge]').count() === 0, 'no challenge posted with 500 minutes');
+  await page.fill('[data-testid=challenge-minutes]', '2');
+  await page.fill('[data-testid=challenge-increment]', '7');
+  await page.click('[data-testid=challenge-create]');
+  await page.waitForSelector('[data-testid=own-challenge]');
+  const row = await page.locator('[data-testid=own-challenge] >> xpath=..').textContent();
+  check(row.includes('2+7'), `the challenge reads "${row}"`);
+  const id = await page.getAttribute('[data-testid=own-challenge] >> xpath=..', 'data-challenge');
+  await page.click(`[data-testid=cancel-${id}]`);
+  await page.waitForSelector('[data-testid=no-challenges]');
+  return `choices ${labels.length}; 500 minutes refused; 2+7 posted and cancelled`;
+}]);
+
 await runSuite('play browser tests', scenarios, {
   prefix: 'cohort-play-',
   viewport: { width: 1300, height: 900 }, waitMs: WAIT_MS,

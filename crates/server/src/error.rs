@@ -311,7 +311,7 @@ pub async fn no_route(method: Method, uri: Uri) -> Response {
         ))
         .into_response()
     } else {
-        StatusCode::NOT_FOUND.into_response()
+        crate::pages::not_found_page(path, "The address may be mistyped, or the page gone.")
     }
 }
 

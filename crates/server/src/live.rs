@@ -331,16 +331,26 @@ impl LiveGame {
         v
     }
 
+    /// Who plays `side`, as records name them: the AI as `agent:ms`, a player with an account
+    /// by the account's name, anyone else as `human`.
+    pub fn player_label(&self, side: Side) -> String {
+        let account = match side {
+            Side::White => &self.row.white_user,
+            Side::Black => &self.row.black_user,
+        };
+        if self.seat_kind(side) == "ai" {
+            format!("{}:{}", self.row.ai_agent, self.row.ai_time_ms)
+        } else if let Some(name) = account {
+            name.clone()
+        } else {
+            "human".to_string()
+        }
+    }
+
     /// The game record in the text format of docs/records.md.
     pub fn record_text(&self) -> String {
         let mut r = cohort_engine::record::Record::from_game(&self.game);
-        let player = |side: Side| {
-            if self.seat_kind(side) == "ai" {
-                format!("{}:{}", self.row.ai_agent, self.row.ai_time_ms)
-            } else {
-                "human".to_string()
-            }
-        };
+        let player = |side: Side| self.player_label(side);
         r.set_tag("Event", format!("cohort serve, game {}", self.row.id));
         r.set_tag(
             "Date",
@@ -380,13 +390,7 @@ impl LiveGame {
             .collect();
         let sides: Vec<&str> = played.iter().map(|t| side_name(t.0)).collect();
         let steps: Vec<String> = self.turns.iter().flat_map(|t| t.1.clone()).collect();
-        let player = |side: Side| {
-            if self.seat_kind(side) == "ai" {
-                format!("{}:{}", self.row.ai_agent, self.row.ai_time_ms)
-            } else {
-                "human".to_string()
-            }
-        };
+        let player = |side: Side| self.player_label(side);
         let mut record = json!({
             "id": self.row.id,
             "variant": self.row.variant,

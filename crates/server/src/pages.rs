@@ -244,9 +244,30 @@ mod tests {
     }
 }
 
+/// A page for an address the site has no page at: 404, in the site's frame, saying what was
+/// asked and where to go; plain HTML (no script), so it shows even where scripts do not run.
+pub fn not_found_page(path: &str, why: &str) -> Response {
+    let shown: String = path.chars().take(200).collect();
+    let html = format!(
+        r#"<!doctype html><html><head><meta charset="utf-8"><title>Not found - Cohort</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/static/style.css"></head>
+<body data-page="not-found">
+<header><a href="/">Cohort</a></header>
+<main><h1>Page not found</h1>
+<p>Cohort has no page at <code data-testid="missing-path">{}</code>. {}</p>
+<p><a href="/">Home: play a game</a> &middot; <a href="/lobby">Lobby</a> &middot; <a href="/record">Open a record</a></p>
+</main></body></html>
+"#,
+        escape_attr(&shown),
+        escape_attr(why)
+    );
+    (StatusCode::NOT_FOUND, Html(html)).into_response()
+}
+
 async fn game_page(Path(id): Path<String>, _q: Query<Ignored>) -> Response {
     if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return (StatusCode::NOT_FOUND, "no such game").into_response();
+        return not_found_page(&format!("/game/{id}"), "There is no game with this id.");
     }
     shell("game", &id).into_response()
 }
@@ -254,7 +275,10 @@ async fn game_page(Path(id): Path<String>, _q: Query<Ignored>) -> Response {
 /// A variant's rules page (app.js draws it from `GET /api/variants/<id>`).
 async fn rules_page(Path(id): Path<String>) -> Response {
     if cohort_rules::builtin(&id).is_none() {
-        return (StatusCode::NOT_FOUND, "no such variant").into_response();
+        return not_found_page(
+            &format!("/rules/{id}"),
+            "Cohort has no game by this name; the home page lists every one.",
+        );
     }
     shell("rules", "").into_response()
 }
@@ -265,7 +289,10 @@ async fn player_page(Path(name): Path<String>) -> Response {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     if !ok {
-        return (StatusCode::NOT_FOUND, "no such player").into_response();
+        return not_found_page(
+            &format!("/player/{name}"),
+            "A player's name has 1 to 64 letters, digits, '_' or '-'.",
+        );
     }
     shell("player", "").into_response()
 }

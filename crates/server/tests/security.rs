@@ -622,3 +622,33 @@ fn database_passwords_are_masked() {
         assert_eq!(cohort_server::mask_password(plain), plain);
     }
 }
+
+/// An unknown page answers 404 with a page in the site's frame that says what was asked
+/// (escaped) and links home; an unknown API route stays a JSON error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_pages_answer_a_page_that_says_so() {
+    let s = Server::start("sec-404", Config::default()).await;
+    for (path, shown) in [
+        ("/no-such-page", "/no-such-page"),
+        ("/rules/no-such-game", "/rules/no-such-game"),
+        ("/game/not-a-game!", "/game/not-a-game!"),
+        // Shown as the address bar shows it, never decoded into markup.
+        ("/x%3Cscript%3Ealert(1)%3C/script%3E", "/x%3Cscript%3Ealert(1)%3C/script%3E"),
+    ] {
+        let a = s.get(path, &[]).await;
+        assert_eq!(a.status, 404, "{path}");
+        assert!(
+            a.header("content-type").unwrap_or_default().starts_with("text/html"),
+            "{path}: {:?}",
+            a.header("content-type")
+        );
+        assert!(a.raw.contains("Page not found"), "{path}: {}", a.raw);
+        assert!(a.raw.contains(shown), "{path}: {shown} not in {}", a.raw);
+        assert!(!a.raw.contains("<script>"), "{path}: {}", a.raw);
+        assert!(a.raw.contains(r#"<a href="/">"#), "{path}: no way home");
+    }
+    let api = s.get("/api/no-such-route", &[]).await;
+    assert_eq!(api.status, 404);
+    assert_eq!(api.body["code"], "not_found", "{}", api.raw);
+    s.stop().await;
+}
