@@ -36,6 +36,20 @@ pub struct Slot {
     pub updates: broadcast::Sender<Arc<String>>,
     /// The task that ends the game when the side to move's flag falls (clock.rs).
     pub timer: std::sync::Mutex<Option<tokio::task::AbortHandle>>,
+    /// When a request last asked for the game (ms since the epoch): a game left alone for
+    /// `Config::idle_unload` leaves memory (`App::unload_idle`).
+    touched_ms: std::sync::atomic::AtomicI64,
+}
+
+impl Slot {
+    fn new(live: LiveGame) -> Slot {
+        Slot {
+            live: Mutex::new(live),
+            updates: broadcast::channel(64).0,
+            timer: Default::default(),
+            touched_ms: store::now_ms().into(),
+        }
+    }
 }
 
 /// The server's limits on the AI's compute (docs/server.md, "Fair AI compute").
@@ -70,6 +84,9 @@ pub struct Config {
     pub header_timeout: Duration,
     /// A request whose body has not arrived whole in this time is answered 408.
     pub body_timeout: Duration,
+    /// A game no request asked for in this time, with no watcher, no running clock and no
+    /// AI search, leaves memory; the next request reloads it from storage.
+    pub idle_unload: Duration,
 }
 
 impl Default for Config {
@@ -86,6 +103,7 @@ impl Default for Config {
             max_hashes: 2,
             header_timeout: Duration::from_secs(15),
             body_timeout: Duration::from_secs(15),
+            idle_unload: Duration::from_secs(600),
         }
     }
 }
@@ -168,6 +186,16 @@ impl App {
                 }
             }
         });
+        // Games left alone leave memory (bounded memory whatever the number of games).
+        let weak = Arc::downgrade(&app);
+        let idle = app.config.idle_unload;
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep((idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(60))).await;
+                let Some(app) = weak.upgrade() else { return };
+                app.unload_idle(idle);
+            }
+        });
         // Rated games that ended just before a crash, ratings not yet applied.
         if let Ok(ids) = app.store.unrated_finished().await {
             for id in ids {
@@ -202,20 +230,40 @@ impl App {
         self.config.behind_proxy && self.config.trusted_proxies.contains(&ip.to_canonical())
     }
 
+    /// Games in memory now.
+    pub fn resident_games(&self) -> usize {
+        self.games.lock().unwrap().len()
+    }
+
+    /// Take out of memory every game nobody asked for in `idle` and nothing holds: no
+    /// watcher's socket, no clock timer, no AI search, no request under way (each of them
+    /// holds the slot, so only the table's own reference is left). Storage has every step,
+    /// so the next request reloads the game as it was. Returns how many left.
+    pub fn unload_idle(&self, idle: Duration) -> usize {
+        let before = store::now_ms() - idle.as_millis() as i64;
+        let mut games = self.games.lock().unwrap();
+        let n = games.len();
+        // Under the table's lock no one can take a new reference to a slot found here.
+        games.retain(|_, slot| {
+            Arc::strong_count(slot) > 1
+                || slot.updates.receiver_count() > 0
+                || slot.touched_ms.load(std::sync::atomic::Ordering::Relaxed) > before
+        });
+        n - games.len()
+    }
+
     /// The game `id`, loaded from storage on first use.
     pub async fn slot(&self, id: &str) -> Result<Option<Arc<Slot>>, String> {
         if let Some(s) = self.games.lock().unwrap().get(id) {
+            s.touched_ms
+                .store(store::now_ms(), std::sync::atomic::Ordering::Relaxed);
             return Ok(Some(s.clone()));
         }
         let Some((row, steps)) = self.store.game(id).await.map_err(|e| e.to_string())? else {
             return Ok(None);
         };
         let live = LiveGame::replay(row, &steps)?;
-        let slot = Arc::new(Slot {
-            live: Mutex::new(live),
-            updates: broadcast::channel(64).0,
-            timer: Default::default(),
-        });
+        let slot = Arc::new(Slot::new(live));
         // Another request may have loaded it meanwhile: keep the first.
         Ok(Some(
             self.games
@@ -241,11 +289,7 @@ impl App {
     }
 
     fn insert(&self, id: String, live: LiveGame) -> Arc<Slot> {
-        let slot = Arc::new(Slot {
-            live: Mutex::new(live),
-            updates: broadcast::channel(64).0,
-            timer: Default::default(),
-        });
+        let slot = Arc::new(Slot::new(live));
         self.games.lock().unwrap().insert(id, slot.clone());
         slot
     }
