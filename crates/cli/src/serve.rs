@@ -62,6 +62,11 @@ pub fn serve(
     let ip: IpAddr = host
         .parse()
         .map_err(|_| Fail(format!("--host '{host}': not an IP address")))?;
+    // Held until the server stops (the system releases it if the process dies).
+    let _lock = match sqlite_file(database) {
+        Some((file, _)) => Some(one_instance(&file)?),
+        None => None,
+    };
     runtime()?
         .block_on(cohort_server::serve(
             SocketAddr::new(ip, port),
@@ -69,6 +74,35 @@ pub fn serve(
             config,
         ))
         .map_err(|e| Fail(e.0))
+}
+
+/// One `cohort serve` per SQLite file: each instance keeps its games in its own memory, so a
+/// second one on the same file would serve stale games. An exclusive lock on `<file>.serve-lock`
+/// refuses it with a message (several instances share PostgreSQL instead).
+fn one_instance(file: &std::path::Path) -> Result<std::fs::File, Fail> {
+    let mut name = file.as_os_str().to_owned();
+    name.push(".serve-lock");
+    let path = std::path::PathBuf::from(name);
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Fail(format!("--database: cannot open the lock file {}: {e}", path.display())))?;
+    match lock.try_lock() {
+        Ok(()) => Ok(lock),
+        Err(std::fs::TryLockError::WouldBlock) => Err(Fail(format!(
+            "--database: another cohort serve is already serving {} (it holds {}); one SQLite \
+             file serves one instance: stop the other, give this one its own file, or run \
+             several instances on one PostgreSQL database",
+            file.display(),
+            path.display()
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => Err(Fail(format!(
+            "--database: cannot lock {}: {e}",
+            path.display()
+        ))),
+    }
 }
 
 /// The file of a `sqlite:` URL as sqlx reads it (scheme off, query off, %-escapes decoded),

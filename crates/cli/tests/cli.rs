@@ -974,3 +974,61 @@ fn check_variant_names_the_line_and_field_of_each_error() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A port free now (bound and released).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `cohort serve` on `url` and `port`, once it answers on its port.
+fn serving(url: &str, port: u16) -> std::process::Child {
+    let child = Command::new(env!("CARGO_BIN_EXE_cohort"))
+        .args(["serve", "--port", &port.to_string(), "--database", url])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..200 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return child;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("cohort serve on port {port} never answered");
+}
+
+#[test]
+fn a_second_serve_on_one_sqlite_file_is_refused() {
+    let dir = std::env::temp_dir().join(format!("cohort-cli-one-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.join("games.db").display());
+    let mut first = serving(&url, free_port());
+    // The second: a clear refusal, exit status 2, and the first still serves.
+    let o = cohort(&["serve", "--port", &free_port().to_string(), "--database", &url]);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("another cohort serve is already serving") && err.contains("PostgreSQL"),
+        "{err}"
+    );
+    assert!(first.try_wait().unwrap().is_none(), "the first server stopped");
+    // Once the first is gone (even killed), the file serves again.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let mut again = serving(&url, free_port());
+    again.kill().unwrap();
+    again.wait().unwrap();
+    // Another file beside it is another instance's.
+    let other = format!("sqlite://{}?mode=rwc", dir.join("other.db").display());
+    let mut a = serving(&url, free_port());
+    let mut b = serving(&other, free_port());
+    for c in [&mut a, &mut b] {
+        c.kill().unwrap();
+        c.wait().unwrap();
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
