@@ -230,6 +230,12 @@ impl App {
         self.config.behind_proxy && self.config.trusted_proxies.contains(&ip.to_canonical())
     }
 
+    /// Take game `id` out of memory (its copy is not to be trusted): the next request
+    /// reloads it from storage.
+    pub(crate) fn forget(&self, id: &str) {
+        self.games.lock().unwrap().remove(id);
+    }
+
     /// Games in memory now.
     pub fn resident_games(&self) -> usize {
         self.games.lock().unwrap().len()

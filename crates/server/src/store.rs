@@ -396,6 +396,15 @@ impl Store {
         creator_token, variant_text, clock_kind, clock_base_ms, clock_inc_ms, white_ms, black_ms,
         clock_since_ms, white_user, black_user, rated, rating_change, created_by";
 
+    /// The stored version of game `id` (None: no such game): whether a copy is current.
+    pub async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        let r = sqlx::query("SELECT version FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        r.map(|r| r.try_get::<i64, _>(0)).transpose()
+    }
+
     pub async fn game(&self, id: &str) -> Result<Option<(GameRow, Vec<String>)>, StoreError> {
         let sql = format!("SELECT {} FROM games WHERE id = $1", Self::COLUMNS);
         let Some(r) = sqlx::query(&sql)

@@ -459,3 +459,53 @@ async fn record_position(app: &std::sync::Arc<App>, id: &str) -> String {
         .unwrap()
         .to_string()
 }
+
+/// Two servers on one database (issue 26's first finding: a game played on B stayed at its
+/// first version on A, which refused Black's move with "it is White's turn"). Each server's
+/// copy of a game is a cache of storage, brought up to date before it answers or acts.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_game_changed_by_another_server_is_played_on_from_storage() {
+    let (dir, url) = temp_db("two-servers");
+    let a = App::open(&url).await.unwrap();
+    let b = App::open(&url).await.unwrap();
+    let (s, created) = post(
+        &a,
+        "/api/games",
+        json!({"variant": "chess", "white": "human", "black": "human"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let white = created["tokens"]["white"].as_str().unwrap().to_string();
+    let black = created["tokens"]["black"].as_str().unwrap().to_string();
+    let step = format!("/api/games/{id}/step");
+    // A holds the game (it made it); White's move goes to B, Black's to A.
+    let (s, v) = post(&b, &step, json!({"token": white, "step": "e2-e4"})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = post(&a, &step, json!({"token": black, "step": "e7-e5"})).await;
+    assert_eq!(s, StatusCode::OK, "A took Black's move on B's position: {v}");
+    // B's copy is behind now: it catches up before White's next move.
+    let (s, v) = post(&b, &step, json!({"token": white, "step": "g1-f3"})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // Both show the same game, as storage has it.
+    let (va, vb) = (
+        get(&a, &format!("/api/games/{id}")).await,
+        get(&b, &format!("/api/games/{id}")).await,
+    );
+    assert_eq!(va["version"], vb["version"]);
+    assert_eq!(va["position"], vb["position"]);
+    assert_eq!(va["to_move"], "black");
+    let moves: Vec<Value> = va["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["steps"][0].clone())
+        .collect();
+    assert_eq!(moves, [json!("e2-e4"), json!("e7-e5"), json!("g1-f3")]);
+    // A move that is not legal in storage's position is still refused by either.
+    let (s, v) = post(&a, &step, json!({"token": white, "step": "f1-c4"})).await;
+    assert_eq!(s, StatusCode::CONFLICT, "White moving on Black's turn: {v}");
+    a.store.close().await;
+    b.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

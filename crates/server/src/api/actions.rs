@@ -132,26 +132,20 @@ pub(super) async fn stop(
             },
         ));
     }
+    play::refresh(&app, &mut live).await?;
     if live.game.result().is_some() {
         return Err(ApiError::new(Code::GameOver, "the game is over"));
     }
-    let mut next = live.clone();
-    next.row.clock.stop(live.to_move(), now_ms());
-    next.game.agree_draw();
-    next.row.ending = Some("stopped".into());
-    next.row.draw_offer = None;
-    next.row.version += 1;
-    next.row.updated_ms = now_ms();
-    next.row.finished = true;
-    app.store
-        .commit(&next.row, Change::Row)
-        .await
-        .map_err(|e| {
-            ApiError::internal(format!("storing the change failed, nothing changed: {e}"))
-        })?;
+    let mover = live.to_move();
+    live.row.clock.stop(mover, now_ms());
+    live.game.agree_draw();
+    live.row.ending = Some("stopped".into());
+    live.row.draw_offer = None;
+    live.row.version += 1;
+    live.row.updated_ms = now_ms();
+    live.row.finished = true;
     // A search under way finds the game over and plays nothing.
-    next.ai_thinking = live.ai_thinking;
-    *live = next;
+    play::store_or_restore(&app, &mut live, Change::Row).await?;
     let view = live.view(None);
     let _ = slot.updates.send(Arc::new(view.to_string()));
     Ok(Json(view))

@@ -56,7 +56,9 @@ pub(super) async fn get(
     ApiQuery(q): ApiQuery<ViewQuery>,
 ) -> Answer {
     let slot = app.find(&id).await?;
-    let live = slot.live.lock().await;
+    let mut live = slot.live.lock().await;
+    // Another server on the same database may have changed the game.
+    super::play::refresh(&app, &mut live).await?;
     if let Some(at) = q.at {
         let steps: Vec<String> = live.turns.iter().flat_map(|t| t.1.clone()).collect();
         if at > steps.len() {

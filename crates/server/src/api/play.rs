@@ -1,6 +1,8 @@
 //! The one path every change of a game takes, a person's or the AI's: [`apply`] an action
-//! on a copy, store it, keep the copy. Also ending a game on time ([`settle_clock`]) and
-//! rating a finished rated game.
+//! to the game in memory and store it. The game in memory is a cache of storage: it is
+//! brought up to date before each action ([`refresh`]: another server on the same database
+//! may have changed it) and taken from storage again when storing fails. Also ending a game
+//! on time ([`settle_clock`]) and rating a finished rated game.
 
 use cohort_rules::Side;
 
@@ -18,23 +20,68 @@ pub(crate) enum Action {
     Draw(String),
 }
 
+/// Bring the game in memory up to storage's version, if another server on the same database
+/// changed it since: storage is the one truth, the copy here a cache.
+pub(crate) async fn refresh(app: &App, live: &mut LiveGame) -> Result<(), ApiError> {
+    let stored = app.store.version(&live.row.id).await.map_err(|e| {
+        ApiError::internal(format!("reading the game failed, nothing changed: {e}"))
+    })?;
+    if stored == Some(live.row.version) {
+        return Ok(());
+    }
+    reload(app, live).await
+}
+
+/// Take the game from storage again (its row and steps, replayed), keeping whether an AI
+/// search is under way here.
+pub(crate) async fn reload(app: &App, live: &mut LiveGame) -> Result<(), ApiError> {
+    let id = live.row.id.clone();
+    let fresh = match app.store.game(&id).await {
+        Ok(Some((row, steps))) => LiveGame::replay(row, &steps)
+            .map_err(|e| ApiError::internal(format!("game {id} cannot be replayed: {e}")))?,
+        Ok(None) => return Err(ApiError::not_found(format!("no game '{id}'"))),
+        Err(e) => {
+            return Err(ApiError::internal(format!(
+                "reading game {id} failed, nothing changed: {e}"
+            )))
+        }
+    };
+    let thinking = live.ai_thinking;
+    *live = fresh;
+    live.ai_thinking = thinking;
+    Ok(())
+}
+
+/// Store the change made to `live`; if storage refuses it, `live` is storage's game again
+/// (or, if storage cannot be read either, the game leaves memory and is read on next use).
+pub(crate) async fn store_or_restore(
+    app: &App,
+    live: &mut LiveGame,
+    change: Change<'_>,
+) -> Result<(), ApiError> {
+    let Err(e) = app.store.commit(&live.row, change).await else {
+        return Ok(());
+    };
+    if reload(app, live).await.is_err() {
+        app.forget(&live.row.id);
+    }
+    Err(ApiError::internal(format!(
+        "storing the change failed, nothing changed: {e}"
+    )))
+}
+
 /// End the game on time if the side to move's flag has fallen; stored before it counts.
 /// True if it ended now.
 pub(crate) async fn settle_clock(app: &App, live: &mut LiveGame) -> Result<bool, ApiError> {
+    refresh(app, live).await?;
     let now = now_ms();
     if !live.flag_fallen(now) {
         return Ok(false);
     }
-    let mut next = live.clone();
-    next.end_on_time(now);
-    next.row.version += 1;
-    next.row.updated_ms = now;
-    app.store
-        .commit(&next.row, Change::Row)
-        .await
-        .map_err(|e| ApiError::internal(format!("storing the time forfeit failed: {e}")))?;
-    next.ai_thinking = live.ai_thinking;
-    *live = next;
+    live.end_on_time(now);
+    live.row.version += 1;
+    live.row.updated_ms = now;
+    store_or_restore(app, live, Change::Row).await?;
     Ok(true)
 }
 
@@ -92,8 +139,9 @@ pub(crate) async fn apply(
             format!("the game is over: {}'s time ran out", loser.name()),
         ));
     }
-    let mut next = live.clone();
+    // settle_clock above brought the game up to storage's version.
     let mover = live.to_move();
+    let next = &mut *live;
     let mut text = String::new();
     let change = match action {
         Action::Step(step) => {
@@ -125,15 +173,14 @@ pub(crate) async fn apply(
                     format!("it is {}'s turn", mover.name()),
                 ));
             }
+            let ply = next.game.steps().len() as i64 - 1;
             if !next.undo() {
                 return Err(ApiError::new(
                     Code::NothingToUndo,
                     "no step of this turn to take back",
                 ));
             }
-            Change::Unstep {
-                ply: live.game.steps().len() as i64 - 1,
-            }
+            Change::Unstep { ply }
         }
         Action::Resign => {
             next.game.resign(seat);
@@ -202,9 +249,5 @@ pub(crate) async fn apply(
     } else if next.to_move() != mover {
         next.row.clock.switch(mover, now);
     }
-    app.store.commit(&next.row, change).await.map_err(|e| {
-        ApiError::internal(format!("storing the change failed, nothing changed: {e}"))
-    })?;
-    *live = next;
-    Ok(())
+    store_or_restore(app, next, change).await
 }
