@@ -376,6 +376,13 @@ const CohortBoard = (() => {
       }, units);
     }
 
+    // A King in check (chess, Chessma 84): a red glow under it, and a title that says so.
+    for (const sq of view.check || []) {
+      const p = pos(sq);
+      const ring = el('circle', { cx: p.cx, cy: p.cy, r: S * 0.47, class: 'in-check', 'data-testid': `check-${sq}` }, units);
+      el('title', {}, ring).textContent = `In check on ${sq}`;
+    }
+
     // Destinations of the selected unit: dots, rings for captures and pins.
     if (targets.size) {
       const g = el('g', { class: 'targets' }, svg);

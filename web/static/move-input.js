@@ -89,7 +89,11 @@ function onSquare(sq) {
     const name = namesOf(v)[unit.letter.toUpperCase()] || unit.letter;
     state.error = leadSteps().length
       ? `First choose the leader who leads this turn (ringed in gold); it then activates the ${name} on ${sq} or not.`
-      : `The ${name} on ${sq} may not move now.`;
+      : (v.check || []).length
+        ? `Your King is in check (${v.check.join(', ')}): the ${name} on ${sq} has no step that ends the check.`
+        : v.frozen && v.frozen.includes(sq)
+          ? `The ${name} on ${sq} is frozen by an enemy Immobilizer next to it and may not move.`
+          : `The ${name} on ${sq} may not move now.`;
   } else {
     state.selected = null;
   }

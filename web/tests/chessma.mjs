@@ -191,8 +191,36 @@ async function spentEncloser(sc) {
   return `84 squares as the geometry lists them, rank 4 with a spent Encloser a4..h4 unshifted, pieces on their squares`;
 }
 
+// Check, shown and explained: a Knight checks White's King; the status and the board say
+// so, a click on a piece that cannot end the check says why, and the King's step ends it.
+async function checkShown(sc) {
+  const pieces = [['e1', 'K'], ['b1', 'N'], ['h7', 'k'], ['d3', 'n']];
+  const created = await fetch(`${base}/api/games`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ variant: 'chessma-84', white: 'human', black: 'human', position: positionText(pieces) }),
+  }).then((r) => r.json());
+  check(created.id, `game created: ${JSON.stringify(created)}`);
+  const v = await (await fetch(`${base}/api/games/${created.id}`)).json();
+  check(JSON.stringify(v.check) === '["e1"]', `the view says the King on e1 is in check: ${JSON.stringify(v.check)}`);
+  const page = await sc.page({ viewport: { width: 1300, height: 1100 } });
+  await page.goto(`${base}${created.links.white}`);
+  await page.waitForSelector('[data-testid="check-e1"]');
+  const status = await page.textContent('[data-testid=status]');
+  check(status.includes('in check'), `the status says check: "${status}"`);
+  check(await page.isVisible('[data-testid=legend-check]'), 'the legend explains the red ring');
+  await page.click('[data-testid="sq-b1"]');
+  const err = await page.textContent('[data-testid=error]');
+  check(err.includes('in check') && err.includes('b1'), `a click on the Knight says why it may not move: "${err}"`);
+  await page.click('[data-testid="sq-e1"]');
+  await page.click('[data-testid="sq-e2"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.toMove === 'black');
+  check(await page.locator('[data-testid^="check-"]').count() === 0, 'no check shown once the King stepped out of it');
+  return `check on e1 shown (ring, status, legend), the Knight's refusal explained, e1-e2 ends it`;
+}
+
 await runSuite('chessma browser tests', [['chessma 84 against the AI', SCENARIO_MS, chessma],
-  ['chessma 84: a spent Encloser shifts no square', SCENARIO_MS, spentEncloser]], {
+  ['chessma 84: a spent Encloser shifts no square', SCENARIO_MS, spentEncloser],
+  ['chessma 84: check shown and explained', SCENARIO_MS, checkShown]], {
   prefix: 'cohort-chessma-', waitMs: WAIT_MS,
   ready: (env) => ({ base } = env),
 });

@@ -68,6 +68,21 @@ pub(crate) fn result_json(result: Option<(Outcome, EndReason)>, time_loser: Opti
 }
 
 /// What any position shows: the board, units, who may move, captures, command drawing.
+/// The royal squares of the side to move when it is in check (empty otherwise).
+fn check_of(pos: &Position) -> cohort_rules::Bitboard {
+    use cohort_rules::Rules;
+    if pos.outcome().is_some() {
+        return cohort_rules::Bitboard::EMPTY;
+    }
+    // Families without check answer false.
+    let rules = cohort_rules::AnyRules::of(pos);
+    if rules.in_check() {
+        rules.royals(pos.side_to_move())
+    } else {
+        cohort_rules::Bitboard::EMPTY
+    }
+}
+
 pub fn board_view(pos: &Position) -> Value {
     let v = pos.variant();
     let geo = &v.geometry;
@@ -145,6 +160,8 @@ pub fn board_view(pos: &Position) -> Value {
         "squares": squares_view(geo),
         // Pieces an enemy Immobilizer freezes (Chessma 84).
         "frozen": (pos.frozen_units(Side::White) | pos.frozen_units(Side::Black)).iter().map(name).collect::<Vec<_>>(),
+        // The side to move's royal pieces under attack (chess, Chessma 84): the rules say so.
+        "check": check_of(pos).iter().map(name).collect::<Vec<_>>(),
         "command": command,
         "position": pos.to_text(),
         "to_move": side_name(pos.side_to_move()),
