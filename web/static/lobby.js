@@ -18,8 +18,10 @@
     return e;
   }
   const call = (...a) => window.CohortAccount.call(...a);
-  const mine = () => { try { return JSON.parse(sessionStorage.getItem(KEY)) || {}; } catch { return {}; } };
-  const saveMine = (m) => { try { sessionStorage.setItem(KEY, JSON.stringify(m)); } catch { /* private mode */ } };
+  const mine = () => { try { return JSON.parse(localStorage.getItem(KEY)) || {}; } catch { return {}; } };
+  // In localStorage, not the tab's session: another tab (or the page reopened) still knows the
+  // challenges posted here and their seat links.
+  const saveMine = (m) => { try { localStorage.setItem(KEY, JSON.stringify(m)); } catch { /* private mode */ } };
 
   const CONTROLS = [
     ['1+0', { minutes: 1, increment: 0 }], ['1+1', { minutes: 1, increment: 1 }], ['3+2', { minutes: 3, increment: 2 }], ['5+3', { minutes: 5, increment: 3 }],

@@ -322,6 +322,26 @@ async function phone(sc) {
   });
   check(m.right <= 390 && m.scroll <= 390, `the board fits the phone's width (${JSON.stringify(m)})`);
   check(m.square >= 20, `a 16x12 square is still ${m.square.toFixed(1)} px wide`);
+  // Two long turns: in the narrow move list a step is never broken across lines (a browser
+  // breaks after the '-' of "b2-b3" unless told not to).
+  for (const token of [g.tokens.white, g.tokens.black]) {
+    const played = [];
+    for (let i = 0; i < 4; i++) {
+      const v = await (await fetch(`${base}/api/games/${g.id}?token=${token}`)).json();
+      const s = v.legal.find((x) => x.from && !x.text.includes('x') && !played.includes(x.from) && !played.some((p) => p === x.to));
+      if (!s) break;
+      const r = await post(`/api/games/${g.id}/step`, { token, step: s.text });
+      check(r.status === 200, `${s.text}: ${JSON.stringify(r.body)}`);
+      played.push(s.to);
+    }
+    const r = await post(`/api/games/${g.id}/step`, { token, step: 'end' });
+    check(r.status === 200, `end: ${JSON.stringify(r.body)}`);
+  }
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=move-list] .turn-cell:not(.empty)').length === 2
+    && document.querySelector('[data-testid=board]').dataset.replaying !== 'yes', null, { timeout: 20000 });
+  const split = await page.evaluate(() => [...document.querySelectorAll('[data-testid=move-list] .step')]
+    .filter((s) => s.getClientRects().length !== 1).map((s) => s.textContent));
+  check(!split.length, `no step broken across lines in the move list: ${split.join(', ')}`);
   await page.screenshot({ path: join(SHOTS, 'phone-chesimals.png') });
   const l = await create({ variant: 'lifeform', white: 'human', black: 'human', position: LIFEFORM });
   await page.goto(`${base}${l.links.white}`);

@@ -222,6 +222,13 @@ scenarios.push(['lobby clocks: 1+0 and a custom clock', 60000, async (sc) => {
   const row = await page.locator('[data-testid=own-challenge] >> xpath=..').textContent();
   check(row.includes('2+7'), `the challenge reads "${row}"`);
   const id = await page.getAttribute('[data-testid=own-challenge] >> xpath=..', 'data-challenge');
+  // Another tab of the same browser knows it as its own: no Accept offered there.
+  const tab = await page.context().newPage();
+  await tab.goto(`${base}/lobby`);
+  await tab.waitForSelector(`[data-challenge="${id}"]`);
+  check(await tab.locator(`[data-challenge="${id}"] [data-testid=own-challenge]`).count() === 1
+    && await tab.locator(`[data-testid=accept-${id}]`).count() === 0, 'another tab shows the challenge as yours, not Accept');
+  await tab.close();
   await page.click(`[data-testid=cancel-${id}]`);
   await page.waitForSelector('[data-testid=no-challenges]');
   return `choices ${labels.length}; 500 minutes refused; 2+7 posted and cancelled`;
