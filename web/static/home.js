@@ -52,11 +52,20 @@ function variantCard(v) {
     h('option', { value: 'white' }, 'White'), h('option', { value: 'black' }, 'Black'));
   const aiOnly = h('span', { class: 'ai-only' },
     h('label', {}, 'Strength ', strength), h('label', {}, 'Time per turn ', time));
-  opponent.onchange = () => { aiOnly.hidden = opponent.value === 'human'; };
+  // A game against another person may have a clock: live, or days per turn (correspondence).
+  const CLOCKS = [['no clock', null], ['5+3', { minutes: 5, increment: 3 }], ['10+5', { minutes: 10, increment: 5 }],
+    ['15+10', { minutes: 15, increment: 10 }], ['1 day per turn', { days: 1 }], ['3 days per turn', { days: 3 }]];
+  const clock = h('select', { 'data-testid': `clock-${id}`, name: 'clock' },
+    CLOCKS.map(([label], i) => h('option', { value: String(i) }, label)));
+  const humanOnly = h('span', { class: 'human-only', hidden: true }, h('label', {}, 'Clock ', clock));
+  opponent.onchange = () => {
+    aiOnly.hidden = opponent.value === 'human';
+    humanOnly.hidden = opponent.value !== 'human';
+  };
   const err = h('p', { class: 'error', 'data-testid': `error-${id}` });
   const start = h('button', { type: 'submit', class: 'primary', 'data-testid': `start-${id}` }, 'New game');
   const form = h('form', { class: 'new-game', 'data-testid': `new-game-${id}` },
-    h('label', {}, 'Play against ', opponent), aiOnly, h('label', {}, 'as ', side), start, err);
+    h('label', {}, 'Play against ', opponent), aiOnly, humanOnly, h('label', {}, 'as ', side), start, err);
   form.onsubmit = async (ev) => {
     ev.preventDefault();
     const me = side.value;
@@ -65,6 +74,8 @@ function variantCard(v) {
     const body = watch ? { variant: id, white: 'ai', black: 'ai' }
       : { variant: id, [me]: 'human', [other(me)]: human ? 'human' : 'ai' };
     if (!human) body.ai = { agent: strength.value, time_ms: Number(time.value) };
+    const control = CLOCKS[Number(clock.value)][1];
+    if (human && control) body.clock = control;
     start.disabled = true;
     try {
       const created = await api('POST', '/api/games', body);

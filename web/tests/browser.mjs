@@ -186,7 +186,20 @@ async function homePage(sc) {
   await page.click('[data-testid=start-chesimals-1]');
   await page.waitForFunction(() => document.querySelector('[data-testid=error-chesimals-1]').textContent.includes('time_ms'));
   check(page.url() === base + '/', 'a refused game stays on the home page');
-  return `${variants.length} variants with diagrams and notes; a refused request shows the server's error`;
+  // An invitation with a clock: the clock choice shows for another person only.
+  await page.reload();
+  await page.waitForSelector('[data-testid=new-game-chess]');
+  check(await page.isHidden('[data-testid=clock-chess]'), 'no clock choice against the AI');
+  await page.selectOption('[data-testid=opponent-chess]', 'human');
+  check(await page.isVisible('[data-testid=clock-chess]'), 'a clock choice for an invitation');
+  const clocks = await page.locator('[data-testid=clock-chess] option').allTextContents();
+  await page.selectOption('[data-testid=clock-chess]', String(clocks.indexOf('1 day per turn')));
+  await page.click('[data-testid=start-chess]');
+  await page.waitForSelector('[data-testid=board] svg');
+  const g = gameOf(page);
+  const made = await getView(g.id);
+  check(made.clock && made.clock.kind === 'corr', `the invitation's game has a correspondence clock: ${JSON.stringify(made.clock)}`);
+  return `${variants.length} variants with diagrams and notes; a refused request shows the server's error; an invitation with a 1 day per turn clock`;
 }
 
 async function vsAiChesimals(sc) {
@@ -456,9 +469,11 @@ async function reconnect(sc) {
   // The page shows "reconnecting" until its WebSocket first opens: wait for that.
   await a.waitForSelector('[data-testid=connection]', { state: 'detached' });
   const v0 = await version(a);
-  // While the server is down, the page's attempts to reconnect fail (the console says so).
+  // While the server is down, the page's attempts to reconnect fail (the console says so);
+  // a request in flight at the kill is reset, as a crash does.
   sc.expect(/WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\/ws' failed/,
-    /GET http:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\S* failed: net::ERR_CONNECTION_REFUSED/);
+    /GET http:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\S* failed: net::ERR_CONNECTION_(REFUSED|RESET)/,
+    /console error at http:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\S*: Failed to load resource: net::ERR_CONNECTION_(REFUSED|RESET)/);
   await killServer();
   await a.waitForSelector('[data-testid=connection]');
   await startServer(port, database);
