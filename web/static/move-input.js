@@ -93,7 +93,9 @@ function onSquare(sq) {
         ? `Your King is in check (${v.check.join(', ')}): the ${name} on ${sq} has no step that ends the check.`
         : v.frozen && v.frozen.includes(sq)
           ? `The ${name} on ${sq} is frozen by an enemy Immobilizer next to it and may not move.`
-          : `The ${name} on ${sq} may not move now.`;
+          : v.why_not && v.why_not[sq]
+            ? `The ${name} on ${sq} may not move now: ${v.why_not[sq]}.`
+            : `The ${name} on ${sq} may not move now.`;
   } else {
     state.selected = null;
   }

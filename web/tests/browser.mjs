@@ -312,6 +312,13 @@ async function humanVsHuman(sc) {
   const w1 = quiet(view)[0];
   await clickStep(a, w1);
   view = await getView(id, whiteToken);
+  // A unit of another chesimal, clicked, says why it may not move: the rules' reason.
+  const moved = view.units.find((u) => u.square === w1.to);
+  const other = view.units.find((u) => u.side === 'white' && u.group !== moved.group && !view.movable.includes(u.square));
+  check(other && view.why_not[other.square], `the view says why ${other && other.square} may not move: ${JSON.stringify(view.why_not)}`);
+  await a.click(`[data-testid=sq-${other.square}]`);
+  const said = await a.textContent('[data-testid=error]');
+  check(said.includes('chesimal') && said.includes(other.square), `a click on ${other.square} says why: "${said}"`);
   const w2 = quiet(view, (s) => s.from !== w1.to)[0];
   await clickStep(a, w2);
   await endTurn(a);

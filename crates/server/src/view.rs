@@ -129,7 +129,21 @@ pub fn board_view(pos: &Position) -> Value {
             }
         }
     }
-    let movable: Vec<String> = pos.movable_units().iter().map(name).collect();
+    let movable_set = pos.movable_units();
+    let movable: Vec<String> = movable_set.iter().map(name).collect();
+    // Why each of the side to move's other units may not start a move now, in the rules'
+    // words (a unit of another chesimal, out of every leader's range, not linked, ...).
+    let mut why_not = serde_json::Map::new();
+    if pos.outcome().is_none() {
+        for sq in pos.occupied(pos.side_to_move()).iter() {
+            if !movable_set.has(sq) {
+                let why = pos.why_illegal(sq, sq);
+                if why != cohort_rules::Illegal::CannotReach {
+                    why_not.insert(name(sq), Value::from(why.to_string()));
+                }
+            }
+        }
+    }
     let command = v.command.name();
     let pieces: serde_json::Map<String, Value> = v
         .pieces
@@ -160,6 +174,7 @@ pub fn board_view(pos: &Position) -> Value {
         "squares": squares_view(geo),
         // Pieces an enemy Immobilizer freezes (Chessma 84).
         "frozen": (pos.frozen_units(Side::White) | pos.frozen_units(Side::Black)).iter().map(name).collect::<Vec<_>>(),
+        "why_not": why_not,
         // The side to move's royal pieces under attack (chess, Chessma 84): the rules say so.
         "check": check_of(pos).iter().map(name).collect::<Vec<_>>(),
         "command": command,
