@@ -88,7 +88,12 @@ fn one_instance(file: &std::path::Path) -> Result<std::fs::File, Fail> {
         .truncate(false)
         .write(true)
         .open(&path)
-        .map_err(|e| Fail(format!("--database: cannot open the lock file {}: {e}", path.display())))?;
+        .map_err(|e| {
+            Fail(format!(
+                "--database: cannot open the lock file {}: {e}",
+                path.display()
+            ))
+        })?;
     match lock.try_lock() {
         Ok(()) => Ok(lock),
         Err(std::fs::TryLockError::WouldBlock) => Err(Fail(format!(

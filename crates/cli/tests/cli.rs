@@ -1008,14 +1008,23 @@ fn a_second_serve_on_one_sqlite_file_is_refused() {
     let url = format!("sqlite://{}?mode=rwc", dir.join("games.db").display());
     let mut first = serving(&url, free_port());
     // The second: a clear refusal, exit status 2, and the first still serves.
-    let o = cohort(&["serve", "--port", &free_port().to_string(), "--database", &url]);
+    let o = cohort(&[
+        "serve",
+        "--port",
+        &free_port().to_string(),
+        "--database",
+        &url,
+    ]);
     let err = String::from_utf8_lossy(&o.stderr).to_string();
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
         err.contains("another cohort serve is already serving") && err.contains("PostgreSQL"),
         "{err}"
     );
-    assert!(first.try_wait().unwrap().is_none(), "the first server stopped");
+    assert!(
+        first.try_wait().unwrap().is_none(),
+        "the first server stopped"
+    );
     // Once the first is gone (even killed), the file serves again.
     first.kill().unwrap();
     first.wait().unwrap();

@@ -21,8 +21,8 @@ use axum::http::StatusCode;
 use axum::Json;
 use cohort_rules::diagram::empty_targets;
 use cohort_rules::{
-    builtin, builtin_variants, parse_variants, variant_warnings, Bitboard, Position,
-    Side, Square, Variant, VariantError,
+    builtin, builtin_variants, parse_variants, variant_warnings, Bitboard, Position, Side, Square,
+    Variant, VariantError,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};

@@ -191,7 +191,10 @@ impl App {
         let idle = app.config.idle_unload;
         tokio::spawn(async move {
             loop {
-                tokio::time::sleep((idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(60))).await;
+                tokio::time::sleep(
+                    (idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(60)),
+                )
+                .await;
                 let Some(app) = weak.upgrade() else { return };
                 app.unload_idle(idle);
             }

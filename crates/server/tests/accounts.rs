@@ -575,7 +575,10 @@ async fn no_seat_moves_without_its_token_not_even_its_logged_in_player() {
     assert_eq!(view["rated"], true);
     // Its record names the players by their accounts, not "human".
     let record = common::get(&app, &format!("/api/games/{game}/record?format=json")).await;
-    assert_eq!((&record["white"], &record["black"]), (&json!("alice"), &json!("bob")));
+    assert_eq!(
+        (&record["white"], &record["black"]),
+        (&json!("alice"), &json!("bob"))
+    );
     let text = record["text"].as_str().unwrap_or_default();
     assert!(
         text.contains("[White \"alice\"]") && text.contains("[Black \"bob\"]"),

@@ -483,7 +483,11 @@ async fn a_game_changed_by_another_server_is_played_on_from_storage() {
     let (s, v) = post(&b, &step, json!({"token": white, "step": "e2-e4"})).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let (s, v) = post(&a, &step, json!({"token": black, "step": "e7-e5"})).await;
-    assert_eq!(s, StatusCode::OK, "A took Black's move on B's position: {v}");
+    assert_eq!(
+        s,
+        StatusCode::OK,
+        "A took Black's move on B's position: {v}"
+    );
     // B's copy is behind now: it catches up before White's next move.
     let (s, v) = post(&b, &step, json!({"token": white, "step": "g1-f3"})).await;
     assert_eq!(s, StatusCode::OK, "{v}");

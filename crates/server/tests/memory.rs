@@ -71,8 +71,14 @@ async fn idle_games_leave_memory_and_come_back_as_they_were() {
     }
     assert_eq!(app.resident_games(), 1, "only the held game stays");
     let rss = rss_mib();
-    eprintln!("2000 games idle: {} resident, process RSS {rss} MiB", app.resident_games());
-    assert!(rss < RSS_BOUND_MIB, "RSS {rss} MiB, bound {RSS_BOUND_MIB} MiB");
+    eprintln!(
+        "2000 games idle: {} resident, process RSS {rss} MiB",
+        app.resident_games()
+    );
+    assert!(
+        rss < RSS_BOUND_MIB,
+        "RSS {rss} MiB, bound {RSS_BOUND_MIB} MiB"
+    );
 
     // Asked for again, a game comes back as it was, its step included, and plays on.
     let back = get(&app, &format!("/api/games/{first}")).await;

@@ -633,12 +633,17 @@ async fn unknown_pages_answer_a_page_that_says_so() {
         ("/rules/no-such-game", "/rules/no-such-game"),
         ("/game/not-a-game!", "/game/not-a-game!"),
         // Shown as the address bar shows it, never decoded into markup.
-        ("/x%3Cscript%3Ealert(1)%3C/script%3E", "/x%3Cscript%3Ealert(1)%3C/script%3E"),
+        (
+            "/x%3Cscript%3Ealert(1)%3C/script%3E",
+            "/x%3Cscript%3Ealert(1)%3C/script%3E",
+        ),
     ] {
         let a = s.get(path, &[]).await;
         assert_eq!(a.status, 404, "{path}");
         assert!(
-            a.header("content-type").unwrap_or_default().starts_with("text/html"),
+            a.header("content-type")
+                .unwrap_or_default()
+                .starts_with("text/html"),
             "{path}: {:?}",
             a.header("content-type")
         );

@@ -377,8 +377,14 @@ async fn old_database_opens(url: &str) {
     pool.execute("UPDATE schema_version SET version = version + 5")
         .await
         .unwrap();
-    let err = Store::open(url).await.err().expect("a newer schema is refused");
-    assert!(err.to_string().contains("newer than this cohort knows"), "{err}");
+    let err = Store::open(url)
+        .await
+        .err()
+        .expect("a newer schema is refused");
+    assert!(
+        err.to_string().contains("newer than this cohort knows"),
+        "{err}"
+    );
     assert_eq!(version(pool.clone()).await, known + 5);
     pool.execute("UPDATE schema_version SET version = version - 5")
         .await
