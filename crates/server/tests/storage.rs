@@ -396,28 +396,40 @@ async fn old_database_opens(url: &str) {
 /// migrations run once, under a lock, not three times in a race.
 #[tokio::test(flavor = "multi_thread")]
 async fn instances_started_at_once_migrate_once_on_postgres() {
-    use sqlx::Executor;
     let Some(url) = postgres_url("instances_started_at_once_migrate_once_on_postgres") else {
         return;
     };
+    with_fresh_database(&url, "cohort_race_", |db| async move {
+        let open = |db: String| async move { Store::open(&db).await };
+        let opened = futures_join3(open(db.clone()), open(db.clone()), open(db)).await;
+        for (i, s) in opened.into_iter().enumerate() {
+            let s = s.unwrap_or_else(|e| panic!("instance {i}: {e}"));
+            s.insert_game(&row(&unique(&format!("race{i}")), "chess"))
+                .await
+                .unwrap();
+            s.close().await;
+        }
+    })
+    .await;
+}
+
+/// Run `f` on a PostgreSQL database of its own (its URL), created on the server of `url`
+/// and dropped afterwards.
+async fn with_fresh_database<F, Fut>(url: &str, prefix: &str, f: F)
+where
+    F: FnOnce(String) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    use sqlx::Executor;
     sqlx::any::install_default_drivers();
-    let name = unique("cohort_race_");
-    let admin = sqlx::AnyPool::connect(&url).await.unwrap();
+    let name = unique(prefix);
+    let admin = sqlx::AnyPool::connect(url).await.unwrap();
     admin
         .execute(format!("CREATE DATABASE {name}").as_str())
         .await
         .unwrap();
     let (base, _) = url.rsplit_once('/').unwrap();
-    let db = format!("{base}/{name}");
-    let open = |db: String| async move { Store::open(&db).await };
-    let opened = futures_join3(open(db.clone()), open(db.clone()), open(db.clone())).await;
-    for (i, s) in opened.into_iter().enumerate() {
-        let s = s.unwrap_or_else(|e| panic!("instance {i}: {e}"));
-        s.insert_game(&row(&unique(&format!("race{i}")), "chess"))
-            .await
-            .unwrap();
-        s.close().await;
-    }
+    f(format!("{base}/{name}")).await;
     admin
         .execute(format!("DROP DATABASE {name}").as_str())
         .await
@@ -446,25 +458,14 @@ async fn old_database_opens_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn old_database_opens_on_postgres() {
-    use sqlx::Executor;
     let Some(url) = postgres_url("old_database_opens_on_postgres") else {
         return;
     };
     // A database of its own, dropped afterwards.
-    sqlx::any::install_default_drivers();
-    let name = unique("cohort_old_");
-    let admin = sqlx::AnyPool::connect(&url).await.unwrap();
-    admin
-        .execute(format!("CREATE DATABASE {name}").as_str())
-        .await
-        .unwrap();
-    let (base, _) = url.rsplit_once('/').unwrap();
-    old_database_opens(&format!("{base}/{name}")).await;
-    admin
-        .execute(format!("DROP DATABASE {name}").as_str())
-        .await
-        .unwrap();
-    admin.close().await;
+    with_fresh_database(&url, "cohort_old_", |db| async move {
+        old_database_opens(&db).await;
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
