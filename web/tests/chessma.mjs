@@ -151,13 +151,19 @@ async function chessma(sc) {
 // geometry (`squares` of the view), so the `'` in the position string shifts nothing. Every
 // square the server lists is drawn once, in its file's column and its rank's row, and no
 // other square is drawn (before `squares`, the row's missing cells moved one file right).
-async function spentEncloser(sc) {
-  const pieces = [['e1', 'K'], ['h7', 'k'], ['d4', "E'"], ['b4', 'P'], ['f4', 'p']];
+// A Chessma 84 game between two people from these pieces.
+async function humanGameAt(pieces) {
   const created = await fetch(`${base}/api/games`, {
     method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ variant: 'chessma-84', white: 'human', black: 'human', position: positionText(pieces) }),
   }).then((r) => r.json());
   check(created.id, `game created: ${JSON.stringify(created)}`);
+  return created;
+}
+
+async function spentEncloser(sc) {
+  const pieces = [['e1', 'K'], ['h7', 'k'], ['d4', "E'"], ['b4', 'P'], ['f4', 'p']];
+  const created = await humanGameAt(pieces);
   const v = await (await fetch(`${base}/api/games/${created.id}`)).json();
   check(v.position.includes("E'"), `the position has a spent Encloser: ${v.position}`);
   check(v.squares.length === 84, `the view lists 84 squares (${v.squares.length})`);
@@ -195,11 +201,7 @@ async function spentEncloser(sc) {
 // so, a click on a piece that cannot end the check says why, and the King's step ends it.
 async function checkShown(sc) {
   const pieces = [['e1', 'K'], ['b1', 'N'], ['h7', 'k'], ['d3', 'n']];
-  const created = await fetch(`${base}/api/games`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ variant: 'chessma-84', white: 'human', black: 'human', position: positionText(pieces) }),
-  }).then((r) => r.json());
-  check(created.id, `game created: ${JSON.stringify(created)}`);
+  const created = await humanGameAt(pieces);
   const v = await (await fetch(`${base}/api/games/${created.id}`)).json();
   check(JSON.stringify(v.check) === '["e1"]', `the view says the King on e1 is in check: ${JSON.stringify(v.check)}`);
   const page = await sc.page({ viewport: { width: 1300, height: 1100 } });
