@@ -8,6 +8,7 @@
 //! fuzz/corpus-seed/parsers name every built-in variant.
 #![no_main]
 
+use cohort_rules::Rules;
 use std::sync::{Arc, OnceLock};
 
 use cohort_rules::{builtin_variants, Position, Variant};

@@ -8,6 +8,7 @@
 //! and re-parsing to itself.
 #![no_main]
 
+use cohort_rules::Rules;
 use std::sync::{Arc, OnceLock};
 
 use cohort_rules::{builtin_variants, parse_variants, perft, Position, StepList, Variant};

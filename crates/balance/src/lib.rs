@@ -12,6 +12,7 @@
 pub mod report;
 pub mod stats;
 
+use cohort_rules::Rules;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -157,6 +157,9 @@ impl Rules for Breakthrough {
     fn hash(&self) -> u64 {
         self.hash
     }
+    fn compute_hash(&self) -> u64 {
+        Breakthrough::compute_hash(self)
+    }
     fn legal_steps(&self, list: &mut StepList) {
         list.clear();
         if self.outcome.is_some() {

@@ -1,5 +1,6 @@
 //! `cohort analyze`, `cohort match` and `cohort bench`: the AI on the command line.
 
+use cohort_rules::Rules;
 use std::fs::File;
 use std::io::Write;
 use std::sync::{Arc, Mutex};

@@ -9,6 +9,7 @@ mod records;
 mod serve;
 mod uci;
 
+use cohort_rules::Rules;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;

@@ -1,5 +1,6 @@
 //! `cohort play`: a terminal game, human against human, one step per line.
 
+use cohort_rules::Rules;
 use std::io::{self, BufRead, Write};
 
 use cohort_rules::{Game, Outcome, Position, Side, Square, StepList};
@@ -116,7 +117,7 @@ fn show(pos: &Position) {
                     } else if groups {
                         c.push(char::from_digit(u.group as u32 + 1, 10).unwrap_or('?'));
                     }
-                    if pos.turn().moved.has(sq) {
+                    if pos.moved_this_turn().has(sq) {
                         c.push('+');
                     } else if movable.has(sq) {
                         c.push('*');

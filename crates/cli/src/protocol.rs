@@ -2,6 +2,7 @@
 //! output, and `ProtocolEngine` drives any program that speaks it (`cohort bot`, and the
 //! `cmd:<command>` agent of `cohort match`).
 
+use cohort_rules::Rules;
 use std::io::{self, BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};

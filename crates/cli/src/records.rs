@@ -1,6 +1,7 @@
 //! `cohort replay`, `cohort record export` and the records `cohort match --records` writes
 //! (docs/records.md).
 
+use cohort_rules::Rules;
 use std::sync::Arc;
 
 use cohort_engine::matches::GameRecord;

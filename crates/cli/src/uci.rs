@@ -1,6 +1,7 @@
 //! `cohort uci`: the UCI protocol for the `chess` variant, enough for python-chess's engine
 //! client and UCI GUIs. The search is the engine crate's, as in every other game.
 
+use cohort_rules::Rules;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

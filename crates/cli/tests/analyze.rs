@@ -2,6 +2,7 @@
 //! (a win inside the turn), its `turn:` is the turn `cohort engine` answers to `go` with the
 //! same node budget, and that turn wins.
 
+use cohort_rules::Rules;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 

@@ -1,5 +1,6 @@
 //! The command-line contract of NOTATION.md, run against the real binary.
 
+use cohort_rules::Rules;
 use std::process::{Command, Output};
 
 fn cohort(args: &[&str]) -> Output {

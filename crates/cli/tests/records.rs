@@ -1,6 +1,7 @@
 //! Game records (docs/records.md), the engine protocol (docs/protocol.md), examples/bot.py
 //! and `cohort bot`, run against the real binary.
 
+use cohort_rules::Rules;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};

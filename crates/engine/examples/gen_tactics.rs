@@ -3,6 +3,7 @@
 //! Chieftain family, positions where the opponent threatens to and a defence exists ("defend").
 //! Usage: cargo run --release -p cohort-engine --example gen_tactics > crates/engine/tests/tactics.tsv
 
+use cohort_rules::Rules;
 use std::collections::HashSet;
 
 use cohort_engine::tactics::{has_defence, other_side_to_move, win_this_turn};
@@ -42,14 +43,13 @@ fn main() {
                 let text = pos.to_text();
                 if turn >= 4 && seen.insert(text.clone()) {
                     let p = pos.clone();
-                    let win =
-                        win_this_turn(&mut cohort_rules::AnyRules::of(&p), max_moves).is_some();
+                    let win = win_this_turn(&mut p.clone(), max_moves).is_some();
                     if win && wins < wins_wanted && seed % 2 == 0 {
                         println!("{id}\twin\t{max_moves}\t{text}");
                         wins += 1;
                     } else if !win && defends < defends_wanted {
                         if let Some(threat) = other_side_to_move(&pos) {
-                            if win_this_turn(&mut cohort_rules::AnyRules::of(&threat), 2).is_some()
+                            if win_this_turn(&mut threat.clone(), 2).is_some()
                                 && has_defence(&pos, max_moves, 2)
                             {
                                 println!("{id}\tdefend\t2\t{text}");

@@ -269,7 +269,7 @@ impl UnitBuf {
     }
 }
 
-const MAX_UNITS: usize = cohort_rules::position::MAX_UNITS;
+const MAX_UNITS: usize = cohort_rules::unit_board::MAX_UNITS;
 
 /// Chessma 84: material, frozen pieces at a fraction of their worth (an
 /// Immobilizer's victims cannot move and are easy prey), pawns' progress, pieces near the

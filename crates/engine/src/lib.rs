@@ -16,7 +16,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cohort_rules::{AnyRules, Game, Position, Rules, Step, StepList, Variant, Visit};
+use cohort_rules::{Game, Position, Rules, Step, StepList, Variant, Visit};
 
 use eval::{score_for, Weights};
 use search::Searcher;
@@ -275,7 +275,7 @@ impl Agent for RandomAgent {
         }
         let started = Instant::now();
         let mut rng = Rng::new(limits.seed ^ game.steps().len() as u64);
-        let mut pos = AnyRules::of(game.position());
+        let mut pos = game.position().clone();
         let steps = finish_turn(&mut pos, |_, list| list.as_slice()[rng.below(list.len())]);
         TurnChoice {
             stats: Stats {
@@ -305,7 +305,7 @@ impl Agent for GreedyAgent {
         }
         let started = Instant::now();
         let seed = limits.seed ^ game.steps().len() as u64;
-        let best = AnyRules::of(game.position()).visit(GreedyTurn {
+        let best = game.position().clone().visit(GreedyTurn {
             weights: &self.weights,
             budget: limits.time.map(|t| t * 9 / 10),
             started,
@@ -466,7 +466,7 @@ impl EngineAgent {
         stop: Option<&AtomicBool>,
         report: impl FnMut(&search::Outcome_, u64),
     ) -> (search::Outcome_, Stats) {
-        AnyRules::of(pos).visit(Think {
+        pos.clone().visit(Think {
             agent: self,
             limits,
             max_depth,
@@ -602,9 +602,7 @@ impl EngineAgent {
                     node_limit: limits.nodes.map(|n| n * 65 / 100),
                     nodes: 0,
                 };
-                if let Some((steps, score)) =
-                    planner::plan(&AnyRules::of(pos), &self.weights, &mut budget)
-                {
+                if let Some((steps, score)) = planner::plan(pos, &self.weights, &mut budget) {
                     return TurnChoice {
                         steps,
                         score,
@@ -620,7 +618,7 @@ impl EngineAgent {
                 }
             }
         }
-        AnyRules::of(pos).visit(TurnSearch {
+        pos.clone().visit(TurnSearch {
             agent: self,
             limits,
             started,

@@ -3,6 +3,7 @@
 //! no I/O; `replay` checks every step with the rules and names the first illegal one by
 //! its turn and step number.
 
+use cohort_rules::Rules;
 use std::fmt;
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! Exact answers for the tactical suite: can the side to move win within its turn, and
 //! does a turn leave the opponent such a win? Brute force over steps, bounded in moves.
 
-use cohort_rules::{AnyRules, Outcome, Position, Rules, Side, Step, StepList};
+use cohort_rules::{Outcome, Position, Rules, Side, Step, StepList};
 
 /// Can the side to move capture the last enemy royal(s) within this turn, using at most
 /// `max_moves` unit moves? Returns the winning steps.
@@ -47,7 +47,7 @@ pub fn other_side_to_move(pos: &Position) -> Option<Position> {
 
 /// After the side to move plays `turn` (whole, with `end`), can the opponent win in its turn?
 pub fn opponent_wins_after(pos: &Position, turn: &[Step], max_moves: u32) -> bool {
-    let mut p = AnyRules::of(pos);
+    let mut p = pos.clone();
     for &s in turn {
         p.make(s);
     }
@@ -61,7 +61,7 @@ pub fn opponent_wins_after(pos: &Position, turn: &[Step], max_moves: u32) -> boo
 /// Is there any turn (of at most `max_moves` unit moves) after which the opponent cannot
 /// win within its turn? Used to certify "must stop it" positions.
 pub fn has_defence(pos: &Position, max_moves: u32, opp_moves: u32) -> bool {
-    let mut p = AnyRules::of(pos);
+    let mut p = pos.clone();
     let mover = p.side_to_move();
     let mut found = false;
     turns(&mut p, mover, max_moves, &mut |q| {

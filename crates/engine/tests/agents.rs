@@ -3,6 +3,7 @@
 
 use cohort_engine::matches::play_game;
 use cohort_engine::{agent, Agent, EngineAgent, Limits};
+use cohort_rules::Rules;
 use cohort_rules::{builtin_variants, Game};
 
 fn limits(nodes: u64, seed: u64) -> Limits {

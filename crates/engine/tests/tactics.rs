@@ -6,7 +6,8 @@
 
 use cohort_engine::tactics::win_this_turn;
 use cohort_engine::{Agent, EngineAgent, Limits};
-use cohort_rules::{builtin, AnyRules, Game, Outcome, Position, Side, StepList};
+use cohort_rules::Rules;
+use cohort_rules::{builtin, Game, Outcome, Position, Side, StepList};
 use std::collections::HashMap;
 
 const NODES: u64 = 300_000;
@@ -153,18 +154,12 @@ fn suite_answers_are_real() {
         let mut pos = Position::parse(&v, f[3]).unwrap();
         match f[1] {
             "win" => {
-                assert!(
-                    win_this_turn(&mut AnyRules::of(&pos), 3).is_some(),
-                    "{line}"
-                );
+                assert!(win_this_turn(&mut pos.clone(), 3).is_some(), "{line}");
                 assert!(wins_this_whole_turn(&mut pos), "{line}");
             }
             _ => {
                 let mut threat = cohort_engine::tactics::other_side_to_move(&pos).unwrap();
-                assert!(
-                    win_this_turn(&mut AnyRules::of(&threat), 2).is_some(),
-                    "{line}"
-                );
+                assert!(win_this_turn(&mut threat.clone(), 2).is_some(), "{line}");
                 assert!(wins_this_whole_turn(&mut threat), "{line}");
             }
         }

@@ -7,7 +7,7 @@
 use crate::bitboard::{Bitboard, Square};
 use crate::command::range::available_leaders;
 use crate::outcome::NO_UNIT;
-use crate::position::Position;
+use crate::unit_board::UnitBoard;
 use crate::variant::CommandModel;
 
 /// A leader of the side to move.
@@ -38,7 +38,7 @@ pub struct LeadingView {
 }
 
 /// The command picture of a position, for the side to move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CommandView {
     pub leaders: Vec<LeaderView>,
     /// Pairs of adjacent units through which a chain runs from a leader (chain and lead).
@@ -54,7 +54,7 @@ pub struct CommandView {
     pub lead_options: Vec<(crate::step::Step, LeadingView)>,
 }
 
-impl Position {
+impl UnitBoard {
     /// The command picture for the side to move (see `CommandView`).
     pub fn command_view(&self) -> CommandView {
         let v = &self.variant;

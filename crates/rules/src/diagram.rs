@@ -5,9 +5,9 @@
 
 use crate::bitboard::{Bitboard, Square};
 use crate::command::flood;
+use crate::interface::Rules;
 use crate::movement::MoveSet;
 use crate::outcome::Side;
-use crate::position::Position;
 use crate::step::{Step, StepList};
 use crate::variant::{CommandModel, Variant};
 
@@ -22,7 +22,7 @@ pub struct PieceDiagram {
     /// A unit of this kind and side really stands there; then `legal_now` (its legal
     /// destinations now, by every rule of the game) and `lead_now` (the lead steps it may
     /// take, lead model).
-    pub real: Option<crate::position::Unit>,
+    pub real: Option<crate::unit_board::Unit>,
     pub legal_now: Option<Bitboard>,
     pub lead_now: Vec<Step>,
     /// For a leader: whom it commands and how far.
@@ -77,111 +77,112 @@ pub fn empty_targets(v: &Variant, moves: &str, side: Side, from: Square) -> (Bit
     (quiet, captures)
 }
 
-impl Position {
-    /// On this board with the unit on `from` (if any) replaced by a piece moving by `moves`:
-    /// where it may move (empty squares) and capture (enemy units).
-    fn board_targets(&self, moves: &str, side: Side, from: Square) -> (Bitboard, Bitboard) {
-        let v = &self.variant;
-        if v.is_chessma() && self.unit_at(from).is_some_and(|u| u.side == side) {
-            // Chessma 84's lines run on two sheets and its pieces capture in their own ways:
-            // a real unit's targets are the rules' own destinations.
-            let t = self.destinations(from);
-            let enemy = self.occupied(side.other());
-            return (t & !enemy, t & enemy);
-        }
-        let Some(set) = compile(v, moves, side) else {
-            return (Bitboard::EMPTY, Bitboard::EMPTY);
-        };
-        let geo = &v.geometry;
-        let not_from = !Bitboard::from_square(from);
-        let own = self.occupied(side) & not_from;
-        let enemy = self.occupied(side.other()) & not_from;
-        let empty = geo.squares & !(own | enemy) & not_from;
-        let t = set.destinations(geo, from, empty, enemy);
-        (t & empty, t & enemy)
+/// On `pos`'s board with the unit on `from` (if any) replaced by a piece moving by `moves`:
+/// where it may move (empty squares) and capture (enemy units).
+fn board_targets<R: Rules>(pos: &R, moves: &str, side: Side, from: Square) -> (Bitboard, Bitboard) {
+    let v = pos.variant();
+    if v.is_chessma() && pos.unit_at(from).is_some_and(|u| u.side == side) {
+        // Chessma 84's lines run on two sheets and its pieces capture in their own ways:
+        // a real unit's targets are the rules' own destinations.
+        let t = pos.destinations(from);
+        let enemy = pos.occupied(side.other());
+        return (t & !enemy, t & enemy);
     }
+    let Some(set) = compile(v, moves, side) else {
+        return (Bitboard::EMPTY, Bitboard::EMPTY);
+    };
+    let geo = &v.geometry;
+    let not_from = !Bitboard::from_square(from);
+    let own = pos.occupied(side) & not_from;
+    let enemy = pos.occupied(side.other()) & not_from;
+    let empty = geo.squares & !(own | enemy) & not_from;
+    let t = set.destinations(geo, from, empty, enemy);
+    (t & empty, t & enemy)
+}
 
-    /// The diagram of piece kind `kind` of `side` on `from`, on this board.
-    pub fn piece_diagram(&self, kind: usize, side: Side, from: Square) -> PieceDiagram {
-        let v = self.variant.clone();
-        let geo = &v.geometry;
-        let p = &v.pieces[kind];
-        let (empty_moves, empty_captures) = empty_targets(&v, &p.moves, side, from);
-        let (board_moves, board_captures) = self.board_targets(&p.moves, side, from);
-        let real = self
-            .unit_at(from)
-            .copied()
-            .filter(|u| u.kind as usize == kind && u.side == side);
-        let mut lead_now = vec![];
-        let legal_now = real.map(|_| {
-            let mut list = StepList::new();
-            if self.side_to_move() == side {
-                self.legal_steps(&mut list);
-            }
-            let mut b = Bitboard::EMPTY;
-            for &s in list.iter().filter(|s| s.from == from && !s.is_end()) {
-                if s.to != from {
-                    b.set(s.to);
-                } else {
-                    // Lead model: the leader on `from` may lead the turn (`lead:b2:dia`).
-                    lead_now.push(s);
-                }
-            }
-            b
-        });
-        let command = p
-            .leader
-            .then(|| self.command_of(kind, side, from, real))
-            .flatten();
-        let as_activated = v
-            .lead_modes
-            .iter()
-            .enumerate()
-            .flat_map(|(i, m)| m.remap.iter().map(move |r| (i, r)))
-            .filter(|(_, (k, _, _))| *k as usize == kind)
-            .map(|(i, (_, betza, _))| {
-                let (m, c) = empty_targets(&v, betza, side, from);
-                (i, m, c)
-            })
-            .collect();
-        let _ = geo;
-        PieceDiagram {
-            empty_moves,
-            empty_captures,
-            board_moves,
-            board_captures,
-            real,
-            legal_now,
-            lead_now,
-            command,
-            as_activated,
+/// The diagram of piece kind `kind` of `side` on `from`, on `pos`'s board.
+pub fn piece_diagram<R: Rules>(pos: &R, kind: usize, side: Side, from: Square) -> PieceDiagram {
+    let v = pos.variant().clone();
+    let geo = &v.geometry;
+    let p = &v.pieces[kind];
+    let (empty_moves, empty_captures) = empty_targets(&v, &p.moves, side, from);
+    let (board_moves, board_captures) = board_targets(pos, &p.moves, side, from);
+    let real = pos
+        .unit_at(from)
+        .filter(|u| u.kind as usize == kind && u.side == side);
+    let mut lead_now = vec![];
+    let legal_now = real.map(|_| {
+        let mut list = StepList::new();
+        if pos.side_to_move() == side {
+            pos.legal_steps(&mut list);
         }
+        let mut b = Bitboard::EMPTY;
+        for &s in list.iter().filter(|s| s.from == from && !s.is_end()) {
+            if s.to != from {
+                b.set(s.to);
+            } else {
+                // Lead model: the leader on `from` may lead the turn (`lead:b2:dia`).
+                lead_now.push(s);
+            }
+        }
+        b
+    });
+    let command = p
+        .leader
+        .then(|| command_of(pos, kind, side, from, real))
+        .flatten();
+    let as_activated = v
+        .lead_modes
+        .iter()
+        .enumerate()
+        .flat_map(|(i, m)| m.remap.iter().map(move |r| (i, r)))
+        .filter(|(_, (k, _, _))| *k as usize == kind)
+        .map(|(i, (_, betza, _))| {
+            let (m, c) = empty_targets(&v, betza, side, from);
+            (i, m, c)
+        })
+        .collect();
+    let _ = geo;
+    PieceDiagram {
+        empty_moves,
+        empty_captures,
+        board_moves,
+        board_captures,
+        real,
+        legal_now,
+        lead_now,
+        command,
+        as_activated,
     }
+}
 
-    /// A leader's command from `from`: its model's words, the kinds it activates, its reach.
-    fn command_of(
-        &self,
-        kind: usize,
-        side: Side,
-        from: Square,
-        real: Option<crate::position::Unit>,
-    ) -> Option<Command> {
-        let v = &self.variant;
-        let geo = &v.geometry;
-        let own = self.occupied(side) & !Bitboard::from_square(from);
-        // The units a chain may run through: the chesimal's own, or any friendly unit.
-        let linked = |any_friendly: bool| {
-            let within = match real {
-                Some(u) => own & self.link_field(side.index(), u.group as usize, any_friendly),
-                None => own,
-            };
-            flood(
-                Bitboard::from_square(from),
-                within | Bitboard::from_square(from),
-            ) & !Bitboard::from_square(from)
+/// A leader's command from `from`: its model's words, the kinds it activates, its reach.
+fn command_of<R: Rules>(
+    pos: &R,
+    kind: usize,
+    side: Side,
+    from: Square,
+    real: Option<crate::unit_board::Unit>,
+) -> Option<Command> {
+    let v = pos.variant();
+    let geo = &v.geometry;
+    let own = pos.occupied(side) & !Bitboard::from_square(from);
+    // The units a chain may run through: the chesimal's own, or any friendly unit.
+    let linked = |any_friendly: bool| {
+        let within = match real {
+            Some(u) if !any_friendly => {
+                let group = pos.units().filter(|o| o.side == side && o.group == u.group);
+                own & group.map(|o| o.square).collect::<Bitboard>()
+            }
+            _ => own,
         };
-        let activates = v.activates[kind];
-        Some(match v.command {
+        flood(
+            Bitboard::from_square(from),
+            within | Bitboard::from_square(from),
+        ) & !Bitboard::from_square(from)
+    };
+    let activates = v.activates[kind];
+    Some(match v.command {
             CommandModel::Range { range, activations } => {
                 let zone = geo.king_box(from, range);
                 Command {
@@ -243,5 +244,4 @@ impl Position {
             },
             CommandModel::Single | CommandModel::Body => return None,
         })
-    }
 }

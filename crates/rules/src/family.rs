@@ -1,63 +1,92 @@
-//! The game families behind one enum. `AnyRules` is the one place that chooses a family at
-//! run time; everything generic (search, perft, matches) is written against `Rules` and
-//! reaches a family through `AnyRules::visit`, compiled once per family.
+//! The game families behind one enum. `Position` is the one place that chooses a family at
+//! run time: `Position::parse` picks it from the variant, and every call on a `Position`
+//! goes to the family inside through the one dispatch below. Work that runs hot (search,
+//! perft, matches) is written against `Rules` and reaches a family through
+//! `Position::visit`, compiled once per family.
 
 use crate::bitboard::{Bitboard, Square};
+use crate::describe::CommandView;
 use crate::effects::Effects;
+use crate::error::{Illegal, StepError};
 use crate::interface::Rules;
 use crate::outcome::{EndReason, Outcome, Side, Unit};
-use crate::position::{Position, Undo};
-use crate::step::{Step, StepList};
-use crate::variant::{NoLegalTurn, Variant};
+use crate::step::{Step, StepKind, StepList};
+use crate::unit_board::{PositionError, Undo, UnitBoard};
+use crate::variant::{CommandModel, NoLegalTurn, Variant};
 use std::sync::Arc;
 
 pub use crate::chess::{FideGame, FideUndo};
 pub use crate::chessma::{ChessmaGame, ChessmaUndo};
 
-/// Work generic over the family: `AnyRules::visit` calls `visit` with the concrete type.
+/// Work generic over the family: `Position::visit` calls `visit` with the concrete type.
 pub trait Visit {
     type Output;
     fn visit<R: Rules>(self, game: R) -> Self::Output;
 }
 
-/// A position of any built-in family.
+/// A position of any built-in family, on the family's own representation.
 #[derive(Clone)]
-pub enum AnyRules {
+pub enum Position {
     Command(CommandGame),
     Body(BodyGame),
     Fide(FideGame),
     Chessma(ChessmaGame),
 }
 
-impl AnyRules {
-    /// The family of `pos`'s variant, with `pos`'s position (a copy).
-    pub fn of(pos: &Position) -> AnyRules {
-        let v = pos.variant();
-        if v.fide {
-            let c = pos.chess();
-            AnyRules::Fide(FideGame::new(c.board.clone(), c.kind_of, v.clone()))
-        } else if v.is_chessma() {
-            AnyRules::Chessma(ChessmaGame::new(pos.chessma(), v.clone()))
-        } else if v.command == crate::variant::CommandModel::Body {
-            AnyRules::Body(BodyGame(pos.clone()))
+impl Position {
+    /// Read a position string of `variant` (NOTATION.md): FEN for FIDE chess, Chessma 84's
+    /// own form, the unit board's form for every other game.
+    pub fn parse(variant: &Arc<Variant>, text: &str) -> Result<Position, PositionError> {
+        if variant.fide {
+            FideGame::parse(variant, text).map(Position::Fide)
+        } else if variant.is_chessma() {
+            ChessmaGame::parse(variant, text).map(Position::Chessma)
+        } else if variant.command == CommandModel::Body {
+            UnitBoard::parse(variant, text).map(|b| Position::Body(BodyGame(b)))
         } else {
-            AnyRules::Command(CommandGame(pos.clone()))
+            UnitBoard::parse(variant, text).map(|b| Position::Command(CommandGame(b)))
         }
     }
 
-    /// Run `work` on the concrete family.
+    /// Run `work` on the concrete family (a copy of this position).
     pub fn visit<V: Visit>(self, work: V) -> V::Output {
         match self {
-            AnyRules::Command(g) => work.visit(g),
-            AnyRules::Body(g) => work.visit(g),
-            AnyRules::Fide(g) => work.visit(g),
-            AnyRules::Chessma(g) => work.visit(g),
+            Position::Command(g) => work.visit(g),
+            Position::Body(g) => work.visit(g),
+            Position::Fide(g) => work.visit(g),
+            Position::Chessma(g) => work.visit(g),
         }
+    }
+
+    /// The generic unit board of the board families (None for chess and Chessma 84).
+    pub fn unit_board(&self) -> Option<&UnitBoard> {
+        match self {
+            Position::Command(g) => Some(&g.0),
+            Position::Body(g) => Some(&g.0),
+            Position::Fide(_) | Position::Chessma(_) => None,
+        }
+    }
+
+    /// UCI text of a step (`e2e4`, `e7e8q`): squares and a promotion's letter.
+    pub fn step_uci(&self, step: Step) -> String {
+        let v = self.variant();
+        let geo = &v.geometry;
+        let mut s = format!("{}{}", geo.square_name(step.from), geo.square_name(step.to));
+        if let StepKind::Promote(kind) = step.kind {
+            s.push(v.pieces[kind as usize].letter.to_ascii_lowercase());
+        }
+        s
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_text())
     }
 }
 
 /// The verdict of the generic board's families when the side to move has no legal step.
-fn no_legal_turn(pos: &Position) -> (Outcome, EndReason) {
+fn no_legal_turn(pos: &UnitBoard) -> (Outcome, EndReason) {
     match pos.variant().no_legal_turn {
         NoLegalTurn::Loss => (
             Outcome::Win(pos.side_to_move().other()),
@@ -67,7 +96,7 @@ fn no_legal_turn(pos: &Position) -> (Outcome, EndReason) {
     }
 }
 
-/// Implements `Rules` for a family kept on the generic unit board (position.rs, with the
+/// Implements `Rules` for a family kept on the generic unit board (unit_board.rs, with the
 /// effect journal as its undo).
 macro_rules! generic_board_family {
     ($name:ident) => {
@@ -91,6 +120,9 @@ macro_rules! generic_board_family {
             #[inline(always)]
             fn hash(&self) -> u64 {
                 self.0.hash()
+            }
+            fn compute_hash(&self) -> u64 {
+                self.0.compute_hash()
             }
             #[inline(always)]
             fn legal_steps(&self, list: &mut StepList) {
@@ -125,6 +157,9 @@ macro_rules! generic_board_family {
             fn for_each_unit(&self, mut f: impl FnMut(Unit)) {
                 self.0.units().for_each(|u| f(*u))
             }
+            fn occupied(&self, side: Side) -> Bitboard {
+                self.0.occupied(side)
+            }
             fn commanded(&self, side: Side) -> Bitboard {
                 self.0.commanded_units(side)
             }
@@ -134,20 +169,35 @@ macro_rules! generic_board_family {
             fn in_hand(&self, side: Side, kind: u8) -> u8 {
                 self.0.pocket(side).get(kind as usize).copied().unwrap_or(0)
             }
+            fn pinned_at(&self, sq: Square) -> Option<Unit> {
+                self.0.pinned_at(sq).copied()
+            }
+            fn moved_this_turn(&self) -> Bitboard {
+                self.0.turn().moved
+            }
+            fn movable_units(&self) -> Bitboard {
+                self.0.movable_units()
+            }
+            fn why_not(&self, from: Square) -> Illegal {
+                self.0.why_illegal(from, from)
+            }
+            fn command_view(&self) -> CommandView {
+                self.0.command_view()
+            }
             fn to_text(&self) -> String {
                 self.0.to_text()
             }
             fn step_text(&self, step: Step) -> String {
                 self.0.step_text(step)
             }
-            fn parse_step(&self, text: &str) -> Result<Step, crate::error::StepError> {
+            fn parse_step(&self, text: &str) -> Result<Step, StepError> {
                 self.0.parse_step(text)
             }
         }
 
         impl $name {
             /// The position on the generic unit board.
-            pub fn position(&self) -> &Position {
+            pub fn board(&self) -> &UnitBoard {
                 &self.0
             }
         }
@@ -157,15 +207,15 @@ macro_rules! generic_board_family {
 /// The unit-moving command models (single, chain, range, lead): the Chesimals, Chieftain
 /// and Fusion games, told apart by their variant data.
 #[derive(Clone)]
-pub struct CommandGame(Position);
+pub struct CommandGame(UnitBoard);
 generic_board_family!(CommandGame);
 
 /// Lifeform Chess: a body whose parts drag each other along (command/body.rs).
 #[derive(Clone)]
-pub struct BodyGame(Position);
+pub struct BodyGame(UnitBoard);
 generic_board_family!(BodyGame);
 
-/// What `AnyRules::unmake` needs: the family's own undo.
+/// What `Position::unmake` needs: the family's own undo.
 #[derive(Copy, Clone, Debug)]
 pub enum AnyUndo {
     Board(Undo),
@@ -177,17 +227,17 @@ pub enum AnyUndo {
 macro_rules! each {
     ($self:expr, $g:ident => $call:expr) => {
         match $self {
-            AnyRules::Command($g) => $call,
-            AnyRules::Body($g) => $call,
-            AnyRules::Fide($g) => $call,
-            AnyRules::Chessma($g) => $call,
+            Position::Command($g) => $call,
+            Position::Body($g) => $call,
+            Position::Fide($g) => $call,
+            Position::Chessma($g) => $call,
         }
     };
 }
 
 /// Any family through one type, dispatching each call (for code off the hot paths; search
 /// and perft go through `visit` and run monomorphised).
-impl Rules for AnyRules {
+impl Rules for Position {
     type Undo = AnyUndo;
     fn variant(&self) -> &Arc<Variant> {
         each!(self, g => g.variant())
@@ -203,6 +253,9 @@ impl Rules for AnyRules {
     }
     fn hash(&self) -> u64 {
         each!(self, g => g.hash())
+    }
+    fn compute_hash(&self) -> u64 {
+        each!(self, g => g.compute_hash())
     }
     fn legal_steps(&self, list: &mut StepList) {
         each!(self, g => g.legal_steps(list))
@@ -220,10 +273,10 @@ impl Rules for AnyRules {
     const CANDIDATES_ARE_LEGAL: bool = false;
     fn make_if_legal(&mut self, step: Step) -> Option<AnyUndo> {
         match self {
-            AnyRules::Command(g) => g.make_if_legal(step).map(AnyUndo::Board),
-            AnyRules::Body(g) => g.make_if_legal(step).map(AnyUndo::Board),
-            AnyRules::Fide(g) => g.make_if_legal(step).map(AnyUndo::Fide),
-            AnyRules::Chessma(g) => g.make_if_legal(step).map(AnyUndo::Chessma),
+            Position::Command(g) => g.make_if_legal(step).map(AnyUndo::Board),
+            Position::Body(g) => g.make_if_legal(step).map(AnyUndo::Board),
+            Position::Fide(g) => g.make_if_legal(step).map(AnyUndo::Fide),
+            Position::Chessma(g) => g.make_if_legal(step).map(AnyUndo::Chessma),
         }
     }
     fn has_legal_step(&self) -> bool {
@@ -231,26 +284,26 @@ impl Rules for AnyRules {
     }
     fn make(&mut self, step: Step) -> AnyUndo {
         match self {
-            AnyRules::Command(g) => AnyUndo::Board(g.make(step)),
-            AnyRules::Body(g) => AnyUndo::Board(g.make(step)),
-            AnyRules::Fide(g) => AnyUndo::Fide(g.make(step)),
-            AnyRules::Chessma(g) => AnyUndo::Chessma(g.make(step)),
+            Position::Command(g) => AnyUndo::Board(g.make(step)),
+            Position::Body(g) => AnyUndo::Board(g.make(step)),
+            Position::Fide(g) => AnyUndo::Fide(g.make(step)),
+            Position::Chessma(g) => AnyUndo::Chessma(g.make(step)),
         }
     }
     fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> AnyUndo {
         match self {
-            AnyRules::Command(g) => AnyUndo::Board(g.make_reporting(step, fx)),
-            AnyRules::Body(g) => AnyUndo::Board(g.make_reporting(step, fx)),
-            AnyRules::Fide(g) => AnyUndo::Fide(g.make_reporting(step, fx)),
-            AnyRules::Chessma(g) => AnyUndo::Chessma(g.make_reporting(step, fx)),
+            Position::Command(g) => AnyUndo::Board(g.make_reporting(step, fx)),
+            Position::Body(g) => AnyUndo::Board(g.make_reporting(step, fx)),
+            Position::Fide(g) => AnyUndo::Fide(g.make_reporting(step, fx)),
+            Position::Chessma(g) => AnyUndo::Chessma(g.make_reporting(step, fx)),
         }
     }
     fn unmake(&mut self, step: Step, undo: AnyUndo) {
         match (self, undo) {
-            (AnyRules::Command(g), AnyUndo::Board(u)) => g.unmake(step, u),
-            (AnyRules::Body(g), AnyUndo::Board(u)) => g.unmake(step, u),
-            (AnyRules::Fide(g), AnyUndo::Fide(u)) => g.unmake(step, u),
-            (AnyRules::Chessma(g), AnyUndo::Chessma(u)) => g.unmake(step, u),
+            (Position::Command(g), AnyUndo::Board(u)) => g.unmake(step, u),
+            (Position::Body(g), AnyUndo::Board(u)) => g.unmake(step, u),
+            (Position::Fide(g), AnyUndo::Fide(u)) => g.unmake(step, u),
+            (Position::Chessma(g), AnyUndo::Chessma(u)) => g.unmake(step, u),
             _ => panic!("an undo record of another family"),
         }
     }
@@ -290,13 +343,34 @@ impl Rules for AnyRules {
     fn in_check(&self) -> bool {
         each!(self, g => g.in_check())
     }
+    fn pinned_at(&self, sq: Square) -> Option<Unit> {
+        each!(self, g => g.pinned_at(sq))
+    }
+    fn moved_this_turn(&self) -> Bitboard {
+        each!(self, g => g.moved_this_turn())
+    }
+    fn automatic_draw(&self) -> Option<EndReason> {
+        each!(self, g => g.automatic_draw())
+    }
+    fn movable_units(&self) -> Bitboard {
+        each!(self, g => g.movable_units())
+    }
+    fn why_not(&self, from: Square) -> Illegal {
+        each!(self, g => g.why_not(from))
+    }
+    fn refusal(&self, step: Step) -> StepError {
+        each!(self, g => g.refusal(step))
+    }
+    fn command_view(&self) -> CommandView {
+        each!(self, g => g.command_view())
+    }
     fn to_text(&self) -> String {
         each!(self, g => g.to_text())
     }
     fn step_text(&self, step: Step) -> String {
         each!(self, g => g.step_text(step))
     }
-    fn parse_step(&self, text: &str) -> Result<Step, crate::error::StepError> {
+    fn parse_step(&self, text: &str) -> Result<Step, StepError> {
         each!(self, g => g.parse_step(text))
     }
 }

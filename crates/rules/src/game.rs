@@ -3,11 +3,10 @@
 
 use crate::effects::Effects;
 use crate::error::PlayError;
-use crate::family::{AnyRules, Visit};
+use crate::family::{AnyUndo, Position};
 use crate::interface::Rules;
 pub use crate::outcome::EndReason;
-use crate::outcome::{Outcome, Side};
-use crate::position::{Position, Undo};
+use crate::outcome::{Outcome, Side, Unit};
 use crate::step::{Step, StepList};
 
 #[derive(Clone)]
@@ -18,7 +17,7 @@ pub struct Game {
     steps: Vec<Step>,
     /// Undo records of the steps of the current turn, and whether each restarts the quiet
     /// count (a capture, or a move of a `quiet_resets` kind).
-    turn_undos: Vec<(Step, Undo, bool)>,
+    turn_undos: Vec<(Step, AnyUndo, bool)>,
     /// Hashes of the positions at each turn start, the current one last.
     turn_starts: Vec<u64>,
     /// Consecutive completed turns without a capture.
@@ -26,6 +25,11 @@ pub struct Game {
     result: Option<(Outcome, EndReason)>,
     /// What the last step played did.
     effects: Effects,
+    /// The units taken off the board so far (captured, or removed by a regulation), as the
+    /// steps' effects said, oldest first; and how many there were before each step of the
+    /// turn in progress (an undo drops the rest).
+    removed: Vec<Unit>,
+    removed_marks: Vec<usize>,
 }
 
 impl Game {
@@ -39,6 +43,8 @@ impl Game {
             quiet: 0,
             result: None,
             effects: Effects::new(),
+            removed: vec![],
+            removed_marks: vec![],
         };
         g.judge_turn_start();
         g
@@ -58,6 +64,10 @@ impl Game {
     /// What the last step played did (empty before the first, and after an undo).
     pub fn last_effects(&self) -> &Effects {
         &self.effects
+    }
+    /// The units taken off the board so far, in the order they left it.
+    pub fn removed_units(&self) -> &[Unit] {
+        &self.removed
     }
     pub fn quiet_turns(&self) -> u16 {
         self.quiet
@@ -88,6 +98,15 @@ impl Game {
                 .moved_kind_in(self.position.variant().quiet_resets);
         self.steps.push(step);
         self.turn_undos.push((step, undo, resets));
+        self.removed_marks.push(self.removed.len());
+        self.removed
+            .extend(self.effects.removed().map(|(side, kind, square, _)| Unit {
+                square,
+                kind,
+                side,
+                group: 0,
+                alive: false,
+            }));
         if let Some(outcome) = self.position.outcome() {
             self.result = Some((outcome, EndReason::Victory));
         } else if self.position.side_to_move() != side {
@@ -119,6 +138,8 @@ impl Game {
             Some((step, undo, _)) => {
                 self.position.unmake(step, undo);
                 self.steps.pop();
+                let mark = self.removed_marks.pop().unwrap_or(self.removed.len());
+                self.removed.truncate(mark);
                 self.effects.clear();
                 true
             }
@@ -141,6 +162,7 @@ impl Game {
     fn turn_ended(&mut self) {
         let reset = self.turn_undos.iter().any(|t| t.2);
         self.turn_undos.clear();
+        self.removed_marks.clear();
         self.quiet = if reset { 0 } else { self.quiet + 1 };
         let hash = self.position.hash();
         self.turn_starts.push(hash);
@@ -160,27 +182,10 @@ impl Game {
         let pos = &self.position;
         if let Some(o) = pos.outcome() {
             self.result = Some((o, EndReason::Victory));
-        } else if pos.count_steps() == 0 {
-            self.result = Some(without_steps(pos));
-        } else if pos.variant().fide && pos.chess_halfmove() >= 100 {
-            self.result = Some((Outcome::Draw, EndReason::FiftyMoves));
-        } else if pos.variant().fide && pos.chess_insufficient_material() {
-            self.result = Some((Outcome::Draw, EndReason::InsufficientMaterial));
+        } else if !pos.has_legal_step() {
+            self.result = Some(pos.without_steps());
+        } else if let Some(reason) = pos.automatic_draw() {
+            self.result = Some((Outcome::Draw, reason));
         }
     }
-}
-
-/// The result of a position whose side to move has no legal step at the start of its turn:
-/// the family's verdict (`Rules::without_steps`; FIDE chess, checkmate or stalemate;
-/// Chessma 84, RULES-DETAILS 7.5; every other game, the variant's `no-legal-turn`). The game
-/// and the engine's search both ask the family: the one place this end is decided.
-pub fn without_steps(pos: &Position) -> (Outcome, EndReason) {
-    struct Verdict;
-    impl Visit for Verdict {
-        type Output = (Outcome, EndReason);
-        fn visit<R: Rules>(self, game: R) -> (Outcome, EndReason) {
-            game.without_steps()
-        }
-    }
-    AnyRules::of(pos).visit(Verdict)
 }

@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use crate::bitboard::{Bitboard, Square};
+use crate::describe::CommandView;
 use crate::effects::Effects;
 use crate::error::{Illegal, StepError};
 use crate::outcome::{EndReason, Outcome, Side, Unit};
@@ -35,8 +36,10 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn outcome(&self) -> Option<Outcome>;
     /// True at the start of a turn (no step of it made yet). One-move families: always.
     fn at_turn_start(&self) -> bool;
-    /// Zobrist key of the position and its turn state.
+    /// Zobrist key of the position and its turn state, kept as steps are made.
     fn hash(&self) -> u64;
+    /// The same key computed from scratch (the tests hold `hash` to it).
+    fn compute_hash(&self) -> u64;
 
     /// Every legal step now (none once the game is decided); `list` is cleared first.
     fn legal_steps(&self, list: &mut StepList);
@@ -147,6 +150,129 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// Is the side to move in check (families with a check rule)?
     fn in_check(&self) -> bool {
         false
+    }
+
+    /// Every unit on the board, in the family's order (collected: off the hot paths).
+    fn units(&self) -> impl Iterator<Item = Unit> {
+        let mut all = Vec::new();
+        self.for_each_unit(|u| all.push(u));
+        all.into_iter()
+    }
+    /// How many units of each kind (the variant's order) `side` holds in hand.
+    fn pocket(&self, side: Side) -> Vec<u8> {
+        (0..self.variant().pieces.len() as u8)
+            .map(|k| self.in_hand(side, k))
+            .collect()
+    }
+    /// Lifeform: the enemy unit pinned under the Hand on `sq`.
+    fn pinned_at(&self, _sq: Square) -> Option<Unit> {
+        None
+    }
+    /// Squares of the units that moved in the turn in progress (empty in one-move families).
+    fn moved_this_turn(&self) -> Bitboard {
+        Bitboard::EMPTY
+    }
+    /// The game ends in a draw now, whatever the legal steps (FIDE's fifty-move rule and
+    /// insufficient material); asked at each turn start.
+    fn automatic_draw(&self) -> Option<EndReason> {
+        None
+    }
+
+    /// Units of the side to move that may start a step now (drops aside).
+    fn movable_units(&self) -> Bitboard {
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        list.iter()
+            .filter(|s| !matches!(s.kind, crate::step::StepKind::Drop(_)))
+            .map(|s| s.from)
+            .collect()
+    }
+    /// Why the unit on `from` may not start a step now (`CannotReach` when it may, to some
+    /// square). Families with command rules say which rule holds it.
+    fn why_not(&self, from: Square) -> Illegal {
+        let side = self.side_to_move();
+        match self.unit_at(from) {
+            _ if self.outcome().is_some() => Illegal::GameOver,
+            None => Illegal::NoUnit,
+            Some(u) if u.side != side => Illegal::NotYourUnit,
+            Some(_) if self.movable_units().has(from) => Illegal::CannotReach,
+            Some(_) if self.frozen(side).has(from) => Illegal::Frozen,
+            Some(_) if self.in_check() => Illegal::InCheck,
+            Some(_) => Illegal::NoLegalMove,
+        }
+    }
+    /// Why `step`, which is not legal now, is refused: the typed reason and the sentence
+    /// that reading the step's text gives (`NoSuchStep` for a step no text reaches).
+    fn refusal(&self, step: Step) -> StepError {
+        let text = self.step_text(step);
+        match self.parse_step(&text) {
+            Err(e) if e.illegal.is_some() => e,
+            _ => StepError::new(
+                Illegal::NoSuchStep,
+                format!("{text} is illegal: {}", Illegal::NoSuchStep),
+            ),
+        }
+    }
+    /// The command picture for the side to move (leaders, links, zones); empty where every
+    /// unit may move.
+    fn command_view(&self) -> CommandView {
+        CommandView::default()
+    }
+    /// The squares whose units each of `steps` (all legal now) takes off the board, by any
+    /// capture method: each is made with its report on a copy, and unmade.
+    fn capture_squares_of(&self, steps: &[Step]) -> Vec<Vec<Square>> {
+        let mut scratch = self.clone();
+        let mut fx = Effects::new();
+        steps
+            .iter()
+            .map(|&step| {
+                let undo = scratch.make_reporting(step, &mut fx);
+                scratch.unmake(step, undo);
+                fx.removed().filter(|r| r.3).map(|r| r.2).collect()
+            })
+            .collect()
+    }
+    /// Play a whole turn written as steps (spaces or commas between them), closed with `end`
+    /// where the text does not end it. On error the position is unchanged.
+    fn apply_turn(&mut self, text: &str) -> Result<Vec<Step>, String> {
+        let start_side = self.side_to_move();
+        let mut played: Vec<(Step, Self::Undo)> = Vec::new();
+        let words: Vec<&str> = text
+            .split([' ', ',', '\t', '\n'])
+            .filter(|w| !w.is_empty())
+            .collect();
+        if words.is_empty() {
+            return Err("the turn has no steps".into());
+        }
+        let mut outcome = Ok(());
+        for (i, w) in words.iter().enumerate() {
+            if self.side_to_move() != start_side {
+                outcome = Err(format!("step {} '{w}': the turn already ended", i + 1));
+                break;
+            }
+            match self.parse_step(w) {
+                Ok(step) => played.push((step, self.make(step))),
+                Err(e) => {
+                    outcome = Err(format!("step {} '{w}': {}", i + 1, String::from(e)));
+                    break;
+                }
+            }
+        }
+        if outcome.is_ok() && self.side_to_move() == start_side && self.outcome().is_none() {
+            match self.parse_step("end") {
+                Ok(end) => played.push((end, self.make(end))),
+                Err(e) => outcome = Err(format!("closing the turn: {}", String::from(e))),
+            }
+        }
+        match outcome {
+            Ok(()) => Ok(played.iter().map(|p| p.0).collect()),
+            Err(e) => {
+                for (step, undo) in played.into_iter().rev() {
+                    self.unmake(step, undo);
+                }
+                Err(e)
+            }
+        }
     }
 
     /// The position as text (NOTATION.md's form for the built-in families).

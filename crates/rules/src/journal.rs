@@ -1,22 +1,20 @@
-//! The journal of the generic unit board: every change a step makes to a `Position` goes
+//! The journal of the generic unit board: every change a step makes to a `UnitBoard` goes
 //! through the primitives here, which keep the indexes and the hash and write a `Change` to
 //! the position's journal. `unmake` reverts the journal down to the mark its `Undo` holds,
 //! then restores the turn state, hash, outcome and side saved whole. This is the undo of the
 //! board families (`CommandGame`, `BodyGame`): a unit's move, any number of removals,
-//! stacking (Lifeform's pins), drops from a pocket, a change of kind; and, in the unit view
-//! kept of the cores (mirror/), one entry per core move. `FideGame` and `ChessmaGame` undo
-//! on their cores. The journal keeps its capacity, so steps do not allocate.
+//! stacking (Lifeform's pins), drops from a pocket. `FideGame` and `ChessmaGame` undo on
+//! their own cores. The journal keeps its capacity, so steps do not allocate.
 
 use crate::bitboard::{Bitboard, Square};
-use crate::chess::ChessUndo;
 use crate::effects::{Effect, Effects};
 use crate::outcome::{Outcome, Unit, NO_UNIT};
-use crate::position::{Change, Position, Undo};
 use crate::step::{Step, StepKind};
+use crate::unit_board::{Change, Undo, UnitBoard};
 use crate::variant::Victory;
 use crate::zobrist::ZOBRIST;
 
-impl Position {
+impl UnitBoard {
     /// What `unmake` will need, taken before a step changes anything.
     #[inline(always)]
     pub(crate) fn undo_record(&self) -> Undo {
@@ -57,9 +55,9 @@ impl Position {
         self.hash ^= ZOBRIST.unit_moved(u.side, u.kind, u.group, u.square, to);
     }
 
-    /// `relocate` without the hash, for the FIDE core's mirror (the core keeps the hash).
+    /// `relocate` without the hash.
     #[inline(always)]
-    pub(crate) fn shift(&mut self, id: u8, to: Square) {
+    fn shift(&mut self, id: u8, to: Square) {
         let u = self.units[id as usize];
         let (s, from) = (u.side.index(), u.square);
         self.journal.push(Change::Moved { id, from });
@@ -92,14 +90,6 @@ impl Position {
         if kind.leader && self.leaders[s][u.group as usize] == id {
             self.leaders[s][u.group as usize] = NO_UNIT;
         }
-    }
-
-    /// Change the kind of unit `id` (a promotion).
-    pub(crate) fn set_kind(&mut self, id: u8, kind: u8) {
-        let u = self.units[id as usize];
-        self.journal.push(Change::Kind { id, old: u.kind });
-        self.units[id as usize].kind = kind;
-        self.hash ^= Self::unit_key(&u) ^ Self::unit_key(&self.units[id as usize]);
     }
 
     // ---- stacked squares (Lifeform: a Hand and the piece it pins share a square)
@@ -191,12 +181,6 @@ impl Position {
             ^ ZOBRIST.pocket(s, kind as usize, n - 1);
     }
 
-    /// FIDE chess: keep the core's record of `step` in the journal.
-    pub(crate) fn record_chess(&mut self, undo: ChessUndo, step: Step) {
-        self.chess_records().push(undo);
-        self.journal.push(Change::Chess { step });
-    }
-
     #[inline(always)]
     fn unmove(&mut self, id: u8, from: Square) {
         let u = self.units[id as usize];
@@ -256,17 +240,11 @@ impl Position {
                 self.units.pop();
                 self.pocket[side.index()][kind as usize] += 1;
             }
-            Change::Kind { id, old } => self.units[id as usize].kind = old,
-            Change::Chess { step } => {
-                let undo = self.chess_records().pop().expect("a record per chess move");
-                self.chess_unmake_core(step, undo)
-            }
-            Change::Chessma => self.chessma_unmake_core(),
         }
     }
 }
 
-impl Position {
+impl UnitBoard {
     /// Tell what the changes journalled since `mark` did, for the step `step` just made.
     /// The journal records each change for undo; this reads it forwards once, off the hot
     /// path (search and perft make steps with `make`, which reports nothing).
@@ -275,22 +253,13 @@ impl Position {
         // Lifeform's regulations run on `end` and remove either side's disconnected parts:
         // what leaves then is not captured. Every other removal is a capture.
         let capture = !step.is_end();
-        let kind_before = |id: u8, after: usize| {
-            tail[after..]
-                .iter()
-                .find_map(|c| match *c {
-                    Change::Kind { id: k, old } if k == id => Some(old),
-                    _ => None,
-                })
-                .unwrap_or(self.units[id as usize].kind)
-        };
         for (i, change) in tail.iter().enumerate() {
             match *change {
                 Change::Moved { id, from } => {
                     let u = self.units[id as usize];
                     fx.push(Effect::Moved {
                         side: u.side,
-                        kind: kind_before(id, i + 1),
+                        kind: u.kind,
                         from,
                         to: u.square,
                     });
@@ -334,16 +303,7 @@ impl Position {
                     kind,
                     square: to,
                 }),
-                Change::Kind { id, old } => {
-                    let u = self.units[id as usize];
-                    fx.push(Effect::KindChanged {
-                        side: u.side,
-                        square: u.square,
-                        from: old,
-                        to: u.kind,
-                    });
-                }
-                Change::Stack { .. } | Change::Chess { .. } | Change::Chessma => {}
+                Change::Stack { .. } => {}
             }
         }
         if step.kind == StepKind::Pin {

@@ -15,17 +15,16 @@ pub mod game;
 pub mod geometry;
 pub mod interface;
 mod journal;
-mod mirror;
 pub mod movement;
 mod notation;
 pub mod outcome;
 pub mod perft;
-pub mod position;
 pub mod rules_text;
 mod sheets;
 pub mod step;
 mod step_io;
 pub mod turn;
+pub mod unit_board;
 pub mod variant;
 mod zobrist;
 
@@ -33,12 +32,13 @@ pub use bitboard::{Bitboard, Square};
 pub use describe::{CommandView, LeaderView, LeadingView};
 pub use effects::{Effect, Effects};
 pub use error::{Illegal, PlayError, StepError};
-pub use family::{AnyRules, BodyGame, ChessmaGame, CommandGame, FideGame, Visit};
+pub use family::{AnyUndo, BodyGame, ChessmaGame, CommandGame, FideGame, Position, Visit};
 pub use game::{EndReason, Game};
 pub use interface::Rules;
-pub use position::{Outcome, Position, PositionError, Side, TurnState, Undo, Unit};
+pub use outcome::{Outcome, Side, Unit};
 pub use rules_text::{rules_text, RulesText};
 pub use step::{Step, StepKind, StepList};
+pub use unit_board::{PositionError, TurnState, Undo, UnitBoard};
 pub use variant::{
     builtin_variants, parse_variants, variant_warnings, BodyRole, CommandModel, LeadMode, Variant,
     VariantError,

@@ -1,29 +1,18 @@
-//! Position strings (NOTATION.md): reading and writing boards with groups, Lifeform's shared
+//! UnitBoard strings (NOTATION.md): reading and writing boards with groups, Lifeform's shared
 //! squares and the pockets of placement variants. FIDE chess reads and writes FEN (chess/).
 
 use std::sync::Arc;
 
 use crate::bitboard::Square;
 use crate::outcome::{Outcome, Side, Unit, NO_UNIT};
-use crate::position::{Position, PositionError};
+use crate::unit_board::{PositionError, UnitBoard};
 use crate::variant::{CommandModel, Variant};
 
-impl Position {
+impl UnitBoard {
     /// Parse a position string (NOTATION.md): `<board> <side>`.
-    pub fn parse(variant: &Arc<Variant>, text: &str) -> Result<Position, PositionError> {
+    pub fn parse(variant: &Arc<Variant>, text: &str) -> Result<UnitBoard, PositionError> {
         let err = |m: String| Err(PositionError(m));
         let geo = &variant.geometry;
-        if variant.fide {
-            let mut pos = Position::empty(variant, Side::White);
-            pos.parse_fen(text)?;
-            return Ok(pos);
-        }
-        if variant.chessma.is_some() {
-            let mut pos = Position::empty(variant, Side::White);
-            pos.model = crate::command::Model::Chessma;
-            pos.parse_chessma(text)?;
-            return Ok(pos);
-        }
         let mut fields = text.split_whitespace();
         let Some(board) = fields.next() else {
             return err("empty position string".into());
@@ -55,7 +44,7 @@ impl Position {
                 geo.ranks
             ));
         }
-        let mut pos = Position::empty(variant, side);
+        let mut pos = UnitBoard::empty(variant, side);
         let uses_groups = !variant.groups.is_empty();
         for (ri, row) in rows.iter().enumerate() {
             let rank = geo.ranks - 1 - ri as u8;
@@ -287,12 +276,6 @@ impl Position {
     /// The position string (NOTATION.md). Only defined at the start of a turn; mid-turn it
     /// writes the board as it stands with the side still to finish its turn.
     pub fn to_text(&self) -> String {
-        if self.chess.is_some() {
-            return self.chess_fen();
-        }
-        if self.chessma.is_some() {
-            return self.chessma_text();
-        }
         let geo = &self.variant.geometry;
         let mut out = String::new();
         for rank in (0..geo.ranks).rev() {

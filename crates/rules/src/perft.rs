@@ -2,25 +2,24 @@
 //! and run on each family's own position. Leaves are counted without being made
 //! (`count_steps`) unless the made-leaf form is asked for, which every figure states.
 
-use crate::family::{AnyRules, Visit};
+use crate::family::{Position, Visit};
 use crate::interface::Rules;
-use crate::position::Position;
 use crate::step::{Step, StepList};
 
 /// Number of legal step sequences of length `depth` from `pos`, on its family's own type.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    AnyRules::of(pos).visit(Perft { depth, made: false })
+    pos.clone().visit(Perft { depth, made: false })
 }
 
 /// Perft that makes and unmakes every leaf step too (for comparison with `perft`, whose
 /// leaves are only counted).
 pub fn perft_made(pos: &mut Position, depth: u32) -> u64 {
-    AnyRules::of(pos).visit(Perft { depth, made: true })
+    pos.clone().visit(Perft { depth, made: true })
 }
 
 /// Perft per first step, in generation order.
 pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Step, u64)> {
-    AnyRules::of(pos).visit(Divide { depth })
+    pos.clone().visit(Divide { depth })
 }
 
 struct Perft {

@@ -4,16 +4,13 @@
 use crate::bitboard::Square;
 use crate::error::{Illegal, StepError};
 use crate::outcome::{Side, NO_UNIT};
-use crate::position::Position;
 use crate::step::{Step, StepKind};
+use crate::unit_board::UnitBoard;
 use crate::variant::CommandModel;
 
-impl Position {
+impl UnitBoard {
     /// Write a step as NOTATION.md does: `e2-e4`, `e2xe4` for a capture, or `end`.
     pub fn step_text(&self, step: Step) -> String {
-        if self.chessma.is_some() && step.kind != StepKind::End {
-            return self.chessma_step_text(step);
-        }
         let geo = &self.variant.geometry;
         match step.kind {
             StepKind::End => "end".into(),
@@ -85,16 +82,6 @@ impl Position {
             };
         }
         let geo = &self.variant.geometry;
-        if self.chess.is_some() {
-            return self.parse_chess_step(text);
-        }
-        if self.chessma.is_some() {
-            if self.outcome.is_some() {
-                let message = "the game is over; no step is legal".to_string();
-                return Err(StepError::new(Illegal::GameOver, message));
-            }
-            return self.parse_chessma_step(text);
-        }
         if text.starts_with("lead") {
             return self.parse_lead(text);
         }
@@ -267,7 +254,7 @@ impl Position {
         if words.is_empty() {
             return Err("the turn has no steps".into());
         }
-        let fail = |pos: &mut Position, played: &Vec<Step>, undos: &mut Vec<_>, msg: String| {
+        let fail = |pos: &mut UnitBoard, played: &Vec<Step>, undos: &mut Vec<_>, msg: String| {
             for (step, undo) in played.iter().zip(undos.drain(..)).rev() {
                 pos.unmake(*step, undo);
             }

@@ -15,15 +15,11 @@ pub(crate) enum Model {
     Range,
     Lead,
     Body,
-    Fide,
-    Chessma,
 }
 
 impl Model {
     pub(crate) fn of(variant: &crate::variant::Variant) -> Model {
         match variant.command {
-            _ if variant.fide => Model::Fide,
-            _ if variant.chessma.is_some() => Model::Chessma,
             CommandModel::Single => Model::Single,
             CommandModel::Chain { .. } => Model::Chain,
             CommandModel::Range { .. } => Model::Range,

@@ -1,6 +1,7 @@
 //! FIDE chess against the published perft values (chessprogramming.org "Perft Results"),
 //! and the game rules: checkmate, stalemate, fifty moves, repetition, insufficient material.
 
+use cohort_rules::Rules;
 use cohort_rules::{builtin, perft::perft, EndReason, Game, Outcome, Position, Side};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

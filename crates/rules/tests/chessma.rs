@@ -6,6 +6,7 @@ mod common;
 
 use std::path::PathBuf;
 
+use cohort_rules::Rules;
 use cohort_rules::{builtin, perft::perft, EndReason, Game, Outcome, Position, Side, StepList};
 
 fn testdata(name: &str) -> String {
@@ -704,14 +705,13 @@ fn stalemate_on_a_corner_loses() {
 /// `has_legal_step` agrees with the legal list.
 #[test]
 fn candidates_made_if_legal_are_the_legal_steps() {
-    use cohort_rules::{AnyRules, Rules};
     let v = cohort_rules::builtin("chessma-84").unwrap();
     let mut rng = 0x2545_F491_4F6C_DD1Du64;
     let (mut list, mut cands) = (StepList::new(), StepList::new());
     let mut refused = 0;
     let mut checked = 0;
     for _ in 0..12 {
-        let mut game = AnyRules::of(&Position::parse(&v, &v.setup).unwrap());
+        let mut game = Position::parse(&v, &v.setup).unwrap();
         for _ in 0..80 {
             game.legal_steps(&mut list);
             game.candidate_steps(&mut cands);

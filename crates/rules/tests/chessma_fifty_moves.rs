@@ -3,6 +3,7 @@
 //! Withdrawer's, Long Leaper's, Coordinator's, Encloser's or Chameleon's capture counts as a
 //! replacement does.
 
+use cohort_rules::Rules;
 use cohort_rules::{Effects, Game, Position, Side, StepList};
 
 mod common;

@@ -1,6 +1,7 @@
 //! Chessma 84: at every node of a small tree, the position string read back gives the same
 //! legal step count and hash (no state hides outside the position string).
 
+use cohort_rules::Rules;
 use cohort_rules::{builtin, Position, StepList};
 
 fn walk(pos: &mut Position, depth: u32, bad: &mut u32) {

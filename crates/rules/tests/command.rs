@@ -2,6 +2,7 @@
 //! activation (section 5), plus what ends a game mid-turn.
 
 mod common;
+use cohort_rules::Rules;
 use cohort_rules::{Outcome, Side, StepList};
 use common::*;
 

@@ -1,6 +1,7 @@
 //! Shared helpers for the rules tests: positions from strings, steps from text.
 #![allow(dead_code)]
 
+use cohort_rules::Rules;
 use cohort_rules::{builtin, Position, StepList};
 
 pub fn pos(variant: &str, text: &str) -> Position {

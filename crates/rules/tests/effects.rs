@@ -4,6 +4,7 @@
 //! the report, which everything else reads instead.
 
 mod common;
+use cohort_rules::Rules;
 use cohort_rules::{builtin_variants, Effect, Effects, Position, Side, Square, StepList};
 use common::Rng;
 
@@ -17,10 +18,7 @@ fn board(p: &Position) -> Board {
         .map(|u| (u.side as u8, u.kind, u.square.index() as u8))
         .collect();
     units.sort_unstable();
-    let pockets = [
-        p.pocket(Side::White).to_vec(),
-        p.pocket(Side::Black).to_vec(),
-    ];
+    let pockets = [p.pocket(Side::White), p.pocket(Side::Black)];
     (units, pockets)
 }
 

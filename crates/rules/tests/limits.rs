@@ -2,6 +2,7 @@
 //! game is already over (NOTATION.md: no legal steps).
 
 mod common;
+use cohort_rules::Rules;
 use cohort_rules::{builtin, parse_variants, perft::perft, Outcome, Position, Side, StepList};
 use common::*;
 

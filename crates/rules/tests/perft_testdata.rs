@@ -1,6 +1,7 @@
 //! Every perft number of ../shared/testdata (computed by independent implementations of
 //! RULES.md), read at test time.
 
+use cohort_rules::Rules;
 use std::path::PathBuf;
 
 use cohort_rules::{builtin, builtin_variants, perft::perft, Position, StepList};

@@ -3,6 +3,7 @@
 //! position strings round-trip at every turn start.
 
 mod common;
+use cohort_rules::Rules;
 use cohort_rules::{builtin_variants, Position, StepList};
 use common::Rng;
 use proptest::prelude::*;
@@ -11,7 +12,7 @@ use proptest::prelude::*;
 fn snapshot(p: &Position) -> (String, String, u64, Option<cohort_rules::Outcome>, u64) {
     (
         p.to_text(),
-        format!("{:?}", p.turn()),
+        format!("{:?}", p.unit_board().map(|b| *b.turn())),
         p.hash(),
         p.outcome(),
         p.count_steps(),

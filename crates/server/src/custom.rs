@@ -11,6 +11,7 @@
 //! the rules crate (`MoveSet`), and for leaders what they activate and how far they reach.
 //! The browser draws the answer; it never computes a move.
 
+use cohort_rules::Rules;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
@@ -210,7 +211,7 @@ pub fn variant_json(v: &Arc<Variant>) -> Value {
             p
         })
         .collect();
-    let view = board_view(&start);
+    let view = board_view(&start, &[]);
     with_variant_head(
         v,
         json!({
@@ -302,10 +303,10 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
         })?,
     };
     let p = &v.pieces[kind];
-    let d = board.piece_diagram(kind, side, from);
+    let d = cohort_rules::diagram::piece_diagram(board, kind, side, from);
 
     // The board as drawn: its units, the piece on `from` in place of whatever stood there.
-    let view = board_view(board);
+    let view = board_view(board, &[]);
     let real = d.real;
     let mut units: Vec<Value> = view["units"]
         .as_array()

@@ -3,6 +3,7 @@
 //! when a turn ends (Lifeform's regulations). Read from what the rules report a step did
 //! (`Game::last_effects`): nothing here compares boards or guesses a capture.
 
+use cohort_rules::Rules;
 use cohort_rules::{Game, Side, Step, StepList};
 use serde_json::{json, Value};
 

@@ -1,6 +1,7 @@
 //! A game being played: the rules' `Game`, its stored row, the turns so far, and the JSON
 //! view the pages and the API show. Rebuilt from storage by replaying the stored steps.
 
+use cohort_rules::Rules;
 use std::sync::Arc;
 
 use cohort_rules::{Game, Outcome, PlayError, Position, Side, StepKind, StepList, Variant};
@@ -192,7 +193,7 @@ impl LiveGame {
 
     /// The game as the pages show it; `seat` is the viewer's.
     pub fn view(&self, seat: Option<Side>) -> Value {
-        let mut v = board_view(self.game.position());
+        let mut v = board_view(self.game.position(), self.game.removed_units());
         let pos = self.game.position();
         let mut list = StepList::new();
         self.game.legal_steps(&mut list);

@@ -4,6 +4,7 @@
 //! (30 s), a correspondence one after a week; a restart clears them (games already started are
 //! stored like every game).
 
+use cohort_rules::Rules;
 use std::sync::Arc;
 
 use axum::body::Bytes;

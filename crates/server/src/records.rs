@@ -2,6 +2,7 @@
 //! and shows the position after any step of it; `POST /api/games` with `record` continues a
 //! record as a new game.
 
+use cohort_rules::Rules;
 use std::sync::Arc;
 
 use axum::body::Bytes;
@@ -84,7 +85,7 @@ pub async fn replay(raw: Result<Bytes, BytesRejection>) -> Result<Json<Value>, A
     let c = check(&req.record)?;
     let at = req.at.unwrap_or(0);
     let g = game_at(&c, at)?;
-    let mut view = board_view(g.position());
+    let mut view = board_view(g.position(), g.removed_units());
     view["result"] = match g.result() {
         None => Value::Null,
         Some((o, r)) => json!({

@@ -77,7 +77,7 @@ pub fn variant_rules(v: &std::sync::Arc<Variant>) -> Value {
                 "ranks": p.ranks,
                 "neck": p.neck,
             })),
-            "start": board_view(&start),
+            "start": board_view(&start, &[]),
         }),
     )
 }

@@ -2,7 +2,7 @@
 //! captures, the command drawing; side names and group colours; a result in words. Shared by
 //! live games, record replays, diagrams and the rules page.
 
-use cohort_rules::{EndReason, Outcome, Position, Side, Square};
+use cohort_rules::{EndReason, Outcome, Position, Rules, Side, Square, Unit};
 use serde_json::{json, Value};
 
 pub fn side_name(side: Side) -> &'static str {
@@ -70,20 +70,19 @@ pub(crate) fn result_json(result: Option<(Outcome, EndReason)>, time_loser: Opti
 /// What any position shows: the board, units, who may move, captures, command drawing.
 /// The royal squares of the side to move when it is in check (empty otherwise).
 fn check_of(pos: &Position) -> cohort_rules::Bitboard {
-    use cohort_rules::Rules;
     if pos.outcome().is_some() {
         return cohort_rules::Bitboard::EMPTY;
     }
     // Families without check answer false.
-    let rules = cohort_rules::AnyRules::of(pos);
-    if rules.in_check() {
-        rules.royals(pos.side_to_move())
+    if pos.in_check() {
+        pos.royals(pos.side_to_move())
     } else {
         cohort_rules::Bitboard::EMPTY
     }
 }
 
-pub fn board_view(pos: &Position) -> Value {
+/// `removed`: the units taken off the board so far (the game's, from the steps' effects).
+pub fn board_view(pos: &Position, removed: &[Unit]) -> Value {
     let v = pos.variant();
     let geo = &v.geometry;
     let name = |sq: Square| geo.square_name(sq);
@@ -99,7 +98,7 @@ pub fn board_view(pos: &Position) -> Value {
         Some(g) => colour_hex(&g.colours[side.index()], side),
         None => colour_hex("", side),
     };
-    let moved = pos.turn().moved;
+    let moved = pos.moved_this_turn();
     let mut units = vec![];
     for sq in geo.squares.iter() {
         if let Some(u) = pos.unit_at(sq) {
@@ -118,7 +117,7 @@ pub fn board_view(pos: &Position) -> Value {
         }
     }
     let mut captured = [vec![], vec![]];
-    for u in pos.removed_units() {
+    for u in removed {
         captured[u.side.index()].push(letter(u.kind, u.side));
     }
     let mut pocket = [vec![], vec![]];
@@ -137,7 +136,7 @@ pub fn board_view(pos: &Position) -> Value {
     if pos.outcome().is_none() {
         for sq in pos.occupied(pos.side_to_move()).iter() {
             if !movable_set.has(sq) {
-                let why = pos.why_illegal(sq, sq);
+                let why = pos.why_not(sq);
                 if why != cohort_rules::Illegal::CannotReach {
                     why_not.insert(name(sq), Value::from(why.to_string()));
                 }
@@ -173,7 +172,7 @@ pub fn board_view(pos: &Position) -> Value {
         // Every square of the board, from the rules' geometry (holes and sheets included).
         "squares": squares_view(geo),
         // Pieces an enemy Immobilizer freezes (Chessma 84).
-        "frozen": (pos.frozen_units(Side::White) | pos.frozen_units(Side::Black)).iter().map(name).collect::<Vec<_>>(),
+        "frozen": (pos.frozen(Side::White) | pos.frozen(Side::Black)).iter().map(name).collect::<Vec<_>>(),
         "why_not": why_not,
         // The side to move's royal pieces under attack (chess, Chessma 84): the rules say so.
         "check": check_of(pos).iter().map(name).collect::<Vec<_>>(),

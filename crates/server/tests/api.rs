@@ -2,6 +2,7 @@
 //! input answered with an error and no change, undo inside a turn, the AI's reply, and a
 //! restart that resumes the game from storage.
 
+use cohort_rules::Rules;
 use std::time::Duration;
 
 use axum::body::Body;

@@ -5,6 +5,7 @@
 
 mod common;
 
+use cohort_rules::Rules;
 use std::time::Duration;
 
 use axum::http::StatusCode;

@@ -6,6 +6,7 @@
 
 use axum::body::Body;
 use axum::http::StatusCode;
+use cohort_rules::Rules;
 use cohort_rules::{builtin_variants, Side};
 use cohort_server::live::LiveGame;
 use cohort_server::store::{now_ms, GameRow, Store};

@@ -2,6 +2,7 @@
 //! also the rules' `reason` (`Illegal::code`), and docs/server.md lists every code.
 
 use axum::http::StatusCode;
+use cohort_rules::Rules;
 use cohort_rules::{builtin, Game, Illegal, Position, Side};
 use cohort_server::error::Code;
 use cohort_server::App;

@@ -4,6 +4,7 @@
 use axum::body::Body;
 use axum::http::StatusCode;
 use cohort_engine::record::Record;
+use cohort_rules::Rules;
 use cohort_rules::{builtin, Game};
 use cohort_server::App;
 use serde_json::{json, Value};

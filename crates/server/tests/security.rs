@@ -8,6 +8,7 @@
 
 mod common;
 
+use cohort_rules::Rules;
 use std::time::{Duration, Instant};
 
 use cohort_server::clock::{Clock, TimeControl};

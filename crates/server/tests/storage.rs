@@ -2,6 +2,7 @@
 //! server named by COHORT_TEST_POSTGRES; scripts/test starts one and sets it). Without
 //! that variable the PostgreSQL tests fail unless COHORT_SKIP_POSTGRES=1 says to skip them.
 
+use cohort_rules::Rules;
 use cohort_rules::{builtin, StepList};
 use cohort_server::clock::{Clock, TimeControl};
 use cohort_server::live::LiveGame;

@@ -1,5 +1,6 @@
 //! The HTML report: one self-contained file, its charts drawn here as SVG (no scripts).
 
+use cohort_rules::Rules;
 use std::fmt::Write;
 
 use super::{capitalised, dist, esc, pct, signed, tables};

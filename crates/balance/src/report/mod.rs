@@ -6,6 +6,7 @@ mod tables;
 
 pub use html::html;
 
+use cohort_rules::Rules;
 use std::fmt::Write;
 
 use crate::stats::{Dist, Rate};

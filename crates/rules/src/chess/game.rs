@@ -16,10 +16,10 @@ use crate::variant::Variant;
 /// A chess position on its own core.
 #[derive(Clone)]
 pub struct FideGame {
-    board: ChessBoard,
+    pub(super) board: ChessBoard,
     /// Variant piece kind of each chess piece type (P N B R Q K).
-    kind_of: [u8; 6],
-    variant: Arc<Variant>,
+    pub(super) kind_of: [u8; 6],
+    pub(super) variant: Arc<Variant>,
 }
 
 /// What `FideGame::unmake` needs: the core's record of the move.
@@ -89,6 +89,9 @@ impl Rules for FideGame {
     #[inline(always)]
     fn hash(&self) -> u64 {
         self.board.hash
+    }
+    fn compute_hash(&self) -> u64 {
+        self.board.compute_hash()
     }
     #[inline]
     fn legal_steps(&self, list: &mut StepList) {
@@ -235,9 +238,23 @@ impl Rules for FideGame {
     fn to_text(&self) -> String {
         super::fen(&self.board)
     }
+    fn parse_step(&self, text: &str) -> Result<Step, crate::error::StepError> {
+        self.parse_text_step(text.trim())
+    }
+    /// FIDE's automatic draws at a move's start: the fifty-move rule and insufficient
+    /// material.
+    fn automatic_draw(&self) -> Option<EndReason> {
+        if self.board.halfmove >= 100 {
+            Some(EndReason::FiftyMoves)
+        } else if self.board.insufficient_material() {
+            Some(EndReason::InsufficientMaterial)
+        } else {
+            None
+        }
+    }
     fn step_text(&self, step: Step) -> String {
         let geo = &self.variant.geometry;
-        // As Position::step_text writes it: `x` when a piece stands on the destination.
+        // As UnitBoard::step_text writes it: `x` when a piece stands on the destination.
         let capture = self.board.mailbox[sq64(step.to) as usize] != EMPTY;
         let mut s = format!(
             "{}{}{}",

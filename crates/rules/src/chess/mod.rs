@@ -1,30 +1,19 @@
 //! FIDE chess, the `chess` validation variant (`rules = fide`): check, mate, stalemate,
 //! castling, en passant, promotion. Chess is checked against programs nobody here wrote, so
 //! it runs on its own 8x8 core (board.rs) for speed. `FideGame` (game.rs) is the family on
-//! this core alone; mirror/chess.rs keeps the generic unit view of a `Position` in step with
-//! it for the interface and the notation.
+//! this core; text.rs reads its FEN and steps.
 
 pub(crate) mod board;
 mod game;
 mod tables;
+mod text;
 
 pub use game::{FideGame, FideUndo};
 
-pub(crate) use board::ChessUndo;
-use board::{ChessBoard, MoveSink, EMPTY, KING, NO_EP};
+use board::{ChessBoard, MoveSink, EMPTY, NO_EP};
 
 use crate::bitboard::Square;
 use crate::step::{Step, StepKind, StepList};
-
-/// The chess core of a Position. The journal has an entry per move; the core's own record
-/// for it (castling, en passant, clock) waits in `records` until that entry is reverted.
-#[derive(Clone)]
-pub(crate) struct ChessState {
-    pub(crate) board: ChessBoard,
-    pub(crate) records: Vec<ChessUndo>,
-    /// Variant piece kind of each chess piece type (P N B R Q K).
-    pub(crate) kind_of: [u8; 6],
-}
 
 pub(crate) const LETTERS: [char; 6] = ['P', 'N', 'B', 'R', 'Q', 'K'];
 
@@ -53,35 +42,6 @@ impl MoveSink for ListSink<'_> {
             to: frame(to),
             kind: StepKind::Promote(self.1[piece as usize]),
         });
-    }
-}
-
-impl ChessState {
-    pub(crate) fn board_hash(&self) -> u64 {
-        self.board.compute_hash()
-    }
-    pub(crate) fn type_of_kind(&self, kind: u8) -> u8 {
-        self.kind_of.iter().position(|&k| k == kind).unwrap_or(0) as u8
-    }
-    /// From, to (0..64) and promotion piece type (0 for none) of a step.
-    pub(crate) fn decode(&self, step: Step) -> (u8, u8, u8) {
-        let promo = match step.kind {
-            StepKind::Promote(kind) => self.type_of_kind(kind),
-            _ => 0,
-        };
-        (sq64(step.from), sq64(step.to), promo)
-    }
-    /// The rook's from and to squares when the king on `to` (just moved from `from`) castled.
-    pub(crate) fn castle_rook(&self, from: u8, to: u8) -> Option<(u8, u8)> {
-        let castled =
-            self.board.mailbox[to as usize] & 7 == KING && (to as i8 - from as i8).abs() == 2;
-        castled.then(|| {
-            if to > from {
-                (to + 1, to - 1)
-            } else {
-                (to - 2, to + 1)
-            }
-        })
     }
 }
 

@@ -18,8 +18,8 @@ use crate::variant::Variant;
 /// A Chessma 84 position on its own core.
 #[derive(Clone)]
 pub struct ChessmaGame {
-    state: ChessmaState,
-    variant: Arc<Variant>,
+    pub(super) state: ChessmaState,
+    pub(super) variant: Arc<Variant>,
     /// The core kind of each variant kind (0: none; the spent Encloser is the Encloser's).
     core_kind: [u8; 32],
 }
@@ -37,9 +37,6 @@ impl ChessmaGame {
             state: ChessmaState {
                 board,
                 tables: state.tables.clone(),
-                saved: Vec::new(),
-                removed: Vec::new(),
-                removed_marks: Vec::new(),
                 variant_kind: state.variant_kind,
             },
             variant: variant.clone(),
@@ -181,6 +178,9 @@ impl Rules for ChessmaGame {
     #[inline(always)]
     fn hash(&self) -> u64 {
         self.state.board.hash
+    }
+    fn compute_hash(&self) -> u64 {
+        self.state.board.compute_hash()
     }
     fn legal_steps(&self, list: &mut StepList) {
         list.clear();
@@ -357,5 +357,8 @@ impl Rules for ChessmaGame {
     }
     fn step_text(&self, step: Step) -> String {
         self.state.step_text(&self.variant, step)
+    }
+    fn parse_step(&self, text: &str) -> Result<Step, crate::error::StepError> {
+        self.parse_text_step(text.trim())
     }
 }

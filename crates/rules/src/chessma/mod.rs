@@ -1,11 +1,11 @@
 //! Chessma 84 (`rules = chessma`): orthodox and Ultima pieces on two overlapping sheets.
 //! Like FIDE chess it runs on a core of its own (board.rs, rules/) over tables computed from
 //! the variant's sheet geometry (sheets.rs). `ChessmaGame` (game.rs) is the family on this
-//! core alone, which search and perft use; mirror/chessma.rs rebuilds the unit view of a
-//! `Position` from the core after every move, for `Game`, the notation and the interfaces.
+//! core, which everything plays on; notation.rs reads its positions and steps.
 
 pub(crate) mod board;
 mod game;
+mod notation;
 pub(crate) mod rules;
 pub(crate) use crate::sheets as tables;
 pub(crate) mod text;
@@ -18,7 +18,6 @@ use crate::effects::{Effect, Effects};
 use crate::outcome::Side;
 use crate::step::{Step, StepKind};
 
-pub(crate) use board::Saved;
 use board::*;
 pub use game::{ChessmaGame, ChessmaUndo};
 pub(crate) use rules::{Game, How, MoveBuf, Mv, Report};
@@ -29,18 +28,12 @@ use tables::NONE;
 pub(crate) struct ChessmaState {
     pub(crate) board: Board,
     pub(crate) tables: Arc<Tables>,
-    /// What each move of the game so far changed wholesale (popped by `unmake`).
-    pub(crate) saved: Vec<Saved>,
-    /// The pieces each move took off the board (square and cell), with how many of them
-    /// every earlier move left: the generic view shows them as removed units.
-    pub(crate) removed: Vec<(u8, u8)>,
-    pub(crate) removed_marks: Vec<usize>,
     /// Variant piece kind of each core kind (a spent Encloser is an Encloser).
     pub(crate) variant_kind: [u8; 16],
 }
 
 thread_local! {
-    /// A scratch board for generation from `&Position` (legality is tested by making moves).
+    /// A scratch board for generation from `&UnitBoard` (legality is tested by making moves).
     static SCRATCH: RefCell<Board> = RefCell::new(Board::empty());
 }
 
@@ -63,9 +56,6 @@ impl ChessmaState {
         ChessmaState {
             board: Board::empty(),
             tables,
-            saved: Vec::new(),
-            removed: Vec::new(),
-            removed_marks: Vec::new(),
             variant_kind,
         }
     }

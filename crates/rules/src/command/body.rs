@@ -13,8 +13,8 @@ use crate::command::flood;
 use crate::error::Illegal;
 use crate::geometry::DIRECTIONS;
 use crate::outcome::{Outcome, Side};
-use crate::position::Position;
 use crate::step::{Step, StepKind};
+use crate::unit_board::UnitBoard;
 use crate::variant::BodyRole;
 
 /// One side's body parts as bitboards (pinned parts included: they still count for links).
@@ -26,7 +26,7 @@ struct Body {
     limbs: Bitboard,
 }
 
-impl Position {
+impl UnitBoard {
     fn role(&self, id: u8) -> Option<BodyRole> {
         self.variant.pieces[self.units[id as usize].kind as usize].role
     }
@@ -260,7 +260,7 @@ impl Position {
 }
 
 /// Play a step of the body model; `unmake` (journal.rs) reverts it.
-pub(crate) fn make(pos: &mut Position, step: Step) {
+pub(crate) fn make(pos: &mut UnitBoard, step: Step) {
     let mut turn = pos.turn;
     if let StepKind::Drop(kind) = step.kind {
         pos.drop_unit(kind, step.to);
@@ -327,7 +327,7 @@ pub(crate) fn make(pos: &mut Position, step: Step) {
     pos.set_turn(turn);
 }
 
-impl Position {
+impl UnitBoard {
     /// Why the own unit on `from` may not move now under the body model.
     pub(crate) fn why_body(&self, from: Square) -> Illegal {
         let role = self

@@ -8,7 +8,7 @@ use crate::bitboard::{Bitboard, Square};
 use crate::command::flood;
 use crate::error::Illegal;
 use crate::outcome::{Side, NO_UNIT};
-use crate::position::Position;
+use crate::unit_board::UnitBoard;
 use crate::variant::CommandModel;
 use crate::zobrist::ZOBRIST;
 
@@ -21,7 +21,7 @@ pub(crate) struct Chain {
 }
 
 impl Chain {
-    pub(crate) fn of(pos: &Position) -> Chain {
+    pub(crate) fn of(pos: &UnitBoard) -> Chain {
         match pos.variant.command {
             CommandModel::Chain {
                 links_any_friendly,
@@ -38,7 +38,7 @@ impl Chain {
 
     /// Units of group `g` of side `s` linked to its living leader now.
     #[inline(always)]
-    fn linked(self, pos: &Position, s: usize, g: usize) -> Bitboard {
+    fn linked(self, pos: &UnitBoard, s: usize, g: usize) -> Bitboard {
         let leader = pos.leaders[s][g];
         if leader == NO_UNIT {
             return Bitboard::EMPTY; // a leaderless chesimal is frozen
@@ -50,7 +50,7 @@ impl Chain {
 
     /// Which units may start a move now.
     #[inline(always)]
-    pub(crate) fn movers(self, pos: &Position) -> Bitboard {
+    pub(crate) fn movers(self, pos: &UnitBoard) -> Bitboard {
         let t = &pos.turn;
         if self.cap > 0 && t.moves >= self.cap {
             return Bitboard::EMPTY;
@@ -75,14 +75,14 @@ impl Chain {
     }
 
     /// Units of `side` linked to a living leader (the engine's evaluation).
-    pub(crate) fn commanded(self, pos: &Position, side: Side) -> Bitboard {
+    pub(crate) fn commanded(self, pos: &UnitBoard, side: Side) -> Bitboard {
         let s = side.index();
         (0..pos.variant.groups.len()).fold(Bitboard::EMPTY, |b, g| b | self.linked(pos, s, g))
     }
 
     /// The turn state after the unit on `from` starts a move: the first fixes the chesimal.
     #[inline(always)]
-    pub(crate) fn on_move(pos: &mut Position, from: Square) {
+    pub(crate) fn on_move(pos: &mut UnitBoard, from: Square) {
         if pos.turn.chain.group.is_none() {
             let g = pos.units[pos.board[from.index()] as usize].group;
             pos.turn.chain.group = Some(g);
@@ -91,7 +91,7 @@ impl Chain {
     }
 
     /// Why the own unit on `from` may not move now.
-    pub(crate) fn why(self, pos: &Position, from: Square) -> Illegal {
+    pub(crate) fn why(self, pos: &UnitBoard, from: Square) -> Illegal {
         let u = pos.units[pos.board[from.index()] as usize];
         let g = u.group;
         if self.cap > 0 && pos.turn.moves >= self.cap {

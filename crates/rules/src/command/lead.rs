@@ -15,12 +15,12 @@ use crate::error::Illegal;
 use crate::error::StepError;
 use crate::movement::MoveSet;
 use crate::outcome::NO_UNIT;
-use crate::position::Position;
 use crate::step::{Step, StepKind};
 use crate::turn::LeadTurn;
+use crate::unit_board::UnitBoard;
 use crate::variant::{CommandModel, LeadMode};
 
-impl Position {
+impl UnitBoard {
     fn lead_links_any(&self) -> bool {
         matches!(
             self.variant.command,

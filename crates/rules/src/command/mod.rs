@@ -22,8 +22,8 @@ use crate::bitboard::{Bitboard, Square};
 use crate::effects::Effects;
 use crate::error::Illegal;
 use crate::outcome::Side;
-use crate::position::Position;
 use crate::step::{Step, StepKind, StepList};
+use crate::unit_board::UnitBoard;
 use crate::variant::CommandModel;
 use crate::zobrist::ZOBRIST;
 
@@ -48,7 +48,7 @@ pub(crate) fn flood(seed: Bitboard, within: Bitboard) -> Bitboard {
     }
 }
 
-impl Position {
+impl UnitBoard {
     /// Own units of the side to move of the kinds in `mask` (bit k = piece kind k).
     pub(crate) fn units_of_kinds(&self, mask: u16) -> Bitboard {
         let s = self.side;
@@ -98,17 +98,8 @@ impl Position {
         if self.outcome.is_some() {
             return Bitboard::EMPTY;
         }
-        if self.chess.is_some() || self.chessma.is_some() {
-            let mut list = StepList::new();
-            self.legal_steps(&mut list);
-            return list
-                .iter()
-                .filter(|s| !matches!(s.kind, StepKind::Drop(_)))
-                .map(|s| s.from)
-                .collect();
-        }
         match self.model {
-            Model::Single | Model::Fide | Model::Chessma => self.occupied[self.side.index()],
+            Model::Single => self.occupied[self.side.index()],
             Model::Body => self.body_movers(),
             Model::Chain => Chain::of(self).movers(self),
             Model::Range => range::movers(self),
@@ -119,15 +110,6 @@ impl Position {
     /// Where the unit on `from` could go, ignoring whether it may move now.
     #[inline(always)]
     pub fn destinations(&self, from: Square) -> Bitboard {
-        if self.chess.is_some() || self.chessma.is_some() {
-            let mut list = StepList::new();
-            self.legal_steps(&mut list);
-            return list
-                .iter()
-                .filter(|s| s.from == from && !matches!(s.kind, StepKind::Drop(_)))
-                .map(|s| s.to)
-                .collect();
-        }
         let u = &self.units[self.board[from.index()] as usize];
         let s = u.side.index();
         let enemy = self.occupied[s ^ 1];
@@ -180,8 +162,6 @@ impl Position {
         list.clear();
         match self.model {
             Model::Body => return self.for_each_body_step(|s| list.push(s)),
-            Model::Fide => return self.chess_legal_steps(list),
-            Model::Chessma => return self.chessma_legal_steps(list),
             _ => {}
         }
         if self.awaits_lead() {
@@ -202,8 +182,6 @@ impl Position {
                 self.for_each_body_step(|_| n += 1);
                 return n;
             }
-            Model::Fide => return self.chess_count(),
-            Model::Chessma => return self.chessma_count(),
             _ => {}
         }
         if self.awaits_lead() {
@@ -217,10 +195,7 @@ impl Position {
     }
 
     pub fn is_legal(&self, step: Step) -> bool {
-        if self.variant.command == CommandModel::Body
-            || self.chess.is_some()
-            || self.chessma.is_some()
-        {
+        if self.variant.command == CommandModel::Body {
             let mut list = StepList::new();
             self.legal_steps(&mut list);
             return list.contains(step);
@@ -243,12 +218,10 @@ impl Position {
 
     /// Play one step. The step must be legal (see `legal_steps`); `unmake` takes it back.
     #[inline(always)]
-    pub fn make(&mut self, step: Step) -> crate::position::Undo {
+    pub fn make(&mut self, step: Step) -> crate::unit_board::Undo {
         let undo = self.undo_record();
         match self.model {
             Model::Body => self.make_body(step),
-            Model::Fide => self.make_fide(step),
-            Model::Chessma => self.make_chessma(step),
             Model::Chain | Model::Range | Model::Lead | Model::Single => match step.kind {
                 StepKind::Move => {
                     self.move_unit(step.from, step.to);
@@ -259,7 +232,7 @@ impl Position {
                 StepKind::End => self.end_turn(),
                 StepKind::Lead(mode) => self.make_lead(step.from, mode),
                 StepKind::Pin | StepKind::Drop(_) | StepKind::Promote(_) | StepKind::Push(_) => {
-                    unreachable!("pins, drops, promotions and pushes exist only in Lifeform, chess and Chessma")
+                    unreachable!("pins and drops exist only in Lifeform")
                 }
             },
         }
@@ -271,50 +244,14 @@ impl Position {
         body::make(self, step)
     }
 
-    #[inline(never)]
-    fn make_chessma(&mut self, step: Step) {
-        self.chessma_make(step, None)
-    }
-
     /// Play one step as `make` does and say what it did (`fx` is cleared first): the game's
     /// counters, the server's move list and records read this. Search and perft use `make`,
     /// which reports nothing and costs nothing more.
-    pub fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> crate::position::Undo {
+    pub fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> crate::unit_board::Undo {
         fx.clear();
-        if self.model == Model::Chessma {
-            let undo = self.undo_record();
-            self.chessma_make(step, Some(fx));
-            return undo;
-        }
         let undo = self.make(step);
         self.report_journal(step, undo.mark as usize, fx);
         undo
-    }
-
-    /// The squares whose units a legal step takes off the board (by any capture method, on
-    /// either board), before it is made: what the interface shows.
-    pub fn capture_squares(&self, step: Step) -> Vec<Square> {
-        self.capture_squares_of(&[step]).pop().unwrap_or_default()
-    }
-
-    /// `capture_squares` of each of `steps` (all legal here), on one copy of the position:
-    /// each step is made with its report and unmade again.
-    pub fn capture_squares_of(&self, steps: &[Step]) -> Vec<Vec<Square>> {
-        let mut scratch = self.clone();
-        let mut fx = Effects::new();
-        steps
-            .iter()
-            .map(|&step| {
-                let undo = scratch.make_reporting(step, &mut fx);
-                scratch.unmake(step, undo);
-                fx.removed().filter(|r| r.3).map(|r| r.2).collect()
-            })
-            .collect()
-    }
-
-    #[inline(never)]
-    fn make_fide(&mut self, step: Step) {
-        self.chess_make(step)
     }
 
     /// A unit move under the unit-moving models: the model's turn state first (activation is
@@ -345,7 +282,7 @@ impl Position {
     }
 
     /// Why the unit on `from` may not go to `to` now.
-    pub fn why_illegal(&self, from: Square, to: Square) -> Illegal {
+    pub(crate) fn why_illegal(&self, from: Square, to: Square) -> Illegal {
         let _ = to;
         if self.outcome.is_some() {
             return Illegal::GameOver;

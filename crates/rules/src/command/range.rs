@@ -8,7 +8,7 @@
 use crate::bitboard::{Bitboard, Square};
 use crate::error::Illegal;
 use crate::outcome::Side;
-use crate::position::Position;
+use crate::unit_board::UnitBoard;
 use crate::zobrist::ZOBRIST;
 
 /// The feasible leader subsets after one more move that the leaders in `covering` could
@@ -45,7 +45,7 @@ pub(crate) fn available_leaders(feasible: u64) -> u8 {
 
 /// Leaders of the side to move within activation range of `sq`, as a bit mask of slots.
 #[inline(always)]
-fn covering(pos: &Position, sq: Square) -> u8 {
+fn covering(pos: &UnitBoard, sq: Square) -> u8 {
     let s = pos.side.index();
     let kind = pos.units[pos.board[sq.index()] as usize].kind;
     let mut m = 0;
@@ -62,7 +62,7 @@ fn covering(pos: &Position, sq: Square) -> u8 {
 
 /// Which units may start a move now: within range of a leader still free in some matching.
 #[inline(always)]
-pub(crate) fn movers(pos: &Position) -> Bitboard {
+pub(crate) fn movers(pos: &UnitBoard) -> Bitboard {
     let s = pos.side.index();
     let avail = available_leaders(pos.turn.range.feasible);
     let mut zone = Bitboard::EMPTY;
@@ -80,7 +80,7 @@ pub(crate) fn movers(pos: &Position) -> Bitboard {
 }
 
 /// Units of `side` within some leader's range (the engine's evaluation).
-pub(crate) fn commanded(pos: &Position, side: Side) -> Bitboard {
+pub(crate) fn commanded(pos: &UnitBoard, side: Side) -> Bitboard {
     let s = side.index();
     let mut zone = Bitboard::EMPTY;
     for i in 0..pos.activator_count[s] as usize {
@@ -94,14 +94,14 @@ pub(crate) fn commanded(pos: &Position, side: Side) -> Bitboard {
 
 /// The turn state after the unit on `from` starts a move (leaders judged where they stand).
 #[inline(always)]
-pub(crate) fn on_move(pos: &mut Position, from: Square) {
+pub(crate) fn on_move(pos: &mut UnitBoard, from: Square) {
     let next = extend_matching(pos.turn.range.feasible, covering(pos, from));
     pos.hash ^= ZOBRIST.feasible_key(pos.turn.range.feasible) ^ ZOBRIST.feasible_key(next);
     pos.turn.range.feasible = next;
 }
 
 /// Why the own unit on `from` may not move now.
-pub(crate) fn why(pos: &Position, from: Square, range: u8) -> Illegal {
+pub(crate) fn why(pos: &UnitBoard, from: Square, range: u8) -> Illegal {
     if pos.turn.moved.has(from) {
         Illegal::AlreadyMoved
     } else {

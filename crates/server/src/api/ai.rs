@@ -1,6 +1,7 @@
 //! The AI's turns: searched in the background (through the scheduler, sched.rs) and played
 //! step by step through the same path as a person's steps.
 
+use cohort_rules::Rules;
 use std::sync::Arc;
 use std::time::Duration;
 

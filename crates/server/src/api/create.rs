@@ -1,6 +1,7 @@
 //! Creating a game: `POST /api/games` (seats, AI, clock, a start position, a custom variant
 //! or a record to continue), and [`launch`], which the lobby's accepted challenges use too.
 
+use cohort_rules::Rules;
 use std::sync::Arc;
 
 use axum::body::Bytes;

@@ -12,7 +12,7 @@ pub(super) async fn list() -> Json<Value> {
     let list: Vec<Value> = builtin_variants()
         .iter()
         .map(|v| {
-            let start = board_view(&v.start());
+            let start = board_view(&v.start(), &[]);
             with_variant_head(v, json!({"command": start["command"], "start": start}))
         })
         .collect();

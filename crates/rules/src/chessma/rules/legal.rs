@@ -276,7 +276,7 @@ mod tests {
     //! and the King's liberties carried over, the leaf count) against making every move and
     //! testing check in full, along random games.
     use super::*;
-    use crate::position::Position;
+    use crate::chessma::ChessmaGame;
 
     fn legal_slow(g: &mut Game) -> Vec<(Mv, u32)> {
         let mut pseudo = MoveBuf::new();
@@ -322,11 +322,8 @@ mod tests {
         };
         let mut nodes = 0;
         for seed in seeds {
-            let pos = match seed {
-                None => v.start(),
-                Some(text) => Position::parse(&v, text).unwrap(),
-            };
-            let c = pos.chessma();
+            let pos = ChessmaGame::parse(&v, seed.unwrap_or(&v.setup)).unwrap();
+            let c = &pos.state;
             for _ in 0..150 {
                 let mut board = Board::empty();
                 board.copy_from(&c.board);

@@ -1,160 +1,26 @@
-//! Chessma 84 in the generic unit view (`Position`): the view rebuilt from the core after
-//! each move, the position string, and steps read and written, for the interface, the
-//! notation and `Game`. Search and perft use `ChessmaGame`, the core alone.
+//! Chessma 84 positions and steps as text (NOTATION.md): the position string read onto the
+//! core, and steps read with a typed reason when they are illegal (`f3-e4/A`, `f8'xe6`,
+//! `e7-e8=Q`, `E'@d4`).
 
+use std::sync::Arc;
+
+use super::board::*;
+use super::tables::NONE;
+use super::{ChessmaGame, ChessmaState};
 use crate::bitboard::Square;
-use crate::chessma::board::*;
-use crate::chessma::tables::NONE;
-use crate::chessma::{ChessmaState, Game, Mv, Tell};
-use crate::effects::Effects;
 use crate::error::{Illegal, StepError};
-use crate::outcome::{Side, Unit, NO_UNIT};
-use crate::position::{Position, PositionError};
+use crate::interface::Rules;
 use crate::step::{Step, StepKind, StepList};
+use crate::unit_board::PositionError;
+use crate::variant::Variant;
 
-impl Position {
-    pub(crate) fn chessma(&self) -> &ChessmaState {
-        self.chessma.as_deref().expect("a chessma variant")
-    }
-
-    /// Legal moves now (none once the game is decided).
-    pub(crate) fn chessma_moves(&self) -> Vec<Mv> {
-        self.chessma().with_moves(|mv, _, _, _| mv.to_vec())
-    }
-
-    pub(crate) fn chessma_legal_steps(&self, list: &mut StepList) {
-        let c = self.chessma();
-        c.with_moves(|mv, _, _, _| {
-            for &m in mv {
-                list.push(c.step_of(m));
-            }
-        })
-    }
-
-    pub(crate) fn chessma_count(&self) -> u64 {
-        self.chessma().with_moves(|mv, _, _, _| mv.len() as u64)
-    }
-
-    /// Is the side to move's King capturable (in check, by any method)?
-    pub(crate) fn chessma_in_check(&self) -> bool {
-        let c = self.chessma();
-        c.board.in_check(&c.tables, c.board.side)
-    }
-
-    /// Chessma 84: the pieces of `side` that an enemy Immobilizer (or, for an Immobilizer,
-    /// an enemy Chameleon) freezes now. Empty in other games.
-    pub fn frozen_units(&self, side: Side) -> crate::Bitboard {
-        match &self.chessma {
-            Some(c) => c.board.frozen(&c.tables, side.index()),
-            None => crate::Bitboard::EMPTY,
-        }
-    }
-
-    /// Whether a stalemated side to move stands with its King on a corner (it loses).
-    pub fn chessma_king_on_corner(&self) -> bool {
-        let c = self.chessma();
-        let k = c.board.kings[c.board.side];
-        k != NONE && c.tables.corner[k as usize]
-    }
-
-    /// The move a step (known to be legal) stands for.
-    fn chessma_decode(&self, step: Step) -> Mv {
-        self.chessma().decode(step)
-    }
-
-    /// Play a legal step on the core, save what unmake needs, and rebuild the generic view;
-    /// `fx`, when given, gets what the step did.
-    pub(crate) fn chessma_make(&mut self, step: Step, fx: Option<&mut Effects>) {
-        let mv = self.chessma_decode(step);
-        let c = self.chessma.as_deref_mut().expect("a chessma variant");
-        let tables = c.tables.clone();
-        c.removed_marks.push(c.removed.len());
-        let mut tell = Tell {
-            fx,
-            removed: &mut c.removed,
-            kinds: &c.variant_kind,
-        };
-        let mut game = Game {
-            t: &tables,
-            b: &mut c.board,
-        };
-        let (saved, _) = game.make_reporting(mv, &mut tell);
-        c.saved.push(saved);
-        self.journal.push(crate::position::Change::Chessma);
-        self.side = self.side.other();
-        self.sync_chessma_view();
-    }
-
-    /// Take the core back one move (the journal calls it) and rebuild the generic view.
-    pub(crate) fn chessma_unmake_core(&mut self) {
-        let c = self.chessma.as_deref_mut().expect("a chessma variant");
-        let saved = c.saved.pop().expect("a record per chessma move");
-        let mark = c.removed_marks.pop().unwrap_or(0);
-        c.removed.truncate(mark);
-        let tables = c.tables.clone();
-        let mut game = Game {
-            t: &tables,
-            b: &mut c.board,
-        };
-        game.unmake(saved);
-        self.sync_chessma_view();
-    }
-
-    /// Units, board, occupancy, pockets and hash from the core.
-    pub(crate) fn sync_chessma_view(&mut self) {
-        let c = self.chessma.as_deref().expect("a chessma variant");
-        self.units.clear();
-        self.board = [NO_UNIT; 256];
-        self.occupied = Default::default();
-        self.groups = Default::default();
-        self.royals = [0; 2];
-        for s in c.tables.all.iter() {
-            let cell = c.board.cells[s.index()];
-            if cell == EMPTY {
-                continue;
-            }
-            let side = Side::from_index(side(cell));
-            let id = self.units.len() as u8;
-            self.units.push(Unit {
-                square: s,
-                kind: c.variant_kind[kind(cell) as usize],
-                side,
-                group: 0,
-                alive: true,
-            });
-            self.board[s.index()] = id;
-            self.occupied[side.index()].set(s);
-            self.groups[side.index()][0].set(s);
-            if kind(cell) == K {
-                self.royals[side.index()] += 1;
-            }
-        }
-        for &(s, cell) in &c.removed {
-            let side = Side::from_index(side(cell));
-            self.units.push(Unit {
-                square: Square::from_index(s),
-                kind: c.variant_kind[kind(cell) as usize],
-                side,
-                group: 0,
-                alive: false,
-            });
-        }
-        self.pocket = Default::default();
-        for s in 0..2 {
-            for k in 1..16 {
-                let vk = c.variant_kind[k] as usize;
-                self.pocket[s][vk] += c.board.pocket[s][k];
-            }
-        }
-        self.hash = c.board.hash;
-    }
-
+impl ChessmaGame {
     /// Read a Chessma position string (NOTATION.md):
     /// `<board> <side> <castling> <en passant> <pockets>`.
-    pub(crate) fn parse_chessma(&mut self, text: &str) -> Result<(), PositionError> {
+    pub(crate) fn parse(variant: &Arc<Variant>, text: &str) -> Result<ChessmaGame, PositionError> {
         let err = |m: String| Err(PositionError(m));
-        let mut c = ChessmaState::new(&self.variant);
-        let geo = &self.variant.geometry;
+        let mut c = ChessmaState::new(variant);
+        let geo = &variant.geometry;
         let mut fields = text.split_whitespace();
         let board_text = fields
             .next()
@@ -369,36 +235,20 @@ impl Position {
                 ["White", "Black"][b.side ^ 1]
             ));
         }
-        self.side = if b.side == 0 {
-            Side::White
-        } else {
-            Side::Black
-        };
-        self.chessma = Some(Box::new(c));
-        self.sync_chessma_view();
-        Ok(())
-    }
-
-    /// The position string (NOTATION.md).
-    pub(crate) fn chessma_text(&self) -> String {
-        self.chessma().text(&self.variant)
-    }
-
-    /// A step as NOTATION.md writes it: `f3-e4/A`, `f8'xe6`, `e7-e8=Q`, `E'@d4`.
-    pub(crate) fn chessma_step_text(&self, step: Step) -> String {
-        self.chessma().step_text(&self.variant, step)
+        Ok(ChessmaGame::new(&c, variant.clone()))
     }
 
     /// Read a step and check it is legal now.
-    pub(crate) fn parse_chessma_step(&self, text: &str) -> Result<Step, StepError> {
+    pub(crate) fn parse_text_step(&self, text: &str) -> Result<Step, StepError> {
         let syntax = StepError::syntax;
         let refuse = |illegal: Illegal, why: &str| {
             StepError::new(illegal, format!("step '{text}' is illegal: {why}"))
         };
         let geo = &self.variant.geometry;
-        let c = self.chessma();
-        let legal = self.chessma_moves();
-        let steps: Vec<Step> = legal.iter().map(|&m| c.step_of(m)).collect();
+        let c = &self.state;
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        let steps: Vec<Step> = list.iter().copied().collect();
         if let Some((piece, square)) = text.split_once('@') {
             let mut chars = piece.chars();
             let letter = chars
@@ -502,13 +352,13 @@ impl Position {
                 ),
                 _ => refuse(
                     Illegal::WrittenOtherwise,
-                    &format!("write it {}", self.chessma_step_text(**s)),
+                    &format!("write it {}", self.step_text(**s)),
                 ),
             });
         }
         let (illegal, why) = match self.unit_at(from) {
             None => (Illegal::NoUnit, "there is no piece there"),
-            Some(u) if u.side != self.side => {
+            Some(u) if u.side != self.side_to_move() => {
                 (Illegal::NotYourUnit, "that piece is not the side to move's")
             }
             Some(_) => {

@@ -1,93 +1,19 @@
-//! FIDE chess in the generic unit view (`Position`): the core's moves mirrored into the
-//! units, board and occupancy through the journal, the FEN, and the step text, for the
-//! interface, the notation and `Game`. Search and perft use `FideGame`, the core alone.
+//! FIDE chess positions and steps as text: FEN in, steps in UCI form or ours (`e7e8q`,
+//! `e7-e8=Q`), with a typed reason for an illegal one.
 
-use crate::chess::board::{ChessBoard, EMPTY, KING, PAWN, ROOK};
-use crate::chess::{fen, frame, sq64, ChessState, ChessUndo, ListSink, LETTERS};
+use std::sync::Arc;
+
+use super::board::{ChessBoard, EMPTY, KING, PAWN, ROOK};
+use super::{sq64, FideGame, LETTERS};
 use crate::error::{Illegal, StepError};
-use crate::outcome::{Side, Unit};
-use crate::position::{Position, PositionError};
+use crate::interface::Rules;
 use crate::step::{Step, StepKind, StepList};
+use crate::unit_board::PositionError;
+use crate::variant::Variant;
 
-impl Position {
-    #[inline(always)]
-    pub(crate) fn chess(&self) -> &ChessState {
-        self.chess.as_deref().expect("chess variant")
-    }
-
-    pub(crate) fn chess_legal_steps(&self, list: &mut StepList) {
-        let c = self.chess();
-        c.board.generate(&mut ListSink(list, &c.kind_of));
-    }
-
-    pub(crate) fn chess_count(&self) -> u64 {
-        self.chess().board.count()
-    }
-
-    pub(crate) fn chess_in_check(&self) -> bool {
-        self.chess().board.in_check()
-    }
-
-    /// Play a move on the core, then mirror it in the generic view through the journaled
-    /// effects (capture, move, castling rook, promotion); the core's record goes last, so
-    /// that `unmake` takes the core back first.
-    pub(crate) fn chess_make(&mut self, step: Step) {
-        let c = self.chess.as_deref_mut().expect("chess variant");
-        let (from, to, promo) = c.decode(step);
-        let undo = c.board.make(from, to, promo);
-        let (captured, cap_sq) = (undo.captured, undo.cap_sq);
-        let castle_rook = c.castle_rook(from, to);
-        let new_kind = (promo != 0).then(|| c.kind_of[promo as usize]);
-        let hash = c.board.hash;
-        if captured != EMPTY {
-            let id = self.board[frame(cap_sq).index()];
-            self.remove(id);
-        }
-        let id = self.board[frame(from).index()];
-        self.shift(id, frame(to));
-        if let Some((rf, rt)) = castle_rook {
-            let rook = self.board[frame(rf).index()];
-            self.shift(rook, frame(rt));
-        }
-        if let Some(kind) = new_kind {
-            self.set_kind(id, kind);
-        }
-        self.record_chess(undo, step);
-        self.hash = hash;
-        self.side = self.side.other();
-    }
-
-    pub(crate) fn chess_records(&mut self) -> &mut Vec<ChessUndo> {
-        &mut self.chess.as_deref_mut().expect("chess variant").records
-    }
-
-    /// Take the core back (the journal reverts the generic view).
-    pub(crate) fn chess_unmake_core(&mut self, step: Step, undo: ChessUndo) {
-        let c = self.chess.as_deref_mut().expect("chess variant");
-        let (from, to, promo) = c.decode(step);
-        c.board.unmake(from, to, promo, undo);
-    }
-
-    /// The FEN of the position.
-    pub(crate) fn chess_fen(&self) -> String {
-        fen(&self.chess().board)
-    }
-
-    /// Chess: is the side to move in check? (Always false in other games.)
-    pub fn in_check(&self) -> bool {
-        (self.chess.is_some() && self.chess_in_check())
-            || (self.chessma.is_some() && self.chessma_in_check())
-    }
-
-    pub(crate) fn chess_halfmove(&self) -> u16 {
-        self.chess().board.halfmove
-    }
-    pub(crate) fn chess_insufficient_material(&self) -> bool {
-        self.chess().board.insufficient_material()
-    }
-
-    /// Read a FEN into this (empty) position: the chess core and the generic units.
-    pub(crate) fn parse_fen(&mut self, text: &str) -> Result<(), PositionError> {
+impl FideGame {
+    /// Read a FEN (NOTATION.md: chess positions are FEN).
+    pub(crate) fn parse(variant: &Arc<Variant>, text: &str) -> Result<FideGame, PositionError> {
         let err = |m: String| Err(PositionError(m));
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() < 2 || fields.len() > 6 {
@@ -98,8 +24,7 @@ impl Position {
         }
         let mut kind_of = [0u8; 6];
         for (t, l) in LETTERS.iter().enumerate() {
-            kind_of[t] = self
-                .variant
+            kind_of[t] = variant
                 .kind_of_letter(*l)
                 .ok_or_else(|| PositionError(format!("the variant lacks piece '{l}'")))?
                 as u8;
@@ -179,14 +104,9 @@ impl Position {
         }
         let ep = fields.get(3).copied().unwrap_or("-");
         if ep != "-" {
-            let sq = self
-                .variant
-                .geometry
-                .parse_square(ep)
-                .map(sq64)
-                .ok_or_else(|| {
-                    PositionError(format!("en passant field: '{ep}' is not a square"))
-                })?;
+            let sq = variant.geometry.parse_square(ep).map(sq64).ok_or_else(|| {
+                PositionError(format!("en passant field: '{ep}' is not a square"))
+            })?;
             let (rank, pawn_sq, color) = if b.side == 0 {
                 (5, sq.wrapping_sub(8), 1u8)
             } else {
@@ -216,53 +136,11 @@ impl Position {
             return err("the side not to move is in check".into());
         }
         b.hash = b.compute_hash();
-        self.side = if b.side == 0 {
-            Side::White
-        } else {
-            Side::Black
-        };
-        for sq in 0..64u8 {
-            let pc = b.mailbox[sq as usize];
-            if pc != EMPTY {
-                let side = if pc >> 3 == 0 {
-                    Side::White
-                } else {
-                    Side::Black
-                };
-                self.add_unit(Unit {
-                    square: frame(sq),
-                    kind: kind_of[(pc & 7) as usize],
-                    side,
-                    group: 0,
-                    alive: true,
-                })?;
-            }
-        }
-        self.hash = b.hash;
-        self.chess = Some(Box::new(ChessState {
-            board: b,
-            records: Vec::with_capacity(64),
-            kind_of,
-        }));
-        Ok(())
-    }
-
-    /// UCI text of a step (`e2e4`, `e7e8q`).
-    pub fn step_uci(&self, step: Step) -> String {
-        let geo = &self.variant.geometry;
-        let mut s = format!("{}{}", geo.square_name(step.from), geo.square_name(step.to));
-        if let StepKind::Promote(kind) = step.kind {
-            s.push(
-                self.variant.pieces[kind as usize]
-                    .letter
-                    .to_ascii_lowercase(),
-            );
-        }
-        s
+        Ok(FideGame::new(b, kind_of, variant.clone()))
     }
 
     /// Parse a chess step in UCI form or ours (`e7e8q`, `e7-e8=Q`, `e7xd8=N`).
-    pub(crate) fn parse_chess_step(&self, text: &str) -> Result<Step, StepError> {
+    pub(crate) fn parse_text_step(&self, text: &str) -> Result<Step, StepError> {
         let geo = &self.variant.geometry;
         let compact: String = text
             .chars()
@@ -285,12 +163,12 @@ impl Position {
                 let t = t.ok_or_else(|| {
                     StepError::syntax(format!("'{text}': a pawn promotes to q, r, b or n"))
                 })?;
-                StepKind::Promote(self.chess().kind_of[t])
+                StepKind::Promote(self.kind_of[t])
             }
         };
         let step = Step { from, to, kind };
         let mut list = StepList::new();
-        self.chess_legal_steps(&mut list);
+        self.legal_steps(&mut list);
         if list.contains(step) {
             return Ok(step);
         }
@@ -299,7 +177,7 @@ impl Position {
                 Illegal::NoUnit,
                 format!("there is no piece on {}", geo.square_name(from)),
             ),
-            Some(u) if u.side != self.side => (
+            Some(u) if u.side != self.side_to_move() => (
                 Illegal::NotYourUnit,
                 format!(
                     "the piece on {} is {}'s",
@@ -313,9 +191,7 @@ impl Position {
                 let why = "a pawn reaching the last rank must promote (add q, r, b or n)";
                 (Illegal::MustPromote, why.into())
             }
-            Some(_) if self.chess_in_check() => {
-                (Illegal::InCheck, "it does not answer the check".into())
-            }
+            Some(_) if self.in_check() => (Illegal::InCheck, "it does not answer the check".into()),
             Some(_) => (
                 Illegal::NoSuchMove,
                 "no legal move does that (blocked, or it would expose the king)".into(),

@@ -1,15 +1,13 @@
-//! Positions on the generic unit board: units with identity, the side to move, the turn
-//! state, and an incrementally kept Zobrist hash that covers the turn state. The board
-//! families (`CommandGame`, `BodyGame`, family.rs) play on it; it also holds the unit view of
-//! the chess and Chessma cores (mirror/) for `Game`, the notation and the interfaces. Nothing
-//! here knows a command model: the board changes through journal.rs, and the command rules
+//! The generic unit board: units with identity, the side to move, the turn state, and an
+//! incrementally kept Zobrist hash that covers the turn state. The board families
+//! (`CommandGame`, `BodyGame`, family.rs) play on it; FIDE chess and Chessma 84 have cores
+//! of their own (chess/, chessma/). Nothing here knows a command model: the board changes through journal.rs, and the command rules
 //! live in command/ (one module per model).
 
 use std::fmt;
 use std::sync::Arc;
 
 use crate::bitboard::{Bitboard, Square};
-use crate::step::Step;
 use crate::turn::Model;
 pub use crate::turn::TurnState;
 use crate::variant::{CommandModel, Variant, MAX_ACTIVATORS, MAX_GROUPS, MAX_KINDS};
@@ -33,14 +31,6 @@ pub(crate) enum Change {
     Unit { id: u8, square: Square, alive: bool },
     /// The last unit entered from `side`'s pocket of `kind`, onto `to`.
     Dropped { side: Side, kind: u8, to: Square },
-    /// Unit `id` was of kind `old`.
-    Kind { id: u8, old: u8 },
-    /// FIDE chess: the dedicated core made the move `step`; its own record (castling
-    /// rights, en passant, the halfmove clock) is the last on the core's record stack. Kept
-    /// there so that a change stays four bytes, copied in a register.
-    Chess { step: Step },
-    /// Chessma 84: the core made a move; its saved state waits on the core's own stack.
-    Chessma,
 }
 
 /// What `unmake` needs to take a step back: where the effect journal stood, and the state
@@ -55,7 +45,7 @@ pub struct Undo {
 }
 
 #[derive(Clone)]
-pub struct Position {
+pub struct UnitBoard {
     pub(crate) variant: Arc<Variant>,
     /// The variant's command component (a copy of what `variant` says, for dispatch).
     pub(crate) model: Model,
@@ -80,10 +70,6 @@ pub struct Position {
     pub(crate) shared: Bitboard,
     /// The effects of the steps made so far, newest last; `unmake` reverts them (journal.rs).
     pub(crate) journal: Vec<Change>,
-    /// FIDE chess: the dedicated 8x8 core (the generic fields above mirror it).
-    pub(crate) chess: Option<Box<crate::chess::ChessState>>,
-    /// Chessma 84: the dedicated core over the two sheets (the generic fields mirror it).
-    pub(crate) chessma: Option<Box<crate::chessma::ChessmaState>>,
     /// Units of each kind each side has in hand (placement variants).
     pub(crate) pocket: [[u8; MAX_KINDS]; 2],
 }
@@ -99,7 +85,7 @@ impl fmt::Display for PositionError {
 }
 impl std::error::Error for PositionError {}
 
-impl Position {
+impl UnitBoard {
     pub fn variant(&self) -> &Arc<Variant> {
         &self.variant
     }
@@ -146,8 +132,8 @@ impl Position {
     }
 
     /// A board without units.
-    pub(crate) fn empty(variant: &Arc<Variant>, side: Side) -> Position {
-        Position {
+    pub(crate) fn empty(variant: &Arc<Variant>, side: Side) -> UnitBoard {
+        UnitBoard {
             variant: variant.clone(),
             model: Model::of(variant),
             board: [NO_UNIT; 256],
@@ -166,8 +152,6 @@ impl Position {
             shared: Bitboard::EMPTY,
             journal: Vec::with_capacity(256),
             pocket: [[0; MAX_KINDS]; 2],
-            chess: None,
-            chessma: None,
         }
     }
 
@@ -226,12 +210,6 @@ impl Position {
 
     /// The hash computed from scratch; `hash()` keeps it incrementally.
     pub fn compute_hash(&self) -> u64 {
-        if let Some(c) = &self.chess {
-            return c.board_hash();
-        }
-        if let Some(c) = &self.chessma {
-            return c.board.compute_hash();
-        }
         let mut h = self.units().map(Self::unit_key).fold(0, |a, b| a ^ b);
         if self.side == Side::Black {
             h ^= ZOBRIST.side;
@@ -259,8 +237,8 @@ impl Position {
     }
 }
 
-impl fmt::Debug for Position {
+impl fmt::Debug for UnitBoard {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "Position({} {:?})", self.to_text(), self.turn)
+        write!(f, "UnitBoard({} {:?})", self.to_text(), self.turn)
     }
 }
