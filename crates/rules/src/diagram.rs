@@ -81,12 +81,11 @@ pub fn empty_targets(v: &Variant, moves: &str, side: Side, from: Square) -> (Bit
 /// where it may move (empty squares) and capture (enemy units).
 fn board_targets<R: Rules>(pos: &R, moves: &str, side: Side, from: Square) -> (Bitboard, Bitboard) {
     let v = pos.variant();
-    if v.is_chessma() && pos.unit_at(from).is_some_and(|u| u.side == side) {
-        // Chessma 84's lines run on two sheets and its pieces capture in their own ways:
-        // a real unit's targets are the rules' own destinations.
-        let t = pos.destinations(from);
-        let enemy = pos.occupied(side.other());
-        return (t & !enemy, t & enemy);
+    if pos.unit_at(from).is_some_and(|u| u.side == side) {
+        // A family whose pieces the letters cannot describe gives a real unit's targets.
+        if let Some(targets) = pos.own_targets(from) {
+            return targets;
+        }
     }
     let Some(set) = compile(v, moves, side) else {
         return (Bitboard::EMPTY, Bitboard::EMPTY);

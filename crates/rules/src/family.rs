@@ -364,6 +364,12 @@ impl Rules for Position {
     fn command_view(&self) -> CommandView {
         each!(self, g => g.command_view())
     }
+    fn rules_text(&self) -> crate::rules_text::RulesText {
+        each!(self, g => g.rules_text())
+    }
+    fn own_targets(&self, from: Square) -> Option<(Bitboard, Bitboard)> {
+        each!(self, g => g.own_targets(from))
+    }
     fn to_text(&self) -> String {
         each!(self, g => g.to_text())
     }

@@ -16,6 +16,7 @@ use crate::describe::CommandView;
 use crate::effects::Effects;
 use crate::error::{Illegal, StepError};
 use crate::outcome::{EndReason, Outcome, Side, Unit};
+use crate::rules_text::RulesText;
 use crate::step::{Step, StepList};
 use crate::variant::Variant;
 
@@ -212,6 +213,17 @@ pub trait Rules: Clone + Send + Sync + 'static {
                 format!("{text} is illegal: {}", Illegal::NoSuchStep),
             ),
         }
+    }
+    /// The game's rules in sentences, for the rules page: by default written from the
+    /// variant's data; a family whose rules the data cannot say gives its own.
+    fn rules_text(&self) -> RulesText {
+        crate::rules_text::from_data(self.variant(), true)
+    }
+    /// Where the own unit on `from` moves and captures on this board (moves onto empty
+    /// squares, captures), when the piece's Betza letters cannot say it (Chessma 84's two
+    /// sheets and capture methods). None: the letters say it (piece diagrams use them).
+    fn own_targets(&self, _from: Square) -> Option<(Bitboard, Bitboard)> {
+        None
     }
     /// The command picture for the side to move (leaders, links, zones); empty where every
     /// unit may move.

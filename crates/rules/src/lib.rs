@@ -36,7 +36,7 @@ pub use family::{AnyUndo, BodyGame, ChessmaGame, CommandGame, FideGame, Position
 pub use game::{EndReason, Game};
 pub use interface::Rules;
 pub use outcome::{Outcome, Side, Unit};
-pub use rules_text::{rules_text, RulesText};
+pub use rules_text::RulesText;
 pub use step::{Step, StepKind, StepList};
 pub use unit_board::{PositionError, TurnState, Undo, UnitBoard};
 pub use variant::{

@@ -1,7 +1,8 @@
 //! A variant's rules in sentences, for the rules page: the command settings, how the game is
-//! won, lost and drawn, and each piece's moves in words, written from the variant's data; a
-//! family of rules that the data cannot describe (Chessma 84, RULES-DETAILS.md section 7)
-//! gives its own statements instead (chessma/text.rs). The server only renders these.
+//! won, lost and drawn, and each piece's moves in words, written from the variant's data.
+//! Each family answers `Rules::rules_text`: the board families and FIDE chess from the data
+//! here, Chessma 84 (whose rules the data cannot describe, RULES-DETAILS.md section 7) with
+//! its own statements (chessma/text.rs). The server only renders these.
 
 use crate::variant::{CommandModel, NoLegalTurn, PieceKind, Variant, Victory};
 
@@ -20,40 +21,25 @@ pub struct RulesText {
     pub sections: Vec<(String, Vec<String>)>,
 }
 
-/// The rules of `v` in sentences: its family's own where it has them (Chessma 84), else
-/// written from its data.
-pub fn rules_text(v: &Variant) -> RulesText {
-    let mut pieces: Vec<(char, String)> = v
-        .pieces
-        .iter()
-        .map(|p| (p.letter, describe_moves(&p.moves)))
-        .collect();
-    if v.is_chessma() {
-        use crate::chessma::text;
-        let owned = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        for (letter, words) in pieces.iter_mut() {
-            if let Some((_, own)) = text::PIECES.iter().find(|(c, _)| c == letter) {
-                *words = own.to_string();
-            }
-        }
-        return RulesText {
-            command: command_rules(v),
-            victory: owned(text::VICTORY),
-            draws: owned(text::DRAWS),
-            pieces,
-            sections: text::SECTIONS
-                .iter()
-                .map(|&(title, items)| (title.to_string(), owned(items)))
-                .collect(),
-        };
-    }
+/// The rules of `v` in sentences, written from its data. `no_legal_turn`: whether the
+/// variant's `no-legal-turn` verdict is how a side without a legal turn ends (not in FIDE
+/// chess, where checkmate and stalemate decide).
+pub(crate) fn from_data(v: &Variant, no_legal_turn: bool) -> RulesText {
     RulesText {
         command: command_rules(v),
         victory: vec![victory_text(v)],
-        draws: draw_rules(v),
-        pieces,
+        draws: draw_rules(v, no_legal_turn),
+        pieces: pieces_in_words(v),
         sections: vec![],
     }
+}
+
+/// Each piece's moves in words, from its Betza letters.
+pub(crate) fn pieces_in_words(v: &Variant) -> Vec<(char, String)> {
+    v.pieces
+        .iter()
+        .map(|p| (p.letter, describe_moves(&p.moves)))
+        .collect()
 }
 
 fn letters_named(v: &Variant, pick: impl Fn(&PieceKind) -> bool) -> String {
@@ -75,7 +61,7 @@ fn join_words(items: &[String]) -> String {
 }
 
 /// The command settings in sentences.
-fn command_rules(v: &Variant) -> Vec<String> {
+pub(crate) fn command_rules(v: &Variant) -> Vec<String> {
     let leaders = letters_named(v, |p| p.leader);
     let mut out = vec![];
     match &v.command {
@@ -204,9 +190,9 @@ fn victory_text(v: &Variant) -> String {
     }
 }
 
-fn draw_rules(v: &Variant) -> Vec<String> {
+fn draw_rules(v: &Variant, no_legal_turn: bool) -> Vec<String> {
     let mut out = vec![];
-    if !v.fide {
+    if no_legal_turn {
         out.push(match v.no_legal_turn {
             NoLegalTurn::Loss => {
                 "A side with no legal turn at the start of its turn loses.".to_string()

@@ -1,17 +1,18 @@
 //! A variant's rules as the rules page shows them (`GET /api/variants/<id>`, `/rules/<id>`):
 //! the variant's data (summary, pieces with their Betza moves, groups, the setup and whether
-//! it is reconstructed) and the rules crate's statements (`cohort_rules::rules_text`: the
+//! it is reconstructed) and the rules crate's statements (`Rules::rules_text` of the game's family: the
 //! command settings, victory, draws, each piece's moves in words, a family's own sections).
 //! Nothing here words a rule.
 
-use cohort_rules::{rules_text, Variant};
+use cohort_rules::{Rules, Variant};
 use serde_json::{json, Value};
 
 use crate::view::{board_view, with_variant_head};
 
 /// The whole rules page of `v` as JSON.
 pub fn variant_rules(v: &std::sync::Arc<Variant>) -> Value {
-    let text = rules_text(v);
+    let start = v.start();
+    let text = start.rules_text();
     let words = |letter: char| {
         text.pieces
             .iter()
@@ -55,7 +56,6 @@ pub fn variant_rules(v: &std::sync::Arc<Variant>) -> Value {
             })
         })
         .collect();
-    let start = v.start();
     with_variant_head(
         v,
         json!({

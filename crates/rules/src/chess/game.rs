@@ -241,6 +241,11 @@ impl Rules for FideGame {
     fn parse_step(&self, text: &str) -> Result<Step, crate::error::StepError> {
         self.parse_text_step(text.trim())
     }
+    /// From the data, but a side without a legal move is checkmated or stalemated, not
+    /// judged by the variant's `no-legal-turn`.
+    fn rules_text(&self) -> crate::rules_text::RulesText {
+        crate::rules_text::from_data(&self.variant, false)
+    }
     /// FIDE's automatic draws at a move's start: the fifty-move rule and insufficient
     /// material.
     fn automatic_draw(&self) -> Option<EndReason> {

@@ -361,4 +361,15 @@ impl Rules for ChessmaGame {
     fn parse_step(&self, text: &str) -> Result<Step, crate::error::StepError> {
         self.parse_text_step(text.trim())
     }
+    fn rules_text(&self) -> crate::rules_text::RulesText {
+        super::text::rules_text(&self.variant)
+    }
+    /// Lines run on two sheets and pieces capture in their own ways: a unit's targets are
+    /// the rules' own destinations.
+    fn own_targets(&self, from: Square) -> Option<(Bitboard, Bitboard)> {
+        let unit = self.unit_at(from)?;
+        let t = self.destinations(from);
+        let enemy = self.occupied(unit.side.other());
+        Some((t & !enemy, t & enemy))
+    }
 }

@@ -1,7 +1,32 @@
 //! Chessma 84 in words, for the rules page (RULES-DETAILS.md section 7): the game end of 7.5
 //! and how each piece moves and captures (7.3, 7.4, with the settled points of 7.7). The
 //! variant file cannot say this (its Ultima pieces are written `mQ`, a Queen that never
-//! captures); `rules_text` (rules_text.rs) hands it to the interface.
+//! captures); `ChessmaGame::rules_text` hands it to the interface.
+
+use crate::rules_text::{command_rules, pieces_in_words, RulesText};
+use crate::variant::Variant;
+
+/// The rules of Chessma 84 in sentences: the statements below, each piece's in place of its
+/// Betza letters.
+pub(crate) fn rules_text(v: &Variant) -> RulesText {
+    let owned = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut pieces = pieces_in_words(v);
+    for (letter, words) in pieces.iter_mut() {
+        if let Some((_, own)) = PIECES.iter().find(|(c, _)| c == letter) {
+            *words = own.to_string();
+        }
+    }
+    RulesText {
+        command: command_rules(v),
+        victory: owned(VICTORY),
+        draws: owned(DRAWS),
+        pieces,
+        sections: SECTIONS
+            .iter()
+            .map(|&(title, items)| (title.to_string(), owned(items)))
+            .collect(),
+    }
+}
 
 /// How the game is won or lost (7.5).
 pub(crate) const VICTORY: &[&str] = &[
