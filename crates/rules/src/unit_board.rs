@@ -50,7 +50,7 @@ pub struct UnitBoard {
     /// The variant's command component (a copy of what `variant` says, for dispatch).
     pub(crate) model: Model,
     pub(crate) board: [u8; 256],
-    pub(crate) units: Vec<Unit>,
+    pub(crate) units: UnitList,
     pub(crate) occupied: [Bitboard; 2],
     pub(crate) groups: [[Bitboard; MAX_GROUPS]; 2],
     /// Index for the chain model: the living leader of each group, or NO_UNIT once captured.
@@ -72,6 +72,61 @@ pub struct UnitBoard {
     pub(crate) journal: Vec<Change>,
     /// Units of each kind each side has in hand (placement variants).
     pub(crate) pocket: [[u8; MAX_KINDS]; 2],
+}
+
+/// The units of a board by id, inline: one slot per possible `u8` id, so that an id indexes
+/// without a bounds check or a pointer to follow (make and unmake touch a unit each step).
+#[derive(Clone)]
+pub(crate) struct UnitList {
+    items: [Unit; 256],
+    len: u8,
+}
+
+const NO_SLOT: Unit = Unit {
+    square: Square::from_index(0),
+    kind: 0,
+    side: Side::White,
+    group: 0,
+    alive: false,
+};
+
+impl UnitList {
+    pub(crate) fn new() -> UnitList {
+        UnitList {
+            items: [NO_SLOT; 256],
+            len: 0,
+        }
+    }
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len as usize
+    }
+    /// Add a unit (the caller keeps the count under `MAX_UNITS`).
+    pub(crate) fn push(&mut self, u: Unit) {
+        self.items[self.len as usize] = u;
+        self.len += 1;
+    }
+    pub(crate) fn pop(&mut self) -> Option<Unit> {
+        self.len = self.len.checked_sub(1)?;
+        Some(self.items[self.len as usize])
+    }
+    pub(crate) fn iter(&self) -> std::slice::Iter<'_, Unit> {
+        self.items[..self.len as usize].iter()
+    }
+}
+
+impl std::ops::Index<usize> for UnitList {
+    type Output = Unit;
+    #[inline(always)]
+    fn index(&self, id: usize) -> &Unit {
+        &self.items[id & 255]
+    }
+}
+impl std::ops::IndexMut<usize> for UnitList {
+    #[inline(always)]
+    fn index_mut(&mut self, id: usize) -> &mut Unit {
+        &mut self.items[id & 255]
+    }
 }
 
 /// A malformed position string.
@@ -99,6 +154,7 @@ impl UnitBoard {
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
+    #[inline(always)]
     pub fn hash(&self) -> u64 {
         self.hash
     }
@@ -137,7 +193,7 @@ impl UnitBoard {
             variant: variant.clone(),
             model: Model::of(variant),
             board: [NO_UNIT; 256],
-            units: Vec::new(),
+            units: UnitList::new(),
             occupied: [Bitboard::EMPTY; 2],
             groups: [[Bitboard::EMPTY; MAX_GROUPS]; 2],
             leaders: [[NO_UNIT; MAX_GROUPS]; 2],
