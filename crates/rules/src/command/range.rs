@@ -46,16 +46,29 @@ pub(crate) fn available_leaders(feasible: u64) -> u8 {
 /// Leaders of the side to move within activation range of `sq`, as a bit mask of slots.
 #[inline(always)]
 fn covering(pos: &UnitBoard, sq: Square) -> u8 {
+    if pos.variant.restricted_activation {
+        let kind = pos.units[pos.board[sq.index()] as usize].kind;
+        covering_by(pos, sq, |leader| {
+            (pos.variant.activates[leader as usize] >> kind) as u8 & 1
+        })
+    } else {
+        // Every leader activates every kind (the Chieftain games): one test fewer a leader.
+        covering_by(pos, sq, |_| 1)
+    }
+}
+
+/// The slots of living leaders within range of `sq` for which `activates(leader kind)` is 1.
+#[inline(always)]
+fn covering_by(pos: &UnitBoard, sq: Square, activates: impl Fn(u8) -> u8) -> u8 {
     let s = pos.side.index();
-    let kind = pos.units[pos.board[sq.index()] as usize].kind;
+    let boxes = &pos.variant.range_box;
     let mut m = 0;
     for i in 0..pos.activator_count[s] as usize {
         let u = &pos.units[pos.activators[s][i] as usize];
         // Without branches: which leaders cover a move is data the branch predictor cannot
         // learn (the `&&` form was a twentieth of made-leaf perft in Chieftain).
-        let near = pos.variant.range_box[u.square.index()].has(sq) as u8;
-        let activates = (pos.variant.activates[u.kind as usize] >> kind) as u8 & 1;
-        m |= (u.alive as u8 & near & activates) << i;
+        let near = boxes[u.square.index()].has(sq) as u8;
+        m |= (u.alive as u8 & near & activates(u.kind)) << i;
     }
     m
 }
