@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::build::build;
 use super::{CommandModel, Variant, VariantError};
-use crate::interface::Rules;
+use crate::Rules;
 
 #[derive(Clone)]
 pub(super) struct Entry {
