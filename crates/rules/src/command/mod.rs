@@ -160,9 +160,8 @@ impl UnitBoard {
     /// All legal steps now (NOTATION.md's step rules).
     pub fn legal_steps(&self, list: &mut StepList) {
         list.clear();
-        match self.model {
-            Model::Body => return self.for_each_body_step(|s| list.push(s)),
-            _ => {}
+        if self.model == Model::Body {
+            return self.for_each_body_step(|s| list.push(s));
         }
         if self.awaits_lead() {
             return self.for_each_lead_step(|s| list.push(s));
@@ -176,13 +175,10 @@ impl UnitBoard {
     /// The number of legal steps, without listing them.
     #[inline]
     pub fn count_steps(&self) -> u64 {
-        match self.model {
-            Model::Body => {
-                let mut n = 0;
-                self.for_each_body_step(|_| n += 1);
-                return n;
-            }
-            _ => {}
+        if self.model == Model::Body {
+            let mut n = 0;
+            self.for_each_body_step(|_| n += 1);
+            return n;
         }
         if self.awaits_lead() {
             let mut n = 0;
