@@ -81,8 +81,9 @@
         ' Post a challenge and keep this page open until someone accepts it; or accept one below.'),
       form, el('h2', {}, 'Open challenges'), list));
 
-    async function refresh() {
-      // Our own challenges first: accepted ones send us to our seat.
+    // Our own challenges: an accepted one sends us to our seat. Asking also keeps a live
+    // challenge open (the server withdraws one nobody asks about for 30 s).
+    async function checkMine() {
       const m = mine();
       for (const [id, tok] of Object.entries(m)) {
         try {
@@ -91,13 +92,17 @@
             delete m[id];
             saveMine(m);
             location.href = s.link;
-            return;
+            return true;
           }
           if (s.state !== 'open') { delete m[id]; saveMine(m); }
         } catch { delete m[id]; saveMine(m); }
       }
-      let open;
-      try { open = await call('GET', '/api/challenges'); } catch (e) { err.textContent = e.message; return; }
+      return false;
+    }
+
+    let shown = [];
+    function draw(open) {
+      shown = open;
       const own = mine();
       list.replaceChildren(open.length
         ? el('ul', { class: 'challenge-list' }, open.map((c) => el('li', { 'data-challenge': c.id, 'data-testid': `challenge-${c.id}` },
@@ -120,8 +125,35 @@
               } }, 'Accept')))
         ) : el('p', { class: 'hint', 'data-testid': 'no-challenges' }, 'No open challenges: post one.'));
     }
+
+    // A refresh by request (after our own action): our challenges, then the list.
+    async function refresh() {
+      if (await checkMine()) return;
+      try { draw(await call('GET', '/api/challenges')); } catch (e) { err.textContent = e.message; }
+    }
+
+    // The list follows the server over a WebSocket: sent at every change of the lobby, on
+    // any instance. One of ours leaving the list may mean it was accepted: look at once.
+    function follow() {
+      const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+      let ws;
+      try { ws = new WebSocket(`${proto}://${location.host}/api/challenges/watch`); } catch { setTimeout(follow, 2000); return; }
+      let opened = false;
+      ws.onopen = () => { opened = true; };
+      ws.onmessage = (m) => {
+        let open;
+        try { open = JSON.parse(m.data); } catch { return; }
+        if (!Array.isArray(open)) return;
+        const own = mine();
+        const gone = shown.some((c) => own[c.id]) && !open.some((c) => own[c.id]);
+        draw(open);
+        if (gone) checkMine();
+      };
+      ws.onclose = () => setTimeout(follow, opened ? 500 : 2000);
+    }
     await refresh();
-    setInterval(refresh, 1000);
+    follow();
+    setInterval(checkMine, 5000);
   }
   main();
 }());

@@ -4,6 +4,7 @@
 mod accounts;
 mod admission;
 mod api;
+pub mod challenges;
 pub mod clock;
 pub mod custom;
 pub mod error;
@@ -186,6 +187,8 @@ impl App {
                 }
             }
         });
+        // PostgreSQL: changes other instances commit reach this one's watchers.
+        tokio::spawn(follow_other_instances(Arc::downgrade(&app)));
         // Games left alone leave memory (bounded memory whatever the number of games).
         let weak = Arc::downgrade(&app);
         let idle = app.config.idle_unload;
@@ -231,6 +234,29 @@ impl App {
     /// "Security"): only then are forwarded headers believed.
     pub fn trusts(&self, ip: IpAddr) -> bool {
         self.config.behind_proxy && self.config.trusted_proxies.contains(&ip.to_canonical())
+    }
+
+    /// A signal at every change of the lobby, here or on another instance (what the lobby's
+    /// WebSocket watchers follow).
+    pub fn lobby_changes(&self) -> broadcast::Receiver<()> {
+        self.lobby.changed.subscribe()
+    }
+
+    /// Another instance committed a change to game `id` (PostgreSQL's notification): if the
+    /// game is in memory here, bring it up to storage's version and send the new view to
+    /// its watchers. This instance's own changes are announced too and find nothing new.
+    pub(crate) async fn changed_elsewhere(&self, id: &str) {
+        let slot = self.games.lock().unwrap().get(id).cloned();
+        let Some(slot) = slot else { return };
+        let mut live = slot.live.lock().await;
+        let before = live.row.version;
+        match api::play::refresh(self, &mut live).await {
+            Ok(()) if live.row.version != before => {
+                let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+            }
+            Ok(()) => {}
+            Err(e) => eprintln!("cohort serve: game {id} changed elsewhere, not reloaded: {e}"),
+        }
     }
 
     /// Take game `id` out of memory (its copy is not to be trusted): the next request
@@ -436,4 +462,46 @@ pub async fn serve_on(
         while connections.join_next().await.is_some() {}
     })
     .await;
+}
+
+/// PostgreSQL: listen for the games other instances change (`store::GAMES_CHANNEL`) and
+/// pass each to `App::changed_elsewhere`, and for changes of the lobby
+/// (`store::LOBBY_CHANNEL`), which this instance's lobby watchers hear; until the store closes or the app is gone. On
+/// SQLite (one instance) it returns at once.
+async fn follow_other_instances(app: std::sync::Weak<App>) {
+    let Some(strong) = app.upgrade() else { return };
+    let mut closed = strong.store.closed();
+    let listener = strong.store.listen_games().await;
+    drop(strong);
+    let mut listener = match listener {
+        Ok(Some(l)) => l,
+        Ok(None) => return,
+        Err(e) => {
+            eprintln!("cohort serve: not listening for other instances' changes: {e}");
+            return;
+        }
+    };
+    loop {
+        if *closed.borrow() {
+            return;
+        }
+        tokio::select! {
+            _ = closed.changed() => return,
+            note = listener.recv() => match note {
+                Ok(note) => {
+                    let Some(app) = app.upgrade() else { return };
+                    if note.channel() == store::LOBBY_CHANNEL {
+                        let _ = app.lobby.changed.send(());
+                    } else {
+                        app.changed_elsewhere(note.payload()).await;
+                    }
+                }
+                // The listener reconnects by itself; a failure here is passing.
+                Err(e) => {
+                    eprintln!("cohort serve: listening for other instances' changes: {e}");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+            },
+        }
+    }
 }

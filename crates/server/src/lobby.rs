@@ -1,16 +1,20 @@
 //! The lobby (docs/server.md, "Lobby"): open challenges (variant, time control, colour, rated
-//! or not) that anyone may accept; accepting one starts the game for both. Challenges live in
-//! memory: a live-clock challenge is withdrawn when its creator's page stops asking about it
-//! (30 s), a correspondence one after a week; a restart clears them (games already started are
-//! stored like every game).
+//! or not) that anyone may accept; accepting one starts the game for both. Challenges are
+//! stored (challenges.rs), so every instance shows the same ones and a restart keeps them: a
+//! live-clock challenge is withdrawn when its creator's page stops asking about it (30 s), a
+//! correspondence one after a week. The lobby page follows the list over a WebSocket
+//! (`/api/challenges/watch`), sent again at every change on any instance.
 
 use cohort_rules::Rules;
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::HeaderMap;
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use cohort_rules::builtin;
@@ -19,7 +23,8 @@ use serde_json::{json, Value};
 
 use crate::accounts::{address, current_user, Conn};
 use crate::api::create::{launch, ClockSpec};
-use crate::clock::{Clock, TimeControl};
+use crate::challenges::{Challenge, Refused};
+use crate::clock::Clock;
 use crate::error::{body, Answer, ApiError, ApiPath, ApiQuery, Code, MAX_BODY};
 use crate::store::{now_ms, GameRow};
 use crate::token;
@@ -28,73 +33,44 @@ use crate::App;
 /// Open challenges on the server at once, and per creator (account or address).
 pub const MAX_OPEN: usize = 200;
 pub const MAX_OPEN_EACH: usize = 3;
-/// A live challenge whose creator's page has not asked about it for this long is withdrawn.
-const STALE_LIVE_MS: i64 = 30_000;
-const STALE_CORR_MS: i64 = 7 * 86_400_000;
 
-#[derive(Clone)]
-struct Challenge {
-    id: String,
-    /// The creator's secret: it reads the challenge's state and the creator's seat link.
-    secret: String,
-    /// Account id or "ip:<address>": one creator's challenges are limited in number.
-    owner: String,
-    /// The creator's account (id, name), if logged in.
-    by: Option<(String, String)>,
-    variant: String,
-    control: TimeControl,
-    /// The creator's colour: "white", "black" or "random".
-    colour: String,
-    rated: bool,
-    created_ms: i64,
-    seen_ms: i64,
-    /// Once accepted: the game and the creator's seat link.
-    game: Option<(String, String)>,
-    cancelled: bool,
+fn summary(c: &Challenge) -> Value {
+    let name = builtin(&c.variant).map(|v| v.name.clone());
+    json!({
+        "id": c.id,
+        "variant": c.variant,
+        "name": name,
+        "time_control": c.control.describe(),
+        "clock_kind": c.control.kind(),
+        "colour": c.colour,
+        "rated": c.rated,
+        "by": c.by.as_ref().map(|b| b.1.clone()),
+        "created_ms": c.created_ms,
+    })
 }
 
-impl Challenge {
-    fn open(&self, now: i64) -> bool {
-        let stale = match self.control {
-            TimeControl::Correspondence { .. } => STALE_CORR_MS,
-            _ => STALE_LIVE_MS,
-        };
-        self.game.is_none() && !self.cancelled && now - self.seen_ms < stale
-    }
-
-    fn summary(&self) -> Value {
-        let name = builtin(&self.variant).map(|v| v.name.clone());
-        json!({
-            "id": self.id,
-            "variant": self.variant,
-            "name": name,
-            "time_control": self.control.describe(),
-            "clock_kind": self.control.kind(),
-            "colour": self.colour,
-            "rated": self.rated,
-            "by": self.by.as_ref().map(|b| b.1.clone()),
-            "created_ms": self.created_ms,
-        })
-    }
-}
-
-#[derive(Default)]
+/// What this instance knows of the lobby: a signal to its watchers that the list changed
+/// (here, or on another instance: PostgreSQL's `LOBBY_CHANNEL`, lib.rs).
 pub struct Lobby {
-    challenges: std::sync::Mutex<Vec<Challenge>>,
-    /// Held while a challenge is accepted: one challenge starts one game.
-    accepting: tokio::sync::Mutex<()>,
+    pub(crate) changed: tokio::sync::broadcast::Sender<()>,
 }
 
-impl Lobby {
-    fn tidy(list: &mut Vec<Challenge>, now: i64) {
-        // Accepted or withdrawn challenges are kept an hour, for their creators to read.
-        list.retain(|c| c.open(now) || now - c.seen_ms < 3_600_000);
+impl Default for Lobby {
+    fn default() -> Lobby {
+        Lobby {
+            changed: tokio::sync::broadcast::channel(16).0,
+        }
     }
+}
+
+fn stored(e: sqlx::Error) -> ApiError {
+    ApiError::internal(format!("the lobby's storage failed, nothing changed: {e}"))
 }
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/challenges", get(list).post(create))
+        .route("/api/challenges/watch", get(watch))
         .route("/api/challenges/{id}", get(status))
         .route("/api/challenges/{id}/accept", post(accept))
         .route("/api/challenges/{id}/cancel", post(cancel))
@@ -103,17 +79,60 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
+async fn open_list(app: &App) -> Result<Value, ApiError> {
+    let open = app.store.open_challenges(now_ms()).await.map_err(stored)?;
+    Ok(open.iter().map(summary).collect::<Vec<_>>().into())
+}
+
 async fn list(State(app): State<Arc<App>>) -> Answer {
-    let now = now_ms();
-    let mut list = app.lobby.challenges.lock().unwrap();
-    Lobby::tidy(&mut list, now);
-    let open: Vec<Value> = list
-        .iter()
-        .rev()
-        .filter(|c| c.open(now))
-        .map(Challenge::summary)
-        .collect();
-    Ok(Json(open.into()))
+    Ok(Json(open_list(&app).await?))
+}
+
+/// The open challenges over a WebSocket: sent on connecting, at every change of the lobby,
+/// and every 10 s (stale challenges drop out without a change).
+async fn watch(
+    State(app): State<Arc<App>>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let upgrade = upgrade.map_err(|e| {
+        ApiError::new(
+            Code::NotWebsocket,
+            format!("not a WebSocket request: {}", e.body_text()),
+        )
+        .with_status(e.status())
+    })?;
+    Ok(upgrade.on_upgrade(move |socket| follow(socket, app)))
+}
+
+async fn follow(socket: WebSocket, app: Arc<App>) {
+    use futures_util::{SinkExt, StreamExt};
+    let (mut tx, mut rx) = socket.split();
+    let mut changed = app.lobby_changes();
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(10));
+    loop {
+        let Ok(list) = open_list(&app).await else {
+            return;
+        };
+        if tx
+            .send(Message::Text(list.to_string().into()))
+            .await
+            .is_err()
+        {
+            return;
+        }
+        tokio::select! {
+            _ = tick.tick() => {}
+            update = changed.recv() => {
+                if let Err(tokio::sync::broadcast::error::RecvError::Closed) = update {
+                    return;
+                }
+            }
+            incoming = rx.next() => match incoming {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(_)) => {}
+            }
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -175,24 +194,29 @@ async fn create(
         game: None,
         cancelled: false,
     };
-    let mut list = app.lobby.challenges.lock().unwrap();
-    Lobby::tidy(&mut list, now);
-    let open: Vec<&Challenge> = list.iter().filter(|x| x.open(now)).collect();
-    if open.len() >= MAX_OPEN {
-        return Err(ApiError::new(
-            Code::LimitReached,
-            format!("the lobby holds at most {MAX_OPEN} open challenges; accept one instead"),
-        ));
+    match app
+        .store
+        .add_challenge(&c, MAX_OPEN, MAX_OPEN_EACH)
+        .await
+        .map_err(stored)?
+    {
+        Ok(()) => {}
+        Err(Refused::Full) => {
+            return Err(ApiError::new(
+                Code::LimitReached,
+                format!("the lobby holds at most {MAX_OPEN} open challenges; accept one instead"),
+            ))
+        }
+        Err(Refused::TooMany) => {
+            return Err(ApiError::new(
+                Code::LimitReached,
+                format!("at most {MAX_OPEN_EACH} open challenges each; cancel one first"),
+            ))
+        }
     }
-    if open.iter().filter(|x| x.owner == c.owner).count() >= MAX_OPEN_EACH {
-        return Err(ApiError::new(
-            Code::LimitReached,
-            format!("at most {MAX_OPEN_EACH} open challenges each; cancel one first"),
-        ));
-    }
-    let mut answer = c.summary();
+    let _ = app.lobby.changed.send(());
+    let mut answer = summary(&c);
     answer["token"] = c.secret.clone().into();
-    list.push(c);
     Ok(Json(answer))
 }
 
@@ -209,14 +233,15 @@ async fn status(
     ApiQuery(q): ApiQuery<StatusQuery>,
 ) -> Answer {
     let now = now_ms();
-    let mut list = app.lobby.challenges.lock().unwrap();
-    let c = list
-        .iter_mut()
-        .find(|c| c.id == id)
+    let c = app
+        .store
+        .challenge(&id)
+        .await
+        .map_err(stored)?
         .ok_or_else(|| ApiError::not_found(format!("no challenge '{id}'")))?;
     let creator = q.token.as_deref() == Some(c.secret.as_str());
     if creator && c.open(now) {
-        c.seen_ms = now;
+        app.store.touch_challenge(&id, now).await.map_err(stored)?;
     }
     let state = if c.game.is_some() {
         "accepted"
@@ -225,7 +250,7 @@ async fn status(
     } else {
         "withdrawn"
     };
-    let mut v = c.summary();
+    let mut v = summary(&c);
     v["state"] = state.into();
     v["game"] = c.game.as_ref().map(|g| g.0.clone()).into();
     if creator {
@@ -250,10 +275,11 @@ async fn cancel(
         _ => body(raw)?,
     };
     let now = now_ms();
-    let mut list = app.lobby.challenges.lock().unwrap();
-    let c = list
-        .iter_mut()
-        .find(|c| c.id == id)
+    let c = app
+        .store
+        .challenge(&id)
+        .await
+        .map_err(stored)?
         .ok_or_else(|| ApiError::not_found(format!("no challenge '{id}'")))?;
     if req.token.as_deref() != Some(c.secret.as_str()) {
         return Err(ApiError::new(
@@ -261,13 +287,13 @@ async fn cancel(
             "only the challenge's creator (its token) can cancel it",
         ));
     }
-    if !c.open(now) {
+    if !app.store.cancel_challenge(&id, now).await.map_err(stored)? {
         return Err(ApiError::new(
             Code::ChallengeClosed,
             "the challenge is no longer open",
         ));
     }
-    c.cancelled = true;
+    let _ = app.lobby.changed.send(());
     Ok(Json(json!({"id": id, "state": "withdrawn"})))
 }
 
@@ -288,15 +314,13 @@ async fn accept(
         }
     }
     let me = current_user(&app, &headers).await;
-    let _one_at_a_time = app.lobby.accepting.lock().await;
     let now = now_ms();
-    let c = {
-        let list = app.lobby.challenges.lock().unwrap();
-        list.iter()
-            .find(|c| c.id == id)
-            .cloned()
-            .ok_or_else(|| ApiError::not_found(format!("no challenge '{id}'")))?
-    };
+    let c = app
+        .store
+        .challenge(&id)
+        .await
+        .map_err(stored)?
+        .ok_or_else(|| ApiError::not_found(format!("no challenge '{id}'")))?;
     if !c.open(now) {
         return Err(ApiError::new(
             Code::ChallengeClosed,
@@ -356,18 +380,29 @@ async fn accept(
         rated: c.rated,
         ..GameRow::default()
     };
-    launch(&app, &row, &[], variant.clone(), None).await?;
     let link = |tok: &str| format!("/game/{game_id}?token={tok}");
     let (mine, theirs, my_side) = if creator_white {
         (&row.black_token, &row.white_token, "black")
     } else {
         (&row.white_token, &row.black_token, "white")
     };
+    // One challenge starts one game: of acceptors at once, on any instances, one claims it.
+    if !app
+        .store
+        .claim_challenge(&id, now, &game_id, &link(theirs))
+        .await
+        .map_err(stored)?
     {
-        let mut list = app.lobby.challenges.lock().unwrap();
-        if let Some(x) = list.iter_mut().find(|x| x.id == id) {
-            x.game = Some((game_id.clone(), link(theirs)));
-        }
+        return Err(ApiError::new(
+            Code::ChallengeClosed,
+            "the challenge is no longer open",
+        ));
+    }
+    let _ = app.lobby.changed.send(());
+    if let Err(e) = launch(&app, &row, &[], variant.clone(), None).await {
+        let _ = app.store.unclaim_challenge(&id).await;
+        let _ = app.lobby.changed.send(());
+        return Err(e);
     }
     Ok(Json(json!({
         "game": game_id,

@@ -81,6 +81,25 @@ const MIGRATIONS: &[&str] = &[
     // Who created the game (its caller's address, "ip:<address>"; '' for older games and
     // lobby games): each caller may hold only a share of the server-wide caps (admission.rs).
     "ALTER TABLE games ADD COLUMN created_by TEXT NOT NULL DEFAULT ''",
+    // The lobby's challenges (lobby.rs), shared by every instance and kept across restarts.
+    "CREATE TABLE challenges (
+        id TEXT PRIMARY KEY,
+        secret TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        by_user TEXT,
+        by_name TEXT,
+        variant TEXT NOT NULL,
+        clock_kind TEXT NOT NULL,
+        clock_base_ms BIGINT NOT NULL,
+        clock_inc_ms BIGINT NOT NULL,
+        colour TEXT NOT NULL,
+        rated BIGINT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        seen_ms BIGINT NOT NULL,
+        game_id TEXT,
+        creator_link TEXT,
+        cancelled BIGINT NOT NULL
+    )",
 ];
 
 /// A game's row: everything but its steps.
@@ -135,9 +154,19 @@ pub enum Change<'a> {
 
 #[derive(Clone)]
 pub struct Store {
-    pool: AnyPool,
+    pub(crate) pool: AnyPool,
     pub kind: &'static str,
+    /// The URL it was opened with (PostgreSQL: a listener opens its own connection).
+    url: String,
+    /// Set when the store closes: the listener of other instances' changes stops.
+    closed: tokio::sync::watch::Sender<bool>,
 }
+
+/// The PostgreSQL channel on which a committed change of a game is announced, its id the
+/// payload: every instance on the database hears it (`App`'s follower, lib.rs).
+pub const GAMES_CHANNEL: &str = "cohort_games";
+/// The PostgreSQL channel on which a change of the lobby is announced.
+pub const LOBBY_CHANNEL: &str = "cohort_lobby";
 
 pub type StoreError = sqlx::Error;
 
@@ -181,6 +210,8 @@ impl Store {
         let store = Store {
             pool,
             kind: if sqlite { "sqlite" } else { "postgres" },
+            url: url.clone(),
+            closed: tokio::sync::watch::channel(false).0,
         };
         store.migrate().await?;
         Ok(store)
@@ -331,6 +362,14 @@ impl Store {
                 }
             }
             Change::Row => {}
+        }
+        if self.kind == "postgres" {
+            // Delivered at commit, to every instance listening (none if this rolls back).
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(GAMES_CHANNEL)
+                .bind(&row.id)
+                .execute(&mut *tx)
+                .await?;
         }
         let done = sqlx::query(
             "UPDATE games SET draw_offer = $1, ending = $2, finished = $3, version = $4,
@@ -739,6 +778,23 @@ impl Store {
     }
 
     pub async fn close(&self) {
+        self.closed.send_replace(true);
         self.pool.close().await;
+    }
+
+    /// PostgreSQL: a listener on `GAMES_CHANNEL` and `LOBBY_CHANNEL`, on a connection of its own (it reconnects
+    /// by itself if the connection drops). None on SQLite, which has one instance.
+    pub async fn listen_games(&self) -> Result<Option<sqlx::postgres::PgListener>, StoreError> {
+        if self.kind != "postgres" {
+            return Ok(None);
+        }
+        let mut listener = sqlx::postgres::PgListener::connect(&self.url).await?;
+        listener.listen_all([GAMES_CHANNEL, LOBBY_CHANNEL]).await?;
+        Ok(Some(listener))
+    }
+
+    /// Becomes true when the store closes.
+    pub fn closed(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.closed.subscribe()
     }
 }

@@ -9,7 +9,7 @@ use cohort_server::live::LiveGame;
 use cohort_server::store::{now_ms, Change, GameRow, Store};
 
 mod common;
-use common::postgres_url;
+use common::{postgres_url, with_fresh_database};
 
 fn row(id: &str, variant: &str) -> GameRow {
     let v = builtin(variant).unwrap();
@@ -412,30 +412,6 @@ async fn instances_started_at_once_migrate_once_on_postgres() {
         }
     })
     .await;
-}
-
-/// Run `f` on a PostgreSQL database of its own (its URL), created on the server of `url`
-/// and dropped afterwards.
-async fn with_fresh_database<F, Fut>(url: &str, prefix: &str, f: F)
-where
-    F: FnOnce(String) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    use sqlx::Executor;
-    sqlx::any::install_default_drivers();
-    let name = unique(prefix);
-    let admin = sqlx::AnyPool::connect(url).await.unwrap();
-    admin
-        .execute(format!("CREATE DATABASE {name}").as_str())
-        .await
-        .unwrap();
-    let (base, _) = url.rsplit_once('/').unwrap();
-    f(format!("{base}/{name}")).await;
-    admin
-        .execute(format!("DROP DATABASE {name}").as_str())
-        .await
-        .unwrap();
-    admin.close().await;
 }
 
 /// Three futures run at once, their results in order.

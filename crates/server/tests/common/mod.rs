@@ -265,3 +265,32 @@ pub fn parse_http(bytes: &[u8]) -> Http {
         body,
     }
 }
+
+/// Run `f` on a PostgreSQL database of its own (its URL), created on the server of `url`
+/// and dropped afterwards.
+pub async fn with_fresh_database<F, Fut>(url: &str, prefix: &str, f: F)
+where
+    F: FnOnce(String) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    use sqlx::Executor;
+    sqlx::any::install_default_drivers();
+    let name = format!(
+        "{prefix}{}{}",
+        cohort_server::store::now_ms(),
+        std::process::id()
+    );
+    let admin = sqlx::AnyPool::connect(url).await.unwrap();
+    admin
+        .execute(format!("CREATE DATABASE {name}").as_str())
+        .await
+        .unwrap();
+    let (base, _) = url.rsplit_once('/').unwrap();
+    f(format!("{base}/{name}")).await;
+    admin
+        // FORCE: an instance's listener connection may not have closed yet.
+        .execute(format!("DROP DATABASE {name} WITH (FORCE)").as_str())
+        .await
+        .unwrap();
+    admin.close().await;
+}
