@@ -40,6 +40,8 @@ pub struct Slot {
     /// When a request last asked for the game (ms since the epoch): a game left alone for
     /// `Config::idle_unload` leaves memory (`App::unload_idle`).
     touched_ms: std::sync::atomic::AtomicI64,
+    /// The version of the game last sent to the watchers (`Slot::publish`).
+    shown: std::sync::atomic::AtomicI64,
 }
 
 impl Slot {
@@ -49,7 +51,20 @@ impl Slot {
             updates: broadcast::channel(64).0,
             timer: Default::default(),
             touched_ms: store::now_ms().into(),
+            shown: 0.into(),
         }
+    }
+
+    /// Send `view` (of version `version`) to the game's watchers.
+    pub(crate) fn publish_view(&self, version: i64, view: &serde_json::Value) {
+        self.shown
+            .store(version, std::sync::atomic::Ordering::Relaxed);
+        let _ = self.updates.send(Arc::new(view.to_string()));
+    }
+
+    /// Send the game's view to its watchers.
+    pub(crate) fn publish(&self, live: &LiveGame) {
+        self.publish_view(live.row.version, &live.view(None));
     }
 }
 
@@ -249,10 +264,11 @@ impl App {
         let slot = self.games.lock().unwrap().get(id).cloned();
         let Some(slot) = slot else { return };
         let mut live = slot.live.lock().await;
-        let before = live.row.version;
         match api::play::refresh(self, &mut live).await {
-            Ok(()) if live.row.version != before => {
-                let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+            // Newer than the watchers have seen (this instance may have reloaded it already,
+            // for a request or its clock, without telling them).
+            Ok(()) if live.row.version != slot.shown.load(std::sync::atomic::Ordering::Relaxed) => {
+                slot.publish(&live);
             }
             Ok(()) => {}
             Err(e) => eprintln!("cohort serve: game {id} changed elsewhere, not reloaded: {e}"),

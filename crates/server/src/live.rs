@@ -324,8 +324,10 @@ impl LiveGame {
             },
         );
         if self.game.result().is_some() {
-            // Over by a rule of the game (not only by a capture): nothing may move.
+            // Over by a rule of the game (not only by a capture): nothing may move, and no
+            // unit needs a reason why not.
             o.insert("movable".into(), Value::Array(vec![]));
+            o.insert("why_not".into(), Value::Object(Default::default()));
         }
         o.insert("seat".into(), seat.map(side_name).into());
         o.insert("custom".into(), (!self.row.variant_text.is_empty()).into());

@@ -338,6 +338,23 @@ impl Store {
         tx.commit().await
     }
 
+    /// PostgreSQL: announce that game `id` changed, delivered when `tx` commits (to every
+    /// instance listening; to none if it rolls back). Nothing on SQLite.
+    async fn announce(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        id: &str,
+    ) -> Result<(), StoreError> {
+        if self.kind == "postgres" {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(GAMES_CHANNEL)
+                .bind(id)
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
+
     /// Store `change` and the new state of the game row in one transaction. The row's
     /// version must still be `row.version - 1`: a stale writer fails instead of overwriting.
     pub async fn commit(&self, row: &GameRow, change: Change<'_>) -> Result<(), StoreError> {
@@ -363,14 +380,7 @@ impl Store {
             }
             Change::Row => {}
         }
-        if self.kind == "postgres" {
-            // Delivered at commit, to every instance listening (none if this rolls back).
-            sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(GAMES_CHANNEL)
-                .bind(&row.id)
-                .execute(&mut *tx)
-                .await?;
-        }
+        self.announce(&mut tx, &row.id).await?;
         let done = sqlx::query(
             "UPDATE games SET draw_offer = $1, ending = $2, finished = $3, version = $4,
              updated_ms = $5, white_ms = $6, black_ms = $7, clock_since_ms = $8
@@ -627,11 +637,19 @@ impl Store {
     /// A rated game that ended too early to be rated: marked so, once (no rating changes).
     pub async fn mark_unrated(&self, game_id: &str, why: &str) -> Result<String, StoreError> {
         let change = serde_json::json!({ "unrated": why }).to_string();
-        sqlx::query("UPDATE games SET rating_change = $1 WHERE id = $2 AND rating_change IS NULL")
-            .bind(&change)
-            .bind(game_id)
-            .execute(&self.pool)
-            .await?;
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE games SET rating_change = $1, version = version + 1
+             WHERE id = $2 AND rating_change IS NULL",
+        )
+        .bind(&change)
+        .bind(game_id)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 1 {
+            self.announce(&mut tx, game_id).await?;
+        }
+        tx.commit().await?;
         Ok(change)
     }
 
@@ -671,11 +689,20 @@ impl Store {
         white_score: f64,
     ) -> Result<String, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let done: Option<String> = sqlx::query("SELECT rating_change FROM games WHERE id = $1")
-            .bind(game_id)
-            .fetch_one(&mut *tx)
-            .await?
-            .try_get(0)?;
+        // PostgreSQL: the game's row stays locked until the rating commits, so that instances
+        // rating the same game at once rate it once.
+        let lock = if self.kind == "postgres" {
+            " FOR UPDATE"
+        } else {
+            ""
+        };
+        let done: Option<String> = sqlx::query(&format!(
+            "SELECT rating_change FROM games WHERE id = $1{lock}"
+        ))
+        .bind(game_id)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get(0)?;
         if let Some(done) = done {
             return Ok(done);
         }
@@ -733,11 +760,14 @@ impl Store {
             "black": side(black, before[1].0, b),
         })
         .to_string();
-        sqlx::query("UPDATE games SET rating_change = $1 WHERE id = $2")
+        // A new version: every instance's copy of the game takes the change on its next
+        // refresh, and watchers elsewhere are told (`announce`).
+        sqlx::query("UPDATE games SET rating_change = $1, version = version + 1 WHERE id = $2")
             .bind(&change)
             .bind(game_id)
             .execute(&mut *tx)
             .await?;
+        self.announce(&mut tx, game_id).await?;
         tx.commit().await?;
         Ok(change)
     }

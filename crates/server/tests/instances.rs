@@ -152,3 +152,145 @@ async fn a_challenge_posted_on_one_instance_is_seen_everywhere_kept_over_a_resta
     })
     .await;
 }
+
+/// A request with headers (a session cookie), its status, body and headers.
+async fn send(
+    app: &std::sync::Arc<App>,
+    method: &str,
+    uri: &str,
+    cookie: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value, axum::http::HeaderMap) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let mut b = axum::http::Request::builder().method(method).uri(uri);
+    if let Some(c) = cookie {
+        b = b.header("cookie", c);
+    }
+    if body.is_some() {
+        b = b.header("content-type", "application/json");
+    }
+    let req = b
+        .body(body.map_or_else(axum::body::Body::empty, |v| {
+            axum::body::Body::from(v.to_string())
+        }))
+        .unwrap();
+    let resp = cohort_server::router(app.clone())
+        .oneshot(req)
+        .await
+        .unwrap();
+    let (status, headers) = (resp.status(), resp.headers().clone());
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        headers,
+    )
+}
+
+async fn sign_up(app: &std::sync::Arc<App>, name: &str) -> String {
+    let body = json!({"username": name, "password": format!("{name}'s password")});
+    let (s, v, h) = send(app, "POST", "/api/account/signup", None, Some(body)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let set = h.get("set-cookie").unwrap().to_str().unwrap();
+    set.split(';').next().unwrap().to_string()
+}
+
+/// A rated 15-second game held by three instances, each with a watcher and a clock timer:
+/// the flag falls once. Every watcher sees the same result, and each player's rating
+/// counts one game.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_flag_falls_once_with_three_instances_holding_the_game() {
+    let Some(url) = postgres_url("a_flag_falls_once_with_three_instances_holding_the_game") else {
+        return;
+    };
+    with_fresh_database(&url, "cohort_flag", |db| async move {
+        let (a, b, c) = (
+            App::open(&db).await.unwrap(),
+            App::open(&db).await.unwrap(),
+            App::open(&db).await.unwrap(),
+        );
+        let alice = sign_up(&a, "alice").await;
+        let bob = sign_up(&b, "bob").await;
+        let challenge = json!({"variant": "chess", "clock": {"minutes": 0.25, "increment": 0},
+                               "colour": "white", "rated": true});
+        let (s, made, _) = send(&a, "POST", "/api/challenges", Some(&alice), Some(challenge)).await;
+        assert_eq!(s, StatusCode::OK, "{made}");
+        let id = made["id"].as_str().unwrap();
+        let uri = format!("/api/challenges/{id}/accept");
+        let (s, accepted, _) = send(&b, "POST", &uri, Some(&bob), Some(json!({}))).await;
+        assert_eq!(s, StatusCode::OK, "{accepted}");
+        let game = accepted["game"].as_str().unwrap().to_string();
+        let black = accepted["token"].as_str().unwrap().to_string();
+        let status = get(
+            &c,
+            &format!(
+                "/api/challenges/{id}?token={}",
+                made["token"].as_str().unwrap()
+            ),
+        )
+        .await;
+        let white = status["link"]
+            .as_str()
+            .unwrap()
+            .split("token=")
+            .nth(1)
+            .unwrap()
+            .to_string();
+        // Two turns, so that the game is rated; then White's clock runs out.
+        let step = format!("/api/games/{game}/step");
+        let (s, v) = post(&a, &step, json!({"token": white, "step": "e2-e4"})).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let (s, v) = post(&c, &step, json!({"token": black, "step": "e7-e5"})).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let mut watchers = vec![];
+        for app in [&a, &b, &c] {
+            let slot = app.slot(&game).await.unwrap().expect("the game loads");
+            watchers.push((slot.updates.subscribe(), slot));
+        }
+        let mut results = vec![];
+        for (watcher, _slot) in watchers.iter_mut() {
+            let ended = tokio::time::timeout(Duration::from_secs(30), async {
+                loop {
+                    let text = watcher.recv().await.expect("the channel is open");
+                    let view: Value = serde_json::from_str(&text).unwrap();
+                    if !view["result"].is_null() {
+                        return view;
+                    }
+                }
+            })
+            .await
+            .expect("every instance's watchers see the game end within 30 s");
+            results.push(ended["result"].clone());
+        }
+        assert!(
+            results[0]["text"].as_str().unwrap().contains("Black wins"),
+            "{:?}",
+            results[0]
+        );
+        assert!(
+            results.iter().all(|r| *r == results[0]),
+            "one result: {results:?}"
+        );
+        // The game as every instance shows it: ended once, rated once.
+        for app in [&a, &b, &c] {
+            let shown = get(app, &format!("/api/games/{game}")).await;
+            assert_eq!(shown["result"], results[0]);
+            assert!(!shown["rating_change"].is_null(), "rated: {shown}");
+        }
+        for name in ["alice", "bob"] {
+            let player = get(&a, &format!("/api/players/{name}")).await;
+            let games: i64 = player["ratings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["games"].as_i64().unwrap())
+                .sum();
+            assert_eq!(games, 1, "{name}'s ratings count one game: {player}");
+        }
+        for app in [&a, &b, &c] {
+            app.store.close().await;
+        }
+    })
+    .await;
+}

@@ -80,7 +80,7 @@ async fn act(State(app): State<Arc<App>>, id: String, a: Act, action: Action) ->
             if live.row.version != before {
                 // The flag had fallen: the game ended on time before the action.
                 rate_if_finished(&app, &mut live).await;
-                let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+                slot.publish(&live);
             }
             return Err(e);
         }
@@ -88,7 +88,7 @@ async fn act(State(app): State<Arc<App>>, id: String, a: Act, action: Action) ->
         // One view serves the watchers (no seat) and, with the seat, the answer.
         let mut view = live.view(None);
         if slot.updates.receiver_count() > 0 {
-            let _ = slot.updates.send(Arc::new(view.to_string()));
+            slot.publish_view(live.row.version, &view);
         }
         view["seat"] = side_name(seat).into();
         view
@@ -147,6 +147,6 @@ pub(super) async fn stop(
     // A search under way finds the game over and plays nothing.
     play::store_or_restore(&app, &mut live, Change::Row).await?;
     let view = live.view(None);
-    let _ = slot.updates.send(Arc::new(view.to_string()));
+    slot.publish_view(live.row.version, &view);
     Ok(Json(view))
 }

@@ -24,7 +24,7 @@ pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
             return;
         }
         live.ai_thinking = true;
-        let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+        slot.publish(&live);
         let class = if live.row.white == "ai" && live.row.black == "ai" {
             Class::Bulk
         } else {
@@ -77,13 +77,13 @@ pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
                         eprintln!("cohort serve: game {id}: the AI's step was refused: {e}");
                         break;
                     }
-                    let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+                    slot.publish(&live);
                 }
             }
             Ok(None) => eprintln!("cohort serve: game {id}: unknown agent"),
             Err(e) => eprintln!("cohort serve: game {id}: the AI failed: {e}"),
         }
-        let _ = slot.updates.send(Arc::new(live.view(None).to_string()));
+        slot.publish(&live);
         drop(live);
         arm_clock(&app, &id, &slot).await;
         // Both seats may be the AI's: then the next turn is its too.

@@ -104,6 +104,8 @@ pub(crate) async fn rate_if_finished(app: &App, live: &mut LiveGame) {
             Ok(change) => live.row.rating_change = Some(change),
             Err(e) => eprintln!("cohort serve: game {}: marking unrated failed: {e}", row.id),
         }
+        // Storage's version moved on with the mark: take it.
+        let _ = refresh(app, live).await;
         return;
     }
     let score = match live.view_result_winner() {
@@ -118,6 +120,13 @@ pub(crate) async fn rate_if_finished(app: &App, live: &mut LiveGame) {
     {
         Ok(change) => live.row.rating_change = Some(change),
         Err(e) => eprintln!("cohort serve: game {}: rating failed: {e}", row.id),
+    }
+    // Storage's version moved on with the rating: take it.
+    if let Err(e) = refresh(app, live).await {
+        eprintln!(
+            "cohort serve: game {}: reading the rated game failed: {e}",
+            live.row.id
+        );
     }
 }
 

@@ -39,7 +39,12 @@ pub(crate) async fn arm_clock(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
             match settle_clock(&app, &mut live).await {
                 Ok(true) => {
                     rate_if_finished(&app, &mut live).await;
-                    let _ = slot2.updates.send(Arc::new(live.view(None).to_string()));
+                    slot2.publish(&live);
+                    return;
+                }
+                // Another instance on the database ended it first: show storage's game.
+                Ok(false) if live.game.result().is_some() => {
+                    slot2.publish(&live);
                     return;
                 }
                 Ok(false) => match live.row.clock.deadline(live.to_move()) {
@@ -47,6 +52,12 @@ pub(crate) async fn arm_clock(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
                     Some(d) => deadline = d,
                     None => return,
                 },
+                // Another instance stored the end on time first (its version won): `live`
+                // is storage's game again.
+                Err(_) if live.game.result().is_some() => {
+                    slot2.publish(&live);
+                    return;
+                }
                 Err(e) => {
                     eprintln!("cohort serve: game {id}: {e}; trying again in a second");
                     deadline = now_ms() + 1000;
