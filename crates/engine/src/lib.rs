@@ -457,7 +457,7 @@ impl EngineAgent {
     }
 
     /// `think` that also stops after `max_depth` steps (UCI `go depth`). The search runs on
-    /// the family's own position type (`AnyRules`): chess and Chessma 84 on their cores.
+    /// the family's own position type (`Position::visit`): chess and Chessma 84 on their cores.
     pub fn think_limited(
         &self,
         pos: &Position,
@@ -527,7 +527,7 @@ impl EngineAgent {
     }
 }
 
-/// A search handed to the family of the position (`AnyRules::visit`).
+/// A search handed to the family of the position (`Position::visit`).
 struct Think<'a, F> {
     agent: &'a EngineAgent,
     limits: &'a Limits,
