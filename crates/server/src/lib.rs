@@ -509,7 +509,10 @@ async fn follow_other_instances(app: std::sync::Weak<App>) {
                     if note.channel() == store::LOBBY_CHANNEL {
                         let _ = app.lobby.changed.send(());
                     } else {
-                        app.changed_elsewhere(note.payload()).await;
+                        // A task per game, so that one game's lock held for a while (a
+                        // request under way) delays no other game's update.
+                        let id = note.payload().to_string();
+                        tokio::spawn(async move { app.changed_elsewhere(&id).await });
                     }
                 }
                 // The listener reconnects by itself; a failure here is passing.
