@@ -39,6 +39,10 @@ async function signUp(page, name) {
 
 /** Post a challenge from `page` (on the lobby) and accept it from `other`; both land on their seats. */
 async function meetInLobby(page, other, { variant, clock, colour, rated }) {
+  // The other player is on the lobby before the challenge exists: it must arrive there
+  // without a reload, pushed over the lobby's WebSocket.
+  await other.goto(`${base}/lobby`);
+  await other.waitForSelector('[data-testid=challenge-form]');
   await page.waitForSelector('[data-testid=challenge-form]');
   await page.selectOption('[data-testid=challenge-variant]', variant);
   const labels = await page.locator('[data-testid=challenge-clock] option').allTextContents();
@@ -48,10 +52,10 @@ async function meetInLobby(page, other, { variant, clock, colour, rated }) {
   await page.click('[data-testid=challenge-create]');
   await page.waitForSelector('[data-testid=own-challenge]');
   const id = await page.getAttribute('[data-testid=own-challenge] >> xpath=..', 'data-challenge');
-  // The other player sees it live (the list is asked for every second) and accepts.
-  await other.goto(`${base}/lobby`);
+  // The other player sees it live, well within the list's 10 s resend: the change itself
+  // was pushed. Then it accepts.
   const row = other.locator(`[data-challenge="${id}"]`);
-  await row.waitFor();
+  await row.waitFor({ timeout: 5000 });
   const text = await row.textContent();
   if (rated) await other.screenshot({ path: join(SHOTS, 'lobby.png') });
   check(text.includes(clock) && text.includes(rated ? 'rated' : 'casual'), `the challenge reads "${text}"`);
