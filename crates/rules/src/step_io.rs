@@ -3,7 +3,7 @@
 
 use crate::bitboard::Square;
 use crate::error::{Illegal, StepError};
-use crate::outcome::{Side, NO_UNIT};
+use crate::outcome::NO_UNIT;
 use crate::step::{Step, StepKind};
 use crate::unit_board::UnitBoard;
 use crate::variant::CommandModel;
@@ -122,19 +122,6 @@ impl UnitBoard {
         ))
     }
 
-    /// Why `step`, which is not legal now, is refused: its reason and the sentence that
-    /// parsing its text gives (`NoSuchStep` for a step no text of this variant reaches).
-    pub fn refusal(&self, step: Step) -> StepError {
-        let text = self.step_text(step);
-        match self.parse_step(&text) {
-            Err(e) if e.illegal.is_some() => e,
-            _ => StepError::new(
-                Illegal::NoSuchStep,
-                format!("{text} is illegal: {}", Illegal::NoSuchStep),
-            ),
-        }
-    }
-
     /// `illegal` in words for the step from `from` to `to`, naming the piece and squares.
     fn explain(&self, illegal: &Illegal, from: Square, to: Square) -> String {
         let geo = &self.variant.geometry;
@@ -239,61 +226,5 @@ impl UnitBoard {
             (Illegal::OutsidePlacementZone { ranks }, why)
         };
         Err(StepError::new(illegal, format!("{text} is illegal: {why}")))
-    }
-
-    /// Play a whole turn written as steps (spaces or commas between them); the turn is closed
-    /// with `end` if the text does not end it. On error the position is unchanged.
-    pub fn apply_turn(&mut self, text: &str) -> Result<Vec<Step>, String> {
-        let start_side = self.side;
-        let mut played = Vec::new();
-        let mut undos = Vec::new();
-        let words: Vec<&str> = text
-            .split([' ', ',', '\t', '\n'])
-            .filter(|w| !w.is_empty())
-            .collect();
-        if words.is_empty() {
-            return Err("the turn has no steps".into());
-        }
-        let fail = |pos: &mut UnitBoard, played: &Vec<Step>, undos: &mut Vec<_>, msg: String| {
-            for (step, undo) in played.iter().zip(undos.drain(..)).rev() {
-                pos.unmake(*step, undo);
-            }
-            Err(msg)
-        };
-        for (i, w) in words.iter().enumerate() {
-            if self.side != start_side {
-                let msg = format!("step {} '{w}': the turn already ended", i + 1);
-                return fail(self, &played, &mut undos, msg);
-            }
-            match self.parse_step(w).map_err(String::from) {
-                Ok(step) => {
-                    undos.push(self.make(step));
-                    played.push(step);
-                }
-                Err(e) => {
-                    return fail(
-                        self,
-                        &played,
-                        &mut undos,
-                        format!("step {} '{w}': {e}", i + 1),
-                    )
-                }
-            }
-        }
-        if self.side == start_side && self.outcome.is_none() {
-            match self.parse_step("end").map_err(String::from) {
-                Ok(end) => {
-                    undos.push(self.make(end));
-                    played.push(end);
-                }
-                Err(e) => return fail(self, &played, &mut undos, format!("closing the turn: {e}")),
-            }
-        }
-        Ok(played)
-    }
-
-    /// Side whose units these are, for the UI.
-    pub fn side_of(&self, sq: Square) -> Option<Side> {
-        self.unit_at(sq).map(|u| u.side)
     }
 }

@@ -98,7 +98,7 @@ fn check_variant(id: &str, games: u64, steps: usize) -> (usize, usize) {
     let mut list = StepList::new();
     for seed in 1..=games {
         let mut p = v.start();
-        let mut rng = Rng(seed * 0x9E37_79B9_7F4A_7C15 | 1);
+        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         for _ in 0..steps {
             p.legal_steps(&mut list);
             if list.is_empty() {

@@ -222,6 +222,15 @@ impl ApiError {
         self
     }
     /// A field's value is refused (400 `invalid_field`).
+    /// A request to a WebSocket endpoint that is not a WebSocket upgrade.
+    pub fn not_websocket(e: axum::extract::ws::rejection::WebSocketUpgradeRejection) -> ApiError {
+        ApiError::new(
+            Code::NotWebsocket,
+            format!("not a WebSocket request: {}", e.body_text()),
+        )
+        .with_status(e.status())
+    }
+
     pub fn invalid(message: impl Into<String>) -> ApiError {
         ApiError::new(Code::InvalidField, message)
     }

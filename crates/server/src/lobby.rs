@@ -67,6 +67,15 @@ fn stored(e: sqlx::Error) -> ApiError {
     ApiError::internal(format!("the lobby's storage failed, nothing changed: {e}"))
 }
 
+/// The stored challenge `id`, or 404.
+async fn find(app: &App, id: &str) -> Result<Challenge, ApiError> {
+    app.store
+        .challenge(id)
+        .await
+        .map_err(stored)?
+        .ok_or_else(|| ApiError::not_found(format!("no challenge '{id}'")))
+}
+
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/challenges", get(list).post(create))
@@ -94,13 +103,7 @@ async fn watch(
     State(app): State<Arc<App>>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let upgrade = upgrade.map_err(|e| {
-        ApiError::new(
-            Code::NotWebsocket,
-            format!("not a WebSocket request: {}", e.body_text()),
-        )
-        .with_status(e.status())
-    })?;
+    let upgrade = upgrade.map_err(ApiError::not_websocket)?;
     Ok(upgrade.on_upgrade(move |socket| follow(socket, app)))
 }
 
@@ -233,12 +236,7 @@ async fn status(
     ApiQuery(q): ApiQuery<StatusQuery>,
 ) -> Answer {
     let now = now_ms();
-    let c = app
-        .store
-        .challenge(&id)
-        .await
-        .map_err(stored)?
-        .ok_or_else(|| ApiError::not_found(format!("no challenge '{id}'")))?;
+    let c = find(&app, &id).await?;
     let creator = q.token.as_deref() == Some(c.secret.as_str());
     if creator && c.open(now) {
         app.store.touch_challenge(&id, now).await.map_err(stored)?;
@@ -275,12 +273,7 @@ async fn cancel(
         _ => body(raw)?,
     };
     let now = now_ms();
-    let c = app
-        .store
-        .challenge(&id)
-        .await
-        .map_err(stored)?
-        .ok_or_else(|| ApiError::not_found(format!("no challenge '{id}'")))?;
+    let c = find(&app, &id).await?;
     if req.token.as_deref() != Some(c.secret.as_str()) {
         return Err(ApiError::new(
             Code::Forbidden,
@@ -315,12 +308,7 @@ async fn accept(
     }
     let me = current_user(&app, &headers).await;
     let now = now_ms();
-    let c = app
-        .store
-        .challenge(&id)
-        .await
-        .map_err(stored)?
-        .ok_or_else(|| ApiError::not_found(format!("no challenge '{id}'")))?;
+    let c = find(&app, &id).await?;
     if !c.open(now) {
         return Err(ApiError::new(
             Code::ChallengeClosed,

@@ -13,7 +13,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::error::{Answer, ApiError, ApiPath, ApiQuery, Code};
+use crate::error::{Answer, ApiError, ApiPath, ApiQuery};
 use crate::live::LiveGame;
 use crate::{App, Slot};
 
@@ -137,13 +137,7 @@ pub(super) async fn ws(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let slot = app.find(&id).await?;
-    let upgrade = upgrade.map_err(|e| {
-        ApiError::new(
-            Code::NotWebsocket,
-            format!("not a WebSocket request: {}", e.body_text()),
-        )
-        .with_status(e.status())
-    })?;
+    let upgrade = upgrade.map_err(ApiError::not_websocket)?;
     Ok(upgrade.on_upgrade(move |socket| watch(socket, slot)))
 }
 
