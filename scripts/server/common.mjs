@@ -12,24 +12,33 @@ export async function freePort() {
   });
 }
 
-/** Start the server; resolves once it prints its address. */
-export function startServer(port, database) {
+/** Start the server (with `extra` arguments); resolves once it prints its address. */
+export function startServer(port, database, extra = []) {
+  return startCohort(['serve', '--port', String(port), '--database', database, ...extra], 'open http://');
+}
+
+/** Start `cohort worker` on `database`; resolves once it says what it serves. */
+export function startWorker(database, extra = []) {
+  return startCohort(['worker', '--database', database, ...extra], 'cohort worker: taking');
+}
+
+/** Start `cohort <args>`; resolves once its output holds `ready`. */
+function startCohort(args, ready) {
   return new Promise((resolve, reject) => {
     // COHORT_SERVER_CPUS=0 pins the server to core 0 (taskset), away from the load generator.
-    const args = ['serve', '--port', String(port), '--database', database];
     const pin = process.env.COHORT_SERVER_CPUS;
     const child = pin
       ? spawn('taskset', ['-c', pin, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
       : spawn(BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20000);
+    const timer = setTimeout(() => reject(new Error(`cohort ${args[0]} did not start: ${out}`)), 20000);
     const onData = (d) => {
       out += d;
-      if (out.includes('open http://')) { clearTimeout(timer); resolve(child); }
+      if (out.includes(ready)) { clearTimeout(timer); child.output = () => out; resolve(child); }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', (d) => { out += d; });
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}): ${out}`)); });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`cohort ${args[0]} exited (${code}): ${out}`)); });
   });
 }
 

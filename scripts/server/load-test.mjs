@@ -5,6 +5,8 @@
 // and that every watcher received a view after each step posted to its game (every step
 // seen, in order: views received vs steps posted).
 // Usage: node --experimental-websocket scripts/server/load-test.mjs [--games 200] [--seconds 60] [--database URL]
+//   [--instances N] N `cohort serve` on the one database (PostgreSQL for N > 1): each game is
+//                   created on one, its steps posted to each in turn, its watcher on another
 //   [--think-ms N]  each game waits a random 0..2N ms (N on average) before each step, as
 //                   players do; 0 (the default) sends the next step as soon as one is answered
 //   [--max-p99 MS]  fail (exit 1) if the p99 step latency is above MS
@@ -27,9 +29,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 check(typeof WebSocket !== 'undefined', 'load test: no WebSocket in this Node: run it with node --experimental-websocket (Node 20) or Node 22+');
 const dir = mkdtempSync(join(tmpdir(), 'cohort-load-'));
 const database = arg('database', `sqlite://${join(dir, 'games.db')}`);
-const port = await freePort();
-const server = await startServer(port, database);
-const http = api(port);
+const INSTANCES = Number(arg('instances', 1));
+check(INSTANCES === 1 || database.startsWith('postgres'), 'load test: several --instances need a PostgreSQL --database');
+const ports = [];
+for (let i = 0; i < INSTANCES; i++) ports.push(await freePort());
+// Started at once, as a deployment's instances are.
+const servers = await Promise.all(ports.map((p) => startServer(p, database)));
+const https = ports.map((p) => api(p));
+const http = https[0];
 const variants = ['chesimals-1', 'mini-chieftain', 'chieftain', 'chesimals-2'];
 const latencies = [];
 const acked = new Map(); // game id -> steps acknowledged
@@ -39,7 +46,7 @@ const watchers = []; // { id, posted: steps acknowledged, seen: step lists of th
 const deadline = Date.now() + SECONDS * 1000;
 
 async function newGame(slot) {
-  const { status, body } = await http.post('/api/games', { variant: variants[slot % variants.length], white: 'human', black: 'human' });
+  const { status, body } = await https[slot % INSTANCES].post('/api/games', { variant: variants[slot % variants.length], white: 'human', black: 'human' });
   check(status === 200, `create: ${JSON.stringify(body)}`);
   acked.set(body.id, []);
   return body;
@@ -49,15 +56,18 @@ async function slotLoop(slot) {
   const rnd = rng(slot + 1);
   while (Date.now() < deadline) {
     const g = await newGame(slot);
-    const w = slot % 10 === 0 ? await watch(g.id) : null;
-    let view = (await http.get(`/api/games/${g.id}`)).body;
+    // The watcher on another instance than the game's creator, when there are several.
+    const w = slot % 10 === 0 ? await watch(g.id, ports[(slot + 1) % INSTANCES]) : null;
+    let view = (await https[slot % INSTANCES].get(`/api/games/${g.id}`)).body;
+    let n = slot;
     while (!view.result && Date.now() < deadline) {
       const step = randomStep(view, rnd);
       if (!step) break;
       if (THINK_MS > 0) await sleep(rnd() * 2 * THINK_MS);
       if (Date.now() >= deadline) break;
       const t0 = performance.now();
-      const r = await http.post(`/api/games/${g.id}/step`, { token: g.tokens[view.to_move], step });
+      // Each step to the next instance: every step finds the game changed elsewhere.
+      const r = await https[n++ % INSTANCES].post(`/api/games/${g.id}/step`, { token: g.tokens[view.to_move], step });
       latencies.push(performance.now() - t0);
       if (r.status !== 200) { errors++; console.error(`game ${g.id}: ${step}: ${JSON.stringify(r.body)}`); break; }
       acked.get(g.id).push(step);
@@ -74,7 +84,7 @@ const stepsOf = (v) => v.turns.flatMap((t) => t.steps).concat(v.turn_steps || []
 // A WebSocket watcher of game `id`, open and holding the first view before the game's first
 // step is posted. `done()` waits (10 s at most) for the view after the last step posted,
 // closes the socket, and records what the watcher missed.
-async function watch(id) {
+async function watch(id, port) {
   const w = { id, posted: acked.get(id), seen: [], problems: [] };
   watchers.push(w);
   const ws = new WebSocket(`ws://127.0.0.1:${port}/api/games/${id}/ws`);
@@ -103,12 +113,12 @@ async function watch(id) {
 
 // The server's own CPU time (user + system, from /proc), to tell its cost per step apart
 // from waiting for a core the machine's other work holds.
-const cpuSeconds = () => {
+const cpuSeconds = () => servers.reduce((sum, server) => {
   try {
     const f = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, in USER_HZ (100)
+    return sum + (Number(f[11]) + Number(f[12])) / 100; // utime + stime, in USER_HZ (100)
   } catch { return NaN; }
-};
+}, 0);
 const cpu0 = cpuSeconds();
 const started = performance.now();
 let last = 0;
@@ -133,17 +143,17 @@ for (const [id, steps] of acked) {
     console.error(`game ${id}: acknowledged ${steps.length} steps, stored ${body.steps.length}`);
   }
 }
-await stopServer(server);
+await Promise.all(servers.map((s) => stopServer(s)));
 const checkOut = execFileSync(BIN, ['check-games', '--database', database]).toString().trim();
 rmSync(dir, { recursive: true, force: true });
 
 latencies.sort((a, b) => a - b);
 const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
-console.log(`load test: ${GAMES} concurrent games for ${elapsed.toFixed(1)} s on ${database.split(':')[0]}` +
+console.log(`load test: ${GAMES} concurrent games for ${elapsed.toFixed(1)} s on ${database.split(':')[0]}, ${INSTANCES} instance${INSTANCES > 1 ? 's' : ''}` +
   `${THINK_MS ? `, each thinking ${THINK_MS} ms on average before a step` : ', no think time (each game steps as soon as answered)'}` +
   `${process.env.COHORT_SERVER_CPUS ? `, server pinned to CPU ${process.env.COHORT_SERVER_CPUS}` : ''}`);
 console.log(`steps served: ${latencies.length}  steps/s: ${(latencies.length / elapsed).toFixed(0)}  p50: ${pct(0.5).toFixed(2)} ms  p99: ${pct(0.99).toFixed(2)} ms`);
-console.log(`server CPU: ${serverCpu.toFixed(1)} s in ${elapsed.toFixed(1)} s (${(100 * serverCpu / elapsed).toFixed(0)}% of a core), ${(1000 * serverCpu / Math.max(1, latencies.length)).toFixed(2)} ms a step`);
+console.log(`server CPU${INSTANCES > 1 ? ' (all instances)' : ''}: ${serverCpu.toFixed(1)} s in ${elapsed.toFixed(1)} s (${(100 * serverCpu / elapsed).toFixed(0)}% of a core), ${(1000 * serverCpu / Math.max(1, latencies.length)).toFixed(2)} ms a step`);
 const posted = watchers.reduce((n, w) => n + w.posted.length, 0);
 const received = watchers.reduce((n, w) => n + w.seen.length, 0);
 const blind = watchers.filter((w) => w.problems.length);

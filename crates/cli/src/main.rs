@@ -172,12 +172,17 @@ enum Command {
         /// sqlite://<file> (default ./cohort.db) or postgres://user:password@host/db.
         #[arg(long, default_value = "sqlite://cohort.db")]
         database: String,
-        /// AI searches running at once, for all games together (default: the number of cores).
+        /// AI searches running at once here, for all games together (default: the number of
+        /// cores). 0 on PostgreSQL: the searches are left to other instances and `cohort worker`s.
         #[arg(long)]
         ai_workers: Option<usize>,
         /// Longest AI time per turn a new game may ask for, in milliseconds.
         #[arg(long, default_value_t = 5000)]
         ai_max_time_ms: u64,
+        /// How long an AI search taken from the job queue stays this instance's without a
+        /// renewal, in milliseconds: if the instance dies, another takes the job over then.
+        #[arg(long, default_value_t = 15000)]
+        ai_lease_ms: u64,
         /// AI-against-AI games in progress at once; more are refused until one ends.
         #[arg(long, default_value_t = 4)]
         max_ai_games: usize,
@@ -196,6 +201,22 @@ enum Command {
         /// X-Forwarded-Proto is https. Forwarded headers from anyone else are ignored.
         #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "ADDRESSES")]
         behind_proxy: Option<String>,
+    },
+    /// A machine that only thinks: takes AI searches from the job queue of a PostgreSQL
+    /// database that `cohort serve` instances share, and plays them; no HTTP (docs/deploy.md).
+    Worker {
+        /// postgres://user:password@host/db, the database of the `cohort serve` instances.
+        #[arg(long)]
+        database: String,
+        /// AI searches running at once (default: the number of cores).
+        #[arg(long)]
+        ai_workers: Option<usize>,
+        /// Longest AI time per turn, in milliseconds (as the instances' --ai-max-time-ms).
+        #[arg(long, default_value_t = 5000)]
+        ai_max_time_ms: u64,
+        /// How long a taken search stays this worker's without a renewal, in milliseconds.
+        #[arg(long, default_value_t = 15000)]
+        ai_lease_ms: u64,
     },
     /// Replay every game stored in a database and report any that does not replay legally
     /// (the database must exist: a missing SQLite file is an error and is not created).
@@ -279,7 +300,10 @@ fn main() -> ExitCode {
     // away, as Unix tools do, instead of panicking on the broken pipe. The network commands
     // keep Rust's default (SIGPIPE ignored): a closed socket must not end the server.
     #[cfg(unix)]
-    if !matches!(cli.command, Command::Serve { .. } | Command::Bot { .. }) {
+    if !matches!(
+        cli.command,
+        Command::Serve { .. } | Command::Bot { .. } | Command::Worker { .. }
+    ) {
         // SAFETY: restoring the default disposition of one signal before any thread starts.
         unsafe {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
@@ -547,6 +571,7 @@ fn run(cli: Cli) -> Res<()> {
             database,
             ai_workers,
             ai_max_time_ms,
+            ai_lease_ms,
             max_ai_games,
             max_custom_games,
             custom_games_per_hour,
@@ -555,6 +580,7 @@ fn run(cli: Cli) -> Res<()> {
         } => {
             let mut config = cohort_server::Config {
                 ai_max_time_ms,
+                ai_lease: std::time::Duration::from_millis(ai_lease_ms),
                 max_ai_games,
                 max_custom_games,
                 custom_games_per_hour,
@@ -567,6 +593,22 @@ fn run(cli: Cli) -> Res<()> {
                 config.ai_workers = n;
             }
             serve::serve(&host, port, &database, config)?
+        }
+        Command::Worker {
+            database,
+            ai_workers,
+            ai_max_time_ms,
+            ai_lease_ms,
+        } => {
+            let mut config = cohort_server::Config {
+                ai_max_time_ms,
+                ai_lease: std::time::Duration::from_millis(ai_lease_ms),
+                ..Default::default()
+            };
+            if let Some(n) = ai_workers {
+                config.ai_workers = n;
+            }
+            serve::worker(&database, config)?
         }
         Command::CheckGames { database } => serve::check_games(&database)?,
         Command::Replay { file, variant_file } => records::replay(&file, variant_file.as_deref())?,

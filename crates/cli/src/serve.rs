@@ -48,17 +48,14 @@ pub fn serve(
     config: cohort_server::Config,
 ) -> Result<(), Fail> {
     check_url(database)?;
-    if config.ai_workers == 0 {
+    if config.ai_workers == 0 && !is_postgres(database) {
         return Err(Fail(
-            "--ai-workers 0: at least one AI search must be able to run".into(),
+            "--ai-workers 0: at least one AI search must be able to run here (only on \
+             PostgreSQL can the searches be left to other instances and cohort worker)"
+                .into(),
         ));
     }
-    if config.ai_max_time_ms < 50 {
-        return Err(Fail(format!(
-            "--ai-max-time-ms {}: at least 50 (the shortest time a game may ask for)",
-            config.ai_max_time_ms
-        )));
-    }
+    check_ai_limits(&config)?;
     let ip: IpAddr = host
         .parse()
         .map_err(|_| Fail(format!("--host '{host}': not an IP address")))?;
@@ -73,6 +70,47 @@ pub fn serve(
             database,
             config,
         ))
+        .map_err(|e| Fail(e.0))
+}
+
+fn is_postgres(database: &str) -> bool {
+    database.starts_with("postgres://") || database.starts_with("postgresql://")
+}
+
+fn check_ai_limits(config: &cohort_server::Config) -> Result<(), Fail> {
+    if config.ai_max_time_ms < 50 {
+        return Err(Fail(format!(
+            "--ai-max-time-ms {}: at least 50 (the shortest time a game may ask for)",
+            config.ai_max_time_ms
+        )));
+    }
+    if config.ai_lease < std::time::Duration::from_millis(300) {
+        return Err(Fail(format!(
+            "--ai-lease-ms {}: at least 300 (the lease is renewed three times a lease)",
+            config.ai_lease.as_millis()
+        )));
+    }
+    Ok(())
+}
+
+/// `cohort worker`: AI searches from a PostgreSQL database's job queue, no HTTP.
+pub fn worker(database: &str, config: cohort_server::Config) -> Result<(), Fail> {
+    check_url(database)?;
+    if !is_postgres(database) {
+        return Err(Fail(format!(
+            "--database '{}': cohort worker serves the job queue of a PostgreSQL database; \
+             on SQLite, cohort serve runs the AI's searches itself",
+            cohort_server::mask_password(database)
+        )));
+    }
+    if config.ai_workers == 0 {
+        return Err(Fail(
+            "--ai-workers 0: a worker runs at least one search".into(),
+        ));
+    }
+    check_ai_limits(&config)?;
+    runtime()?
+        .block_on(cohort_server::work(database, config))
         .map_err(|e| Fail(e.0))
 }
 

@@ -11,6 +11,7 @@ pub mod error;
 pub mod events;
 pub mod glicko;
 pub mod guard;
+pub mod jobs;
 pub mod live;
 mod lobby;
 mod pages;
@@ -71,8 +72,12 @@ impl Slot {
 /// The server's limits on the AI's compute (docs/server.md, "Fair AI compute").
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// AI searches running at once (`--ai-workers`; default: the number of cores).
+    /// AI searches running at once here (`--ai-workers`; default: the number of cores).
+    /// 0 on PostgreSQL: this instance leaves every search to other instances and workers.
     pub ai_workers: usize,
+    /// How long a taken AI job stays the taker's without a renewal (`--ai-lease-ms`): the
+    /// longest a search of a dead instance holds its game up before another takes it over.
+    pub ai_lease: Duration,
     /// Longest AI time per turn a game may ask for (`--ai-max-time-ms`).
     pub ai_max_time_ms: u64,
     /// AI-against-AI games in progress at once (`--max-ai-games`).
@@ -110,6 +115,7 @@ impl Default for Config {
         Config {
             ai_workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
             ai_max_time_ms: 5000,
+            ai_lease: Duration::from_secs(15),
             max_ai_games: 4,
             max_custom_games: 32,
             custom_games_per_hour: 10,
@@ -128,8 +134,12 @@ pub struct App {
     pub store: Store,
     pub config: Config,
     games: std::sync::Mutex<HashMap<String, Arc<Slot>>>,
-    /// Every AI search waits its turn here.
+    /// This instance's AI workers: a job is taken only when one is free (api/ai.rs).
     pub scheduler: Arc<sched::Scheduler>,
+    /// Told when an AI job is queued (here, or announced by another instance).
+    pub(crate) jobs_ready: Arc<tokio::sync::Notify>,
+    /// Who this instance is in the AI job queue ("host:pid:token"): its leases carry it.
+    pub instance: String,
     /// Held while an AI-against-AI game is counted and created (the limit holds under races).
     ai_games_gate: Mutex<()>,
     /// Held while a custom-variant game is counted and created; and when each caller
@@ -172,8 +182,10 @@ impl App {
             .await
             .map_err(|e| ServeError(format!("database {}: {e}", mask_password(database))))?;
         let app = Arc::new(App {
+            instance: store.instance.clone(),
             store,
             scheduler: sched::Scheduler::new(config.ai_workers),
+            jobs_ready: Default::default(),
             games: Default::default(),
             ai_games_gate: Mutex::new(()),
             custom_gate: Mutex::new(()),
@@ -204,6 +216,10 @@ impl App {
         });
         // PostgreSQL: changes other instances commit reach this one's watchers.
         tokio::spawn(follow_other_instances(Arc::downgrade(&app)));
+        // This instance's AI workers take jobs queued by any instance.
+        if app.config.ai_workers > 0 {
+            tokio::spawn(api::ai::take_jobs(Arc::downgrade(&app)));
+        }
         // Games left alone leave memory (bounded memory whatever the number of games).
         let weak = Arc::downgrade(&app);
         let idle = app.config.idle_unload;
@@ -389,12 +405,47 @@ pub async fn serve(addr: SocketAddr, database: &str, config: Config) -> Result<(
         app.config.max_custom_games,
         app.config.custom_games_per_hour
     );
-    serve_on(listener, app.clone(), async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await;
+    serve_on(listener, app.clone(), stop_signal()).await;
     app.store.close().await;
     Ok(())
+}
+
+/// `cohort worker`: open the database and take AI jobs until the process is stopped (no
+/// HTTP). Prints what it serves. Its jobs under way go back to the queue when it stops.
+pub async fn work(database: &str, config: Config) -> Result<(), ServeError> {
+    let app = App::open_with(database, config).await?;
+    println!(
+        "cohort worker: taking AI searches from {} ({} workers, at most {} ms a turn, as {})",
+        mask_password(database),
+        app.scheduler.workers(),
+        app.config.ai_max_time_ms,
+        app.instance
+    );
+    stop_signal().await;
+    app.store.close().await;
+    Ok(())
+}
+
+/// Ctrl-C or SIGTERM (what `systemctl stop` and `kill` send).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        let mut term =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = async {
+                match term.as_mut() {
+                    Some(t) => { t.recv().await; }
+                    None => std::future::pending::<()>().await,
+                }
+            } => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }
 
 /// A database URL as it may be printed: its password, if any, replaced by `***`
@@ -482,7 +533,8 @@ pub async fn serve_on(
 
 /// PostgreSQL: listen for the games other instances change (`store::GAMES_CHANNEL`) and
 /// pass each to `App::changed_elsewhere`, and for changes of the lobby
-/// (`store::LOBBY_CHANNEL`), which this instance's lobby watchers hear; until the store closes or the app is gone. On
+/// (`store::LOBBY_CHANNEL`), which this instance's lobby watchers hear, and for AI jobs
+/// queued (`jobs::JOBS_CHANNEL`), which wake this instance's taker; until the store closes or the app is gone. On
 /// SQLite (one instance) it returns at once.
 async fn follow_other_instances(app: std::sync::Weak<App>) {
     let Some(strong) = app.upgrade() else { return };
@@ -508,6 +560,8 @@ async fn follow_other_instances(app: std::sync::Weak<App>) {
                     let Some(app) = app.upgrade() else { return };
                     if note.channel() == store::LOBBY_CHANNEL {
                         let _ = app.lobby.changed.send(());
+                    } else if note.channel() == jobs::JOBS_CHANNEL {
+                        app.jobs_ready.notify_one();
                     } else {
                         // A task per game, so that one game's lock held for a while (a
                         // request under way) delays no other game's update.

@@ -24,7 +24,6 @@ pub struct LiveGame {
     /// `turns`): captures, including those off the destination square, and the removals the
     /// rules make at a turn's end (Lifeform's regulations). See `events.rs`.
     pub removed: Vec<Vec<Removed>>,
-    pub ai_thinking: bool,
 }
 
 impl LiveGame {
@@ -47,7 +46,6 @@ impl LiveGame {
             game: Game::new(start),
             row,
             removed: vec![],
-            ai_thinking: false,
         };
         for (i, s) in steps.iter().enumerate() {
             live.play(s)
@@ -289,7 +287,8 @@ impl LiveGame {
             "players".into(),
             json!({"white": players(Side::White), "black": players(Side::Black)}),
         );
-        o.insert("ai_thinking".into(), self.ai_thinking.into());
+        // The AI is to move: its search is queued or under way on some instance (api/ai.rs).
+        o.insert("ai_thinking".into(), self.wants_ai().into());
         o.insert("draw_offer".into(), self.row.draw_offer.clone().into());
         o.insert(
             "result".into(),

@@ -66,6 +66,8 @@ struct Inner {
 
 pub struct Scheduler {
     workers: usize,
+    /// Told each time a worker frees up (the job taker waits on it, api/ai.rs).
+    pub freed: tokio::sync::Notify,
     /// Most AI-against-AI searches at once: one worker fewer than all when there are two.
     bulk_workers: usize,
     inner: Mutex<Inner>,
@@ -85,10 +87,11 @@ pub struct Ticket {
 }
 
 impl Scheduler {
+    /// `workers` may be 0: an instance that leaves every search to other machines.
     pub fn new(workers: usize) -> Arc<Scheduler> {
-        let workers = workers.max(1);
         Arc::new(Scheduler {
             workers,
+            freed: tokio::sync::Notify::new(),
             bulk_workers: if workers >= 2 { workers - 1 } else { 1 },
             inner: Mutex::new(Inner::default()),
         })
@@ -111,6 +114,32 @@ impl Scheduler {
 
     fn may_start(&self, i: &Inner, class: Class) -> bool {
         i.running < self.workers && (class == Class::Human || i.running_bulk < self.bulk_workers)
+    }
+
+    /// Whether a search of `class` could start now (nobody of its class waits).
+    pub fn can_start(&self, class: Class) -> bool {
+        let i = self.inner.lock().unwrap();
+        self.may_start(&i, class)
+            && i.human.len() == 0
+            && (class == Class::Human || i.bulk.len() == 0)
+    }
+
+    /// A worker for a search of `class` now, if one is free and nobody of its class waits;
+    /// never queues.
+    pub fn try_start(self: &Arc<Scheduler>, class: Class) -> Option<Permit> {
+        let mut i = self.inner.lock().unwrap();
+        let queue_empty = i.human.len() == 0 && (class == Class::Human || i.bulk.len() == 0);
+        if !(queue_empty && self.may_start(&i, class)) {
+            return None;
+        }
+        i.running += 1;
+        if class == Class::Bulk {
+            i.running_bulk += 1;
+        }
+        Some(Permit {
+            sched: self.clone(),
+            class,
+        })
     }
 
     /// Queue a search for `game`. Granted at once if a worker is free and nobody of its class
@@ -153,6 +182,7 @@ impl Scheduler {
             i.running_bulk -= 1;
         }
         self.dispatch(i);
+        self.freed.notify_one();
     }
 
     fn dispatch(&self, i: &mut Inner) {

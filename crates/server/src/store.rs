@@ -100,6 +100,16 @@ const MIGRATIONS: &[&str] = &[
         creator_link TEXT,
         cancelled BIGINT NOT NULL
     )",
+    // The AI's searches as jobs (jobs.rs): one per game whose AI is to move, taken under a
+    // lease by any instance's workers or a `cohort worker`.
+    "CREATE TABLE ai_jobs (
+        game_id TEXT PRIMARY KEY,
+        class TEXT NOT NULL,
+        queued_ms BIGINT NOT NULL,
+        owner TEXT NOT NULL,
+        lease_until_ms BIGINT NOT NULL
+    )",
+    "CREATE INDEX ai_jobs_by_lease ON ai_jobs (lease_until_ms)",
 ];
 
 /// A game's row: everything but its steps.
@@ -160,6 +170,8 @@ pub struct Store {
     url: String,
     /// Set when the store closes: the listener of other instances' changes stops.
     closed: tokio::sync::watch::Sender<bool>,
+    /// Who this process is in the AI job queue (jobs.rs): "host:pid:token".
+    pub instance: String,
 }
 
 /// The PostgreSQL channel on which a committed change of a game is announced, its id the
@@ -169,6 +181,21 @@ pub const GAMES_CHANNEL: &str = "cohort_games";
 pub const LOBBY_CHANNEL: &str = "cohort_lobby";
 
 pub type StoreError = sqlx::Error;
+
+/// "host:pid:token": the machine, the process, and a token that tells apart two stores one
+/// process opens (tests run several instances in one process).
+fn instance_name() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "host".into());
+    let mut b = [0u8; 4];
+    getrandom::getrandom(&mut b).expect("the operating system's random source");
+    let token: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!("{host}:{}:{token}", std::process::id())
+}
 
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
@@ -212,6 +239,7 @@ impl Store {
             kind: if sqlite { "sqlite" } else { "postgres" },
             url: url.clone(),
             closed: tokio::sync::watch::channel(false).0,
+            instance: instance_name(),
         };
         store.migrate().await?;
         Ok(store)
@@ -807,19 +835,29 @@ impl Store {
         Ok(())
     }
 
+    /// Close: the AI jobs this process holds go back to the queue (others take them at
+    /// once, not when their leases run out), then the connections close.
     pub async fn close(&self) {
         self.closed.send_replace(true);
+        if let Err(e) = self.release_ai(&self.instance).await {
+            eprintln!(
+                "cohort: the AI jobs of {} not given back: {e}",
+                self.instance
+            );
+        }
         self.pool.close().await;
     }
 
-    /// PostgreSQL: a listener on `GAMES_CHANNEL` and `LOBBY_CHANNEL`, on a connection of its own (it reconnects
+    /// PostgreSQL: a listener on `GAMES_CHANNEL`, `LOBBY_CHANNEL` and `jobs::JOBS_CHANNEL`, on a connection of its own (it reconnects
     /// by itself if the connection drops). None on SQLite, which has one instance.
     pub async fn listen_games(&self) -> Result<Option<sqlx::postgres::PgListener>, StoreError> {
         if self.kind != "postgres" {
             return Ok(None);
         }
         let mut listener = sqlx::postgres::PgListener::connect(&self.url).await?;
-        listener.listen_all([GAMES_CHANNEL, LOBBY_CHANNEL]).await?;
+        listener
+            .listen_all([GAMES_CHANNEL, LOBBY_CHANNEL, crate::jobs::JOBS_CHANNEL])
+            .await?;
         Ok(Some(listener))
     }
 

@@ -1,5 +1,8 @@
-//! The AI's turns: searched in the background (through the scheduler, sched.rs) and played
-//! step by step through the same path as a person's steps.
+//! The AI's turns as jobs (jobs.rs): queued in storage when the AI is to move, taken by the
+//! worker pool of any instance on the database (or a `cohort worker`), searched under a
+//! lease the taker renews, and played step by step through the same path as a person's
+//! steps. Storage's version check keeps a turn from being played twice; a taker that dies
+//! stops renewing and its job is taken over when the lease runs out.
 
 use cohort_rules::Rules;
 use std::sync::Arc;
@@ -7,29 +10,120 @@ use std::time::Duration;
 
 use cohort_engine::Limits;
 
-use crate::api::play::{apply, Action};
+use crate::api::play::{apply, refresh, Action};
 use crate::api::timer::arm_clock;
 use crate::clock::TimeControl;
+use crate::jobs::AiJob;
 use crate::live::LiveGame;
-use crate::sched::Class;
+use crate::sched::{Class, Permit};
 use crate::store::now_ms;
 use crate::{App, Slot};
 
-/// If the side to move is the AI's, search in the background and play its turn step by step
-/// through the same path as a person's steps.
+/// If the side to move is the AI's, queue its search (once: a job already queued or under
+/// way for the game stays as it is) and wake this instance's taker.
 pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
-    let (game, agent, time_ms, side, ticket) = {
-        let mut live = slot.live.lock().await;
-        if !live.wants_ai() || live.ai_thinking {
+    let class = {
+        let live = slot.live.lock().await;
+        if !live.wants_ai() {
             return;
         }
-        live.ai_thinking = true;
-        slot.publish(&live);
-        let class = if live.row.white == "ai" && live.row.black == "ai" {
-            Class::Bulk
-        } else {
-            Class::Human
-        };
+        class_of(&live)
+    };
+    match app.store.queue_ai(id, class, now_ms()).await {
+        Ok(_) => app.jobs_ready.notify_one(),
+        // The game waits; the next change or restart queues it again.
+        Err(e) => eprintln!("cohort serve: game {id}: the AI's search not queued: {e}"),
+    }
+}
+
+fn class_of(live: &LiveGame) -> Class {
+    if live.row.white == "ai" && live.row.black == "ai" {
+        Class::Bulk
+    } else {
+        Class::Human
+    }
+}
+
+/// This instance's taker: while a worker is free, take the next job (from any instance) and
+/// run it. Wakes when a job is queued here or announced by another instance, when a worker
+/// frees up, and every quarter lease (a lease that ran out). Ends with the app or its store.
+pub(crate) async fn take_jobs(app: std::sync::Weak<App>) {
+    let Some(strong) = app.upgrade() else { return };
+    let mut closed = strong.store.closed();
+    let tick =
+        (strong.config.ai_lease / 4).clamp(Duration::from_millis(50), Duration::from_secs(1));
+    drop(strong);
+    loop {
+        let Some(app) = app.upgrade() else { return };
+        if *closed.borrow() {
+            return;
+        }
+        // While a worker is free for a person's game; an AI-against-AI game may take it
+        // only if one is left for people (sched.rs).
+        while app.scheduler.can_start(Class::Human) {
+            let bulk = app.scheduler.can_start(Class::Bulk);
+            let lease = app.config.ai_lease.as_millis() as i64;
+            let job = match app
+                .store
+                .take_ai(&app.instance, now_ms(), lease, bulk)
+                .await
+            {
+                Ok(Some(job)) => job,
+                Ok(None) => break,
+                Err(e) => {
+                    if !*closed.borrow() {
+                        eprintln!("cohort serve: taking an AI job: {e}");
+                    }
+                    break;
+                }
+            };
+            let Some(permit) = app.scheduler.try_start(job.class) else {
+                // A worker was taken meanwhile (only tests hold them by hand): give it back.
+                let _ = app.store.give_back_ai(&job.game_id, &app.instance).await;
+                break;
+            };
+            tokio::spawn(run_job(app.clone(), job, permit));
+        }
+        let (sched, ready) = (app.scheduler.clone(), app.jobs_ready.clone());
+        drop(app);
+        tokio::select! {
+            _ = sched.freed.notified() => {}
+            _ = ready.notified() => {}
+            _ = closed.changed() => return,
+            _ = tokio::time::sleep(tick) => {}
+        }
+    }
+}
+
+/// Search the AI's turn of the job's game and play it, renewing the lease meanwhile; then
+/// finish the job and queue the next one if the AI is to move again.
+async fn run_job(app: Arc<App>, job: AiJob, permit: Permit) {
+    let id = job.game_id.clone();
+    let me = app.instance.clone();
+    let slot = match app.slot(&id).await {
+        Ok(Some(slot)) => slot,
+        Ok(None) => {
+            let _ = app.store.finish_ai(&id, &me).await;
+            return;
+        }
+        Err(e) => {
+            eprintln!("cohort serve: game {id}: not loaded for the AI: {e}");
+            let _ = app.store.park_ai(&id, &me).await;
+            return;
+        }
+    };
+    let (game, agent, time_ms, side) = {
+        let mut live = slot.live.lock().await;
+        if let Err(e) = refresh(&app, &mut live).await {
+            eprintln!("cohort serve: game {id}: {e}; the AI's job goes back to the queue");
+            let _ = app.store.give_back_ai(&id, &me).await;
+            return;
+        }
+        if !live.wants_ai() {
+            drop(live);
+            let _ = app.store.finish_ai(&id, &me).await;
+            return;
+        }
         (
             live.game.clone(),
             live.row.ai_agent.clone(),
@@ -37,60 +131,81 @@ pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
             // clock, at most a tenth of what the AI has left (its thinking counts on it).
             ai_time(&live, app.config.ai_max_time_ms),
             live.to_move(),
-            // Queued now, in the order the turns came.
-            app.scheduler.request(id, class),
         )
     };
-    let app = app.clone();
-    let slot = slot.clone();
-    let id = id.to_string();
-    tokio::spawn(async move {
-        let permit = ticket.granted().await;
-        let seed = cohort_engine::Rng::new(game.steps().len() as u64 + 1).below(1 << 30) as u64;
-        let choice = tokio::task::spawn_blocking(move || {
-            let variant = game.position().variant().clone();
-            let mut agent = cohort_engine::agent(&agent, &variant)?;
-            let limits = Limits {
-                time: Some(Duration::from_millis(time_ms)),
-                nodes: None,
-                seed,
-                threads: 1,
-            };
-            Some(agent.choose_turn(&game, &limits))
-        })
-        .await;
-        drop(permit);
-        let mut live = slot.live.lock().await;
-        live.ai_thinking = false;
-        // A search that failed (a panic) is not tried again and again: the game waits.
-        let failed = choice.is_err();
-        match choice {
-            Ok(Some(choice)) => {
-                for step in choice.steps {
-                    // The game may have changed meanwhile (a resignation): then stop.
-                    if live.game.result().is_some() || live.to_move() != side {
-                        break;
-                    }
-                    // Written in the position it is played in (capture marks depend on it).
-                    let text = live.game.position().step_text(step);
-                    if let Err(e) = apply(&app, &mut live, side, Action::Step(text)).await {
-                        eprintln!("cohort serve: game {id}: the AI's step was refused: {e}");
-                        break;
-                    }
-                    slot.publish(&live);
+    let seed = cohort_engine::Rng::new(game.steps().len() as u64 + 1).below(1 << 30) as u64;
+    let search = tokio::task::spawn_blocking(move || {
+        let variant = game.position().variant().clone();
+        let mut agent = cohort_engine::agent(&agent, &variant)?;
+        let limits = Limits {
+            time: Some(Duration::from_millis(time_ms)),
+            nodes: None,
+            seed,
+            threads: 1,
+        };
+        Some(agent.choose_turn(&game, &limits))
+    });
+    tokio::pin!(search);
+    // Renewed three times a lease: a taker that stops renewing (it died) loses the job.
+    let lease = app.config.ai_lease;
+    let mut renew = tokio::time::interval(lease / 3);
+    renew.tick().await;
+    let mut mine = true;
+    let choice = loop {
+        tokio::select! {
+            choice = &mut search => break choice,
+            _ = renew.tick(), if mine => {
+                let until = now_ms() + lease.as_millis() as i64;
+                // A storage error keeps the search going: the lease may still hold.
+                if let Ok(false) = app.store.renew_ai(&id, &me, until).await {
+                    mine = false;
                 }
             }
-            Ok(None) => eprintln!("cohort serve: game {id}: unknown agent"),
-            Err(e) => eprintln!("cohort serve: game {id}: the AI failed: {e}"),
         }
-        slot.publish(&live);
-        drop(live);
-        arm_clock(&app, &id, &slot).await;
-        // Both seats may be the AI's: then the next turn is its too.
-        if !failed {
-            kick_ai_later(app, id, slot);
+    };
+    drop(permit);
+    if !mine {
+        eprintln!(
+            "cohort serve: game {id}: the AI's job was taken over; this search's turn is dropped"
+        );
+        return;
+    }
+    let mut live = slot.live.lock().await;
+    match choice {
+        Ok(Some(choice)) => {
+            for step in choice.steps {
+                // The game may have changed meanwhile (a resignation): then stop.
+                if live.game.result().is_some() || live.to_move() != side {
+                    break;
+                }
+                // Written in the position it is played in (capture marks depend on it).
+                let text = live.game.position().step_text(step);
+                if let Err(e) = apply(&app, &mut live, side, Action::Step(text)).await {
+                    eprintln!("cohort serve: game {id}: the AI's step was refused: {e}");
+                    break;
+                }
+                slot.publish(&live);
+            }
+            drop(live);
+            if let Err(e) = app.store.finish_ai(&id, &me).await {
+                eprintln!("cohort serve: game {id}: the AI's job not finished: {e}");
+            }
+            arm_clock(&app, &id, &slot).await;
+            // Both seats may be the AI's: then the next turn is a job too (at the back of
+            // its class, so AI-against-AI games take turns).
+            kick_ai(&app, &id, &slot).await;
         }
-    });
+        // A search that failed (a panic, an unknown agent) is not tried again and again:
+        // the job is parked and the game waits.
+        failed => {
+            drop(live);
+            match failed {
+                Ok(_) => eprintln!("cohort serve: game {id}: unknown agent"),
+                Err(e) => eprintln!("cohort serve: game {id}: the AI failed: {e}"),
+            }
+            let _ = app.store.park_ai(&id, &me).await;
+        }
+    }
 }
 
 /// The AI's time for its turn: its setting, the server's cap, and its clock.
@@ -103,9 +218,4 @@ fn ai_time(live: &LiveGame, cap: u64) -> u64 {
         t = t.min((left / 10).max(50));
     }
     t
-}
-
-/// `kick_ai` from a new task (a plain function: the AI's task cannot contain itself).
-fn kick_ai_later(app: Arc<App>, id: String, slot: Arc<Slot>) {
-    tokio::spawn(async move { kick_ai(&app, &id, &slot).await });
 }

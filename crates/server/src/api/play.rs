@@ -32,8 +32,7 @@ pub(crate) async fn refresh(app: &App, live: &mut LiveGame) -> Result<(), ApiErr
     reload(app, live).await
 }
 
-/// Take the game from storage again (its row and steps, replayed), keeping whether an AI
-/// search is under way here.
+/// Take the game from storage again (its row and steps, replayed).
 pub(crate) async fn reload(app: &App, live: &mut LiveGame) -> Result<(), ApiError> {
     let id = live.row.id.clone();
     let fresh = match app.store.game(&id).await {
@@ -46,9 +45,7 @@ pub(crate) async fn reload(app: &App, live: &mut LiveGame) -> Result<(), ApiErro
             )))
         }
     };
-    let thinking = live.ai_thinking;
     *live = fresh;
-    live.ai_thinking = thinking;
     Ok(())
 }
 
