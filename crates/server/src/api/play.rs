@@ -32,12 +32,13 @@ pub(crate) async fn refresh(app: &App, live: &mut LiveGame) -> Result<(), ApiErr
     reload(app, live).await
 }
 
-/// Take the game from storage again (its row and steps, replayed).
+/// Take the game from storage again. Where storage only added steps to the ones here (the
+/// usual case: another instance took the next steps), those steps are played on the copy
+/// here; otherwise (an undo, an ending outside the rules) the whole game is replayed.
 pub(crate) async fn reload(app: &App, live: &mut LiveGame) -> Result<(), ApiError> {
     let id = live.row.id.clone();
-    let fresh = match app.store.game(&id).await {
-        Ok(Some((row, steps))) => LiveGame::replay(row, &steps)
-            .map_err(|e| ApiError::internal(format!("game {id} cannot be replayed: {e}")))?,
+    let (row, steps) = match app.store.game(&id).await {
+        Ok(Some(found)) => found,
         Ok(None) => return Err(ApiError::not_found(format!("no game '{id}'"))),
         Err(e) => {
             return Err(ApiError::internal(format!(
@@ -45,7 +46,27 @@ pub(crate) async fn reload(app: &App, live: &mut LiveGame) -> Result<(), ApiErro
             )))
         }
     };
-    *live = fresh;
+    let here = live.turns.iter().flat_map(|t| t.1.iter());
+    let known = here.clone().count();
+    let extends = known <= steps.len()
+        && here.zip(&steps).all(|(a, b)| a == b)
+        && row.ending == live.row.ending
+        && live.game.result().is_none();
+    if extends {
+        let mut caught_up = true;
+        for s in &steps[known..] {
+            if live.play(s).is_err() {
+                caught_up = false;
+                break;
+            }
+        }
+        if caught_up {
+            live.row = row;
+            return Ok(());
+        }
+    }
+    *live = LiveGame::replay(row, &steps)
+        .map_err(|e| ApiError::internal(format!("game {id} cannot be replayed: {e}")))?;
     Ok(())
 }
 
