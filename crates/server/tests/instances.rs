@@ -212,7 +212,8 @@ async fn a_flag_falls_once_with_three_instances_holding_the_game() {
         );
         let alice = sign_up(&a, "alice").await;
         let bob = sign_up(&b, "bob").await;
-        let challenge = json!({"variant": "chess", "clock": {"minutes": 0.25, "increment": 0},
+        // A live 1+0 game, as the issue asks: White's minute runs out about 60 s from here.
+        let challenge = json!({"variant": "chess", "clock": {"minutes": 1, "increment": 0},
                                "colour": "white", "rated": true});
         let (s, made, _) = send(&a, "POST", "/api/challenges", Some(&alice), Some(challenge)).await;
         assert_eq!(s, StatusCode::OK, "{made}");
@@ -250,7 +251,7 @@ async fn a_flag_falls_once_with_three_instances_holding_the_game() {
         }
         let mut results = vec![];
         for (watcher, _slot) in watchers.iter_mut() {
-            let ended = tokio::time::timeout(Duration::from_secs(30), async {
+            let ended = tokio::time::timeout(Duration::from_secs(90), async {
                 loop {
                     let text = watcher.recv().await.expect("the channel is open");
                     let view: Value = serde_json::from_str(&text).unwrap();
@@ -260,7 +261,7 @@ async fn a_flag_falls_once_with_three_instances_holding_the_game() {
                 }
             })
             .await
-            .expect("every instance's watchers see the game end within 30 s");
+            .expect("every instance's watchers see the game end within 90 s");
             results.push(ended["result"].clone());
         }
         assert!(
