@@ -11,6 +11,7 @@ pub mod error;
 pub mod events;
 pub mod glicko;
 pub mod guard;
+pub mod heavy;
 pub mod jobs;
 pub mod live;
 mod lobby;
@@ -100,6 +101,9 @@ pub struct Config {
     pub trusted_proxies: Vec<IpAddr>,
     /// Password hashes (argon2id, 19 MiB each) running at once; more wait their turn.
     pub max_hashes: usize,
+    /// Record replays (up to 512 KiB each) running at once, off the request threads; more
+    /// wait their turn (heavy.rs).
+    pub max_heavy: usize,
     /// A connection that has not sent a whole request head in this time is closed (also an
     /// idle kept-alive connection).
     pub header_timeout: Duration,
@@ -123,6 +127,7 @@ impl Default for Config {
             behind_proxy: false,
             trusted_proxies: vec![],
             max_hashes: 2,
+            max_heavy: 2,
             header_timeout: Duration::from_secs(15),
             body_timeout: Duration::from_secs(15),
             idle_unload: Duration::from_secs(600),
@@ -152,6 +157,9 @@ pub struct App {
     pub(crate) lobby: lobby::Lobby,
     /// Password hashing: at most `max_hashes` at once, on their own threads (accounts.rs).
     pub(crate) hashing: accounts::Hashing,
+    /// Record replays and game loads for lists: at most `max_heavy` at once, off the request
+    /// threads (heavy.rs).
+    pub(crate) heavy: heavy::Heavy,
 }
 
 #[derive(Debug)]
@@ -193,6 +201,7 @@ impl App {
             limiter: Default::default(),
             lobby: Default::default(),
             hashing: accounts::Hashing::new(config.max_hashes),
+            heavy: heavy::Heavy::new(config.max_heavy),
             config,
         });
         let ids = app
@@ -259,6 +268,11 @@ impl App {
     /// The most password hashes that ran at once since the server started.
     pub fn hash_peak(&self) -> usize {
         self.hashing.peak()
+    }
+
+    /// The most record replays that ran at once since the server started (heavy.rs).
+    pub fn heavy_peak(&self) -> usize {
+        self.heavy.peak()
     }
 
     /// Whether a connection from `ip` is one of the trusted proxies (docs/server.md,

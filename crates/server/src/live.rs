@@ -189,6 +189,33 @@ impl LiveGame {
             && self.game.position().at_turn_start()
     }
 
+    /// Who plays each seat: the AI as "agent N ms", a person as "human".
+    pub fn players(&self) -> Value {
+        let player = |side: Side| -> Value {
+            if self.seat_kind(side) == "ai" {
+                format!("{} {} ms", self.row.ai_agent, self.row.ai_time_ms).into()
+            } else {
+                "human".into()
+            }
+        };
+        json!({"white": player(Side::White), "black": player(Side::Black)})
+    }
+
+    /// The game as a list shows it (`GET /api/games`): no board, no legal steps, so that a
+    /// list of a hundred games costs next to nothing.
+    pub fn summary(&self) -> Value {
+        json!({
+            "id": self.row.id,
+            "variant": self.row.variant,
+            "name": self.variant().name,
+            "players": self.players(),
+            "to_move": side_name(self.to_move()),
+            "turns": self.turns.iter().filter(|t| !t.1.is_empty()).count(),
+            "result": result_json(self.game.result(), self.time_loser()),
+            "updated_ms": self.row.updated_ms,
+        })
+    }
+
     /// The game as the pages show it; `seat` is the viewer's.
     pub fn view(&self, seat: Option<Side>) -> Value {
         let mut v = board_view(self.game.position(), self.game.removed_units());
@@ -263,13 +290,6 @@ impl LiveGame {
         } else {
             None
         };
-        let players = |side: Side| -> Value {
-            if self.seat_kind(side) == "ai" {
-                format!("{} {} ms", self.row.ai_agent, self.row.ai_time_ms).into()
-            } else {
-                "human".into()
-            }
-        };
         let o = v.as_object_mut().expect("board view is an object");
         o.insert("id".into(), self.row.id.clone().into());
         o.insert("version".into(), self.row.version.into());
@@ -283,10 +303,7 @@ impl LiveGame {
         o.insert("turn_removed".into(), turn_removed);
         o.insert("end_preview".into(), preview.into());
         o.insert("turns".into(), turns.into());
-        o.insert(
-            "players".into(),
-            json!({"white": players(Side::White), "black": players(Side::Black)}),
-        );
+        o.insert("players".into(), self.players());
         // The AI is to move: its search is queued or under way on some instance (api/ai.rs).
         o.insert("ai_thinking".into(), self.wants_ai().into());
         o.insert("draw_offer".into(), self.row.draw_offer.clone().into());

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
+use axum::extract::State;
 use axum::Json;
 use cohort_engine::record::Record;
 use cohort_rules::{Game, Position, Variant};
@@ -15,6 +16,7 @@ use serde_json::{json, Value};
 
 use crate::error::{body_with, ApiError, Code};
 use crate::view::{board_view, side_name};
+use crate::App;
 
 /// Largest record accepted (a 400-turn Chesimals game is well under 100 KiB).
 pub const MAX_RECORD: usize = 512 * 1024;
@@ -80,8 +82,17 @@ pub fn game_at(c: &Checked, at: usize) -> Result<Game, ApiError> {
 }
 
 /// `POST /api/records/replay` `{"record": "<text>", "at": n}`.
-pub async fn replay(raw: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
+/// The record is parsed and replayed off the request threads (crate::heavy): a 500 KiB
+/// record takes tens of milliseconds.
+pub async fn replay(
+    State(app): State<Arc<App>>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
     let req: ReplayReq = body_with(raw, MAX_RECORD)?;
+    app.heavy.run(move || replay_view(&req)).await?.map(Json)
+}
+
+fn replay_view(req: &ReplayReq) -> Result<Value, ApiError> {
     let c = check(&req.record)?;
     let at = req.at.unwrap_or(0);
     let g = game_at(&c, at)?;
@@ -115,7 +126,7 @@ pub async fn replay(raw: Result<Bytes, BytesRejection>) -> Result<Json<Value>, A
         .map(|(k, v)| (k.clone(), Value::from(v.clone())))
         .collect();
     let side_to_move = side_name(g.position().side_to_move());
-    Ok(Json(json!({
+    Ok(json!({
         "variant": c.variant.id,
         "name": c.variant.name,
         "builtin": cohort_rules::builtin(&c.variant.id).is_some(),
@@ -130,7 +141,7 @@ pub async fn replay(raw: Result<Bytes, BytesRejection>) -> Result<Json<Value>, A
         "to_move": side_to_move,
         "over": g.result().is_some(),
         "view": view,
-    })))
+    }))
 }
 
 /// For `POST /api/games` with `record`: the start and the steps to store, checked.

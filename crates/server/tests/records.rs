@@ -208,3 +208,55 @@ async fn a_record_continues_as_a_new_game_against_the_ai() {
     again.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Record replays run off the request threads, at most `max_heavy` at once (heavy.rs): 20
+/// sent together are all answered, never more than two replaying at a time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn record_replays_run_at_most_max_heavy_at_once() {
+    let (dir, url) = temp_db("records-heavy");
+    let config = cohort_server::Config {
+        max_heavy: 2,
+        ..Default::default()
+    };
+    let app = App::open_with(&url, config).await.unwrap();
+    // A long game: random legal steps of chesimals-1, until it ends or 3000 steps.
+    let v = builtin("chesimals-1").unwrap();
+    let mut g = Game::new(v.start());
+    let mut x: u64 = 0x9e3779b97f4a7c15;
+    while g.result().is_none() && g.steps().len() < 3000 {
+        let mut list = cohort_rules::StepList::new();
+        g.legal_steps(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let step = list.as_slice()[(x % list.len() as u64) as usize];
+        g.play(step).unwrap();
+    }
+    let text = Record::from_game(&g).to_text();
+    let n = g.steps().len();
+    assert!(n > 100, "a long record: {n} steps");
+    let mut calls = vec![];
+    for _ in 0..20 {
+        let (app, text) = (app.clone(), text.clone());
+        calls.push(tokio::spawn(async move {
+            post(
+                &app,
+                "/api/records/replay",
+                json!({"record": text, "at": n}),
+            )
+            .await
+        }));
+    }
+    for c in calls {
+        let (s, v) = c.await.unwrap();
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["at"], n);
+    }
+    let peak = app.heavy_peak();
+    assert!((1..=2).contains(&peak), "{peak} replays ran at once");
+    app.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -111,7 +111,13 @@ pub(super) async fn create_game(
                 "position: a game continued from a record starts where the record starts",
             ))
         }
-        (Some(text), None) => records::continuation(text, req.at, &variant.id)?,
+        (Some(text), None) => {
+            // A record of hundreds of KiB is replayed off the request threads.
+            let (text, at, id) = (text.clone(), req.at, variant.id.clone());
+            app.heavy
+                .run(move || records::continuation(&text, at, &id))
+                .await??
+        }
         (None, _) if req.at.is_some() => {
             return Err(ApiError::invalid("at: only with a record"));
         }

@@ -26,18 +26,7 @@ pub(super) async fn list(State(app): State<Arc<App>>) -> Answer {
     let mut out = vec![];
     for id in ids {
         if let Ok(Some(slot)) = app.slot(&id).await {
-            let live = slot.live.lock().await;
-            let v = live.view(None);
-            out.push(json!({
-                "id": id,
-                "variant": live.row.variant,
-                "name": v["name"],
-                "players": v["players"],
-                "to_move": v["to_move"],
-                "turns": live.turns.iter().filter(|t| !t.1.is_empty()).count(),
-                "result": v["result"],
-                "updated_ms": live.row.updated_ms,
-            }));
+            out.push(slot.live.lock().await.summary());
         }
     }
     Ok(Json(out.into()))
