@@ -102,6 +102,9 @@ function onSquare(sq) {
   draw();
 }
 
+// The twin rows each of Chessma 84's boards runs through (docs/chessma.md).
+const sheetRows = { A: "rows 1 and 8", B: "rows 1' and 8'" };
+
 // Several legal steps between the same squares (a promotion, a pin or a capture, a push
 // along either sheet): one button each.
 function choiceBox(v) {
@@ -110,6 +113,8 @@ function choiceBox(v) {
     if (s.kind === 'promote') return `${names[s.promote.toUpperCase()] || s.promote} (${s.text})`;
     if (s.kind === 'pin') return `Pin (${s.text})`;
     if (s.removes.length) return `Capture (${s.text})`;
+    // Chessma 84's Pusher, where the push forks at the twin rows: which board it runs on.
+    if (s.kind === 'push') return `Push along board ${s.sheet}${sheetRows[s.sheet] ? ` (${sheetRows[s.sheet]})` : ''}`;
     return s.text;
   };
   return h('div', { class: 'choice', 'data-testid': 'choice' }, 'Choose: ',

@@ -220,9 +220,33 @@ async function checkShown(sc) {
   return `check on e1 shown (ring, status, legend), the Knight's refusal explained, e1-e2 ends it`;
 }
 
+// The Pusher's board choice: a push down file a forks at rows 1 and 1'; the page offers the
+// two boards by name (before: the raw step texts a4-a3/A and a4-a3/B), and board B's push
+// drives the pawn to a1'.
+async function pusherBoards(sc) {
+  const created = await humanGameAt([['e1', 'K'], ['a4', 'U'], ['e8', 'k'], ['a3', 'p']]);
+  const page = await sc.page({ viewport: { width: 1300, height: 1100 } });
+  await page.goto(`${base}${created.links.white}`);
+  await page.waitForSelector('[data-testid="sq-a4"]');
+  await page.click('[data-testid="sq-a4"]');
+  await page.click('[data-testid="sq-a3"]');
+  await page.waitForSelector('[data-testid=choice]');
+  const labels = await page.locator('[data-testid=choice] button').allTextContents();
+  check(labels.includes("Push along board A (rows 1 and 8)") && labels.includes("Push along board B (rows 1' and 8')"),
+    `the choice names the boards: ${JSON.stringify(labels)}`);
+  check(!labels.some((l) => l.includes('/A') || l.includes('/B')), `no raw step text: ${JSON.stringify(labels)}`);
+  await page.click('[data-testid="choice-a4-a3/B"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.toMove === 'black');
+  const v = await (await fetch(`${base}/api/games/${created.id}`)).json();
+  const at = (sq) => v.units.find((u) => u.square === sq);
+  check(at("a1'") && at("a1'").letter === 'p' && !at('a1'), `the pawn pushed to a1' on board B: ${JSON.stringify(v.units)}`);
+  return `choice shown as ${labels.slice(0, 2).join(' / ')}; board B pushes the pawn to a1'`;
+}
+
 await runSuite('chessma browser tests', [['chessma 84 against the AI', SCENARIO_MS, chessma],
   ['chessma 84: a spent Encloser shifts no square', SCENARIO_MS, spentEncloser],
-  ['chessma 84: check shown and explained', SCENARIO_MS, checkShown]], {
+  ['chessma 84: check shown and explained', SCENARIO_MS, checkShown],
+  ["chessma 84: the Pusher's board choice", SCENARIO_MS, pusherBoards]], {
   prefix: 'cohort-chessma-', waitMs: WAIT_MS,
   ready: (env) => ({ base } = env),
 });
