@@ -61,6 +61,13 @@ function turnCell(t, names) {
   return parts.length ? parts : ['(no move)'];
 }
 
+// The full-turn number of each turn (White's turn and Black's reply share one, as in the
+// move list): a game that starts with Black's turn starts at 1 too.
+function turnNumbers(turns) {
+  let num = 0;
+  return turns.map((t, i) => (i === 0 || t.side === 'white' || turns[i - 1].side === 'black' ? ++num : num));
+}
+
 // The move list, one line per full turn: `1. <White's turn> <Black's turn>`.
 function moveList(turns, opts = {}) {
   const list = h('ol', { class: 'moves', 'data-testid': 'move-list' });

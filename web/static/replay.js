@@ -13,6 +13,8 @@ async function replayPage() {
   const total = record.steps.length;
   // Turns with their sides, the turn in progress last; each ends at a step index.
   const turns = allTurns(live);
+  // Full-turn numbers, as the move list counts: "turn 1, Black" is Black's reply to turn 1.
+  const numbers = turnNumbers(turns);
   const ends = [];
   turns.reduce((n, t) => { ends.push(n + t.steps.length); return n + t.steps.length; }, 0);
   const cache = new Map();
@@ -51,7 +53,7 @@ async function replayPage() {
       h('p', { class: `status${record.result !== '*' ? ' over' : ''}`, 'data-testid': 'result' }, `Result: ${result}`),
       h('p', { class: 'status', 'data-testid': 'status' },
         want === 0 ? 'Start position' : `Step ${want} of ${total}: ${v.replay.step}`,
-        current >= 0 ? ` (turn ${current + 1}, ${cap(turns[current].side)})` : '',
+        current >= 0 ? ` (turn ${numbers[current]}, ${cap(turns[current].side)})` : '',
         v.result ? `; ${v.result.text}` : `; ${cap(v.to_move)} to move`),
       h('div', { class: 'buttons' },
         h('button', { onclick: go(0), 'data-testid': 'replay-first', title: 'Start' }, '\u00ab Start'),

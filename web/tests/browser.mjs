@@ -385,7 +385,7 @@ async function humanVsHuman(sc) {
   await a.waitForFunction((t) => document.querySelector('[data-testid=status]').textContent.includes(t), w1.text);
   check(await unitAt(a, w1.to), `the replay shows ${w1.text}`);
   await a.locator('[data-testid=move-list] .turn-cell:not(.empty)').nth(1).click();
-  await a.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.includes('turn 2, Black'));
+  await a.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.includes('turn 1, Black'));
   check(await a.getAttribute('[data-testid=move-list] .turn-cell.current', 'data-turn') === '2', 'turn 2 is marked in the move list');
   check(await unitAt(a, bs.to), `the replay shows ${bs.text}`);
   const rec = await (await fetch(`${base}/api/games/${id}/record?format=json`)).json();
