@@ -6,9 +6,16 @@ async function home() {
   document.title = 'Cohort';
   app.append(h('section', { class: 'intro' },
     h('h1', {}, 'Cohort'),
-    h('p', {}, 'Chess variants whose turns are made of several unit moves under command rules: ',
-      'Chesimals, Chieftain Chess, Lifeform Chess, and FIDE chess. Every rule is enforced and the ',
-      'AI plays every game. Pick a game, then an opponent.')));
+    h('p', { 'data-testid': 'intro-families' }, 'Chess variants whose turns are made of several unit moves under command rules: ',
+      "Joe Joyce's Chesimals (a turn moves the units of one chesimal, each linked to its leader) and ",
+      'Chieftain Chess (one piece per Chieftain a turn, activated within reach), ',
+      'Chesimal Fusion (Princes that lead in modes), Daniel MacDuff\'s Lifeform Chess (a body whose ',
+      "parts drag each other along), Antoine Fourriere's Chessma 84 (orthodox and Ultima pieces on two ",
+      'overlapping boards), and FIDE chess. Every rule is enforced and the AI plays every game. ',
+      'Pick a game, then an opponent.')));
+  // The index of the games: each links to its card below and to its rules page.
+  const index = h('nav', { class: 'game-index', 'data-testid': 'game-index', 'aria-label': 'Games' }, h('b', {}, 'Games: '));
+  app.append(index);
   const grid = h('section', { class: 'variants' });
   app.append(grid);
   app.append(CohortCustom.panel()); // custom.js: a variant file of one's own
@@ -20,6 +27,9 @@ async function home() {
     return;
   }
   for (const v of variants) grid.append(variantCard(v));
+  variants.forEach((v, i) => index.append(i ? ' \u00b7 ' : '',
+    h('a', { href: `#variant-${v.id}`, 'data-testid': `index-${v.id}` }, v.name),
+    ' ', h('a', { href: `/rules/${v.id}`, class: 'index-rules', title: `Rules of ${v.name}` }, '(rules)')));
   app.append(h('section', { class: 'open-record' }, h('h2', {}, 'Game records'),
     h('p', {}, 'Replay a game record step by step, or continue it against the AI: ',
       h('a', { href: '/record', class: 'button', 'data-testid': 'open-record-link' }, 'Open a record'))));

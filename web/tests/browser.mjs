@@ -163,6 +163,15 @@ async function homePage(sc) {
   await page.waitForSelector('[data-testid^=new-game-]');
   const variants = await (await fetch(`${base}/api/variants`)).json();
   check(variants.length >= 3, 'the server lists variants');
+  // The introduction names every family; the index links every game to its card.
+  const intro = await page.textContent('[data-testid=intro-families]');
+  for (const family of ['Chesimals', 'Chieftain Chess', 'Chesimal Fusion', 'Lifeform Chess', 'Chessma 84', 'FIDE chess']) {
+    check(intro.includes(family), `the introduction names ${family}: "${intro}"`);
+  }
+  for (const v of variants) {
+    const href = await page.getAttribute(`[data-testid="index-${v.id}"]`, 'href');
+    check(href === `#variant-${v.id}` && await page.locator(`[id="variant-${v.id}"]`).count() === 1, `${v.id}: the index links to its card (${href})`);
+  }
   for (const v of variants) {
     const drawn = await page.locator(`[data-testid="diagram-${v.id}"] g.unit`).count();
     check(drawn === v.start.units.length, `${v.id}: the diagram shows ${v.start.units.length} units (${drawn})`);
@@ -199,7 +208,7 @@ async function homePage(sc) {
   const g = gameOf(page);
   const made = await getView(g.id);
   check(made.clock && made.clock.kind === 'corr', `the invitation's game has a correspondence clock: ${JSON.stringify(made.clock)}`);
-  return `${variants.length} variants with diagrams and notes; a refused request shows the server's error; an invitation with a 1 day per turn clock`;
+  return `${variants.length} variants with diagrams and notes, indexed, every family in the introduction; a refused request shows the server's error; an invitation with a 1 day per turn clock`;
 }
 
 async function vsAiChesimals(sc) {

@@ -10,10 +10,7 @@
 use sqlx::Row;
 
 use crate::sched::Class;
-use crate::store::{Store, StoreError};
-
-/// The PostgreSQL channel on which a new job is announced: idle workers everywhere wake.
-pub const JOBS_CHANNEL: &str = "cohort_jobs";
+use crate::store::{Store, StoreError, JOBS_CHANNEL};
 
 /// A job as stored: whose it is and until when.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -548,7 +548,7 @@ pub async fn serve_on(
 /// PostgreSQL: listen for the games other instances change (`store::GAMES_CHANNEL`) and
 /// pass each to `App::changed_elsewhere`, and for changes of the lobby
 /// (`store::LOBBY_CHANNEL`), which this instance's lobby watchers hear, and for AI jobs
-/// queued (`jobs::JOBS_CHANNEL`), which wake this instance's taker; until the store closes or the app is gone. On
+/// queued (`store::JOBS_CHANNEL`), which wake this instance's taker; until the store closes or the app is gone. On
 /// SQLite (one instance) it returns at once.
 async fn follow_other_instances(app: std::sync::Weak<App>) {
     let Some(strong) = app.upgrade() else { return };
@@ -574,7 +574,7 @@ async fn follow_other_instances(app: std::sync::Weak<App>) {
                     let Some(app) = app.upgrade() else { return };
                     if note.channel() == store::LOBBY_CHANNEL {
                         let _ = app.lobby.changed.send(());
-                    } else if note.channel() == jobs::JOBS_CHANNEL {
+                    } else if note.channel() == store::JOBS_CHANNEL {
                         app.jobs_ready.notify_one();
                     } else {
                         // A task per game, so that one game's lock held for a while (a

@@ -179,6 +179,8 @@ pub struct Store {
 pub const GAMES_CHANNEL: &str = "cohort_games";
 /// The PostgreSQL channel on which a change of the lobby is announced.
 pub const LOBBY_CHANNEL: &str = "cohort_lobby";
+/// The PostgreSQL channel on which a new AI job is announced (jobs.rs): idle workers wake.
+pub const JOBS_CHANNEL: &str = "cohort_jobs";
 
 pub type StoreError = sqlx::Error;
 
@@ -848,7 +850,7 @@ impl Store {
         self.pool.close().await;
     }
 
-    /// PostgreSQL: a listener on `GAMES_CHANNEL`, `LOBBY_CHANNEL` and `jobs::JOBS_CHANNEL`, on a connection of its own (it reconnects
+    /// PostgreSQL: a listener on `GAMES_CHANNEL`, `LOBBY_CHANNEL` and `JOBS_CHANNEL`, on a connection of its own (it reconnects
     /// by itself if the connection drops). None on SQLite, which has one instance.
     pub async fn listen_games(&self) -> Result<Option<sqlx::postgres::PgListener>, StoreError> {
         if self.kind != "postgres" {
@@ -856,7 +858,7 @@ impl Store {
         }
         let mut listener = sqlx::postgres::PgListener::connect(&self.url).await?;
         listener
-            .listen_all([GAMES_CHANNEL, LOBBY_CHANNEL, crate::jobs::JOBS_CHANNEL])
+            .listen_all([GAMES_CHANNEL, LOBBY_CHANNEL, JOBS_CHANNEL])
             .await?;
         Ok(Some(listener))
     }
