@@ -13,6 +13,12 @@ use crate::events::{self, removed_by, Removed};
 use crate::store::GameRow;
 use crate::view::{board_view, result_json, side_name, step_fields};
 
+/// The row's `ending` of an aborted game (api/offers.rs).
+pub const ABORTED: &str = "aborted";
+
+/// A game may be aborted while fewer turns than this have been completed (api/offers.rs).
+pub const ABORT_BEFORE_TURNS: usize = 2;
+
 /// A turn in notation: who played it and its steps.
 pub type Turn = (Side, Vec<String>);
 
@@ -58,7 +64,7 @@ impl LiveGame {
             Some("resign white") => live.game.resign(Side::White),
             Some("resign black") | Some("time black") => live.game.resign(Side::Black),
             Some("time white") => live.game.resign(Side::White),
-            Some(crate::api::offers::ABORTED) => live.game.abort(),
+            Some(ABORTED) => live.game.abort(),
             _ => {}
         }
         Ok(live)
@@ -303,9 +309,7 @@ impl LiveGame {
         );
         o.insert(
             "can_abort".into(),
-            (self.game.result().is_none()
-                && self.turns_played() < crate::api::offers::ABORT_BEFORE_TURNS)
-                .into(),
+            (self.game.result().is_none() && self.turns_played() < ABORT_BEFORE_TURNS).into(),
         );
         o.insert(
             "rematch_offer".into(),

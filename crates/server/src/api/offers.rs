@@ -11,15 +11,9 @@
 use cohort_rules::Side;
 
 use crate::error::{ApiError, Code};
-use crate::live::LiveGame;
+use crate::live::{LiveGame, ABORTED, ABORT_BEFORE_TURNS};
 use crate::store::Change;
 use crate::view::side_name;
-
-/// The row's `ending` of an aborted game.
-pub(crate) const ABORTED: &str = "aborted";
-
-/// A game may be aborted while fewer turns than this have been completed.
-pub const ABORT_BEFORE_TURNS: usize = 2;
 
 /// Offer, accept or decline a takeback for `seat`. Changes `live` only when it answers Ok.
 pub(crate) fn takeback(

@@ -124,7 +124,7 @@ pub(crate) async fn rate_if_finished(app: &App, live: &mut LiveGame) {
     };
     // No rating farming: a game rates only once both sides have played a turn.
     if live.turns_played() < MIN_RATED_TURNS {
-        let why = if row.ending.as_deref() == Some(offers::ABORTED) {
+        let why = if row.ending.as_deref() == Some(crate::live::ABORTED) {
             ABORTED_WHY
         } else {
             UNRATED_WHY
