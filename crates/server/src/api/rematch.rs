@@ -15,6 +15,7 @@ use cohort_rules::Side;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::admission::{admit, created, Caller};
 use crate::api::create::go_live;
 use crate::api::play;
 use crate::clock::Clock;
@@ -36,6 +37,7 @@ struct RematchReq {
 pub(super) async fn rematch(
     State(app): State<Arc<App>>,
     ApiPath(id): ApiPath<String>,
+    caller: Caller,
     raw: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let req: RematchReq = body(raw)?;
@@ -76,7 +78,7 @@ pub(super) async fn rematch(
             }
             // Both want one (the other offered too), or the AI, which always plays on.
             if standing == theirs || live.seat_kind(seat.other()) == "ai" {
-                made = Some(rematch_row(&live.row, now));
+                made = Some(rematch_row(&live.row, &caller, now));
             } else {
                 next.rematch_offer = Some(side_name(seat).into());
             }
@@ -89,7 +91,7 @@ pub(super) async fn rematch(
                 ));
             }
             if what == "accept" {
-                made = Some(rematch_row(&live.row, now));
+                made = Some(rematch_row(&live.row, &caller, now));
             }
             next.rematch_offer = None;
         }
@@ -113,10 +115,24 @@ pub(super) async fn rematch(
         }
         None => None,
     };
+    // A custom variant's rematch counts against the limits on such games like any other
+    // (admission.rs), held while it is stored; the caller who made it is its creator.
+    let custom = made
+        .as_ref()
+        .is_some_and(|new| !new.variant_text.is_empty());
+    let gate = if custom {
+        Some(admit(&app, &caller).await?)
+    } else {
+        None
+    };
     let stored = match &made {
         Some(new) => app.store.commit_rematch(&next, new).await,
         None => app.store.commit(&next, Change::Row).await,
     };
+    if custom && stored.is_ok() {
+        created(&app, &caller);
+    }
+    drop(gate);
     if let Err(e) = stored {
         // Another instance may have answered first: take storage's game again.
         if play::reload(&app, &mut live).await.is_err() {
@@ -185,8 +201,9 @@ fn seat_json(game: &GameRow, side: Side) -> Value {
 }
 
 /// The rematch of the finished game `old`: the same variant, start, clock, AI and accounts
-/// (rated if `old` was), each seat's kind and account on the other colour, new tokens.
-fn rematch_row(old: &GameRow, now: i64) -> GameRow {
+/// (rated if `old` was), each seat's kind and account on the other colour, new tokens;
+/// created by `caller`.
+fn rematch_row(old: &GameRow, caller: &Caller, now: i64) -> GameRow {
     GameRow {
         id: token()[..12].to_string(),
         variant: old.variant.clone(),
@@ -205,7 +222,7 @@ fn rematch_row(old: &GameRow, now: i64) -> GameRow {
         white_user: old.black_user.clone(),
         black_user: old.white_user.clone(),
         rated: old.rated,
-        created_by: old.created_by.clone(),
+        created_by: caller.0.clone(),
         ..GameRow::default()
     }
 }
