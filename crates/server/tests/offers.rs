@@ -675,3 +675,76 @@ async fn rematch_offered_accepted_colours_swapped() {
     app.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A turn of many steps: the takeback removes the whole last turn and the steps of the turn
+/// in progress, in storage too.
+#[tokio::test(flavor = "multi_thread")]
+async fn takeback_of_a_turn_of_several_steps_and_the_turn_in_progress() {
+    let (dir, url) = temp_db("offers-multistep");
+    let app = App::open(&url).await.unwrap();
+    let (id, white, black) = new_game(&app, json!({"variant": "chesimals-1"})).await;
+    let start = get(&app, &format!("/api/games/{id}")).await["position"].clone();
+    // A legal step that captures nothing, as the view lists them.
+    let quiet = |v: &Value| {
+        v["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["captures"].as_array().unwrap().is_empty())
+            .unwrap()["text"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let opening = quiet(&get(&app, &format!("/api/games/{id}")).await);
+    step(&app, &id, &white, &opening).await;
+    let v = step(&app, &id, &white, "end").await;
+    assert_eq!(v["to_move"], "black");
+    let first = quiet(&v);
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/takeback"),
+        json!({"token": white, "action": "offer"}),
+    )
+    .await;
+    assert_eq!(
+        (s, v["takeback_offer"].as_str()),
+        (StatusCode::OK, Some("white")),
+        "{v}"
+    );
+    // Black's step clears it; White asks again with Black mid-turn.
+    let v = step(&app, &id, &black, &first).await;
+    assert_eq!(v["takeback_offer"], Value::Null);
+    assert_eq!(v["turn_steps"], json!([first]));
+    post(
+        &app,
+        &format!("/api/games/{id}/takeback"),
+        json!({"token": white, "action": "offer"}),
+    )
+    .await;
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/takeback"),
+        json!({"token": black, "action": "accept"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["position"], start, "back at the start");
+    assert_eq!(v["to_move"], "white");
+    assert!(
+        turn_steps(&v).is_empty() && v["turn_steps"] == json!([]),
+        "{v}"
+    );
+    assert!(app.store.steps(&id).await.unwrap().is_empty());
+    // A restart replays the same game.
+    app.store.close().await;
+    drop(app);
+    let app = App::open(&url).await.unwrap();
+    let again = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(
+        (&again["position"], &again["version"]),
+        (&start, &v["version"])
+    );
+    app.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
