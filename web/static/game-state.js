@@ -24,6 +24,7 @@ const state = {
   diagram: null, // the pieces panel (custom.js), made when first shown
   showPieces: false,
   variantFile: null, // custom variants: the file, shown on request
+  joiningRematch: false, // the rematch is made: this seat's page is moving to it
 };
 
 // Milliseconds each replayed step of the opponent stays on the board: the reader's choice
@@ -131,6 +132,7 @@ function accept(v) {
     if (state.leadChoice && !(myTurn() && leadSteps().some((s) => s.from === state.leadChoice))) state.leadChoice = null;
   }
   scheduleReplay();
+  if (v.rematch && state.seat) joinRematch(v);
   if (myTurn() && !state.selected && !state.dropLetter && state.seat) {
     // Placement: nothing on the board may move, only drops: pick the first pocket letter.
     const pocket = v.pocket[state.seat];
@@ -138,6 +140,22 @@ function accept(v) {
     if (pocket.length && now.length && now.every((s) => s.kind === 'drop')) {
       state.dropLetter = pocket.find((l) => dropTargets(l).size) || null;
     }
+  }
+}
+
+// The rematch is made: go to this seat's place in it. The shared view names only the new
+// game; the seat's new token comes with the answer of the request that made it, or else
+// for this seat's token (`rematch/seat`), so no watcher ever sees it.
+async function joinRematch(v) {
+  if (state.joiningRematch) return;
+  state.joiningRematch = true;
+  try {
+    const seat = v.rematch_seat || await api('POST', `/api/games/${gameId}/rematch/seat`, { token });
+    location.assign(seat.link);
+  } catch (e) {
+    state.joiningRematch = false;
+    state.error = e.message;
+    draw();
   }
 }
 

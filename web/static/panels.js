@@ -219,10 +219,13 @@ function extraBoxes(v) {
   return out;
 }
 
-// Draw offers and resignation, for a player of a game not over.
+// What a player may ask of the other (draws, takebacks, a rematch) and end the game with
+// (abort, resign): each shown only when it applies.
 function offerBox(v) {
-  if (!state.seat || v.result) return null;
+  if (!state.seat) return v.result && v.rematch ? rematchBox(v) : null;
+  if (v.result) return rematchBox(v);
   const them = other(state.seat);
+  const human = v.players[them] === 'human';
   const row = [];
   if (v.draw_offer === them) {
     row.push(h('span', { class: 'offer', 'data-testid': 'draw-offered' }, `${cap(them)} offers a draw.`),
@@ -230,8 +233,22 @@ function offerBox(v) {
       h('button', { 'data-testid': 'decline-draw', onclick: () => act('draw', { action: 'decline' }) }, 'Decline'));
   } else if (v.draw_offer === state.seat) {
     row.push(h('span', { class: 'offer', 'data-testid': 'draw-offered' }, 'You offered a draw.'));
-  } else if (v.players[them] === 'human') {
+  } else if (human) {
     row.push(h('button', { 'data-testid': 'offer-draw', onclick: () => act('draw', { action: 'offer' }) }, 'Offer draw'));
+  }
+  // A takeback removes the last completed turn: offered when that turn is the player's own.
+  const lastTurn = v.turns.length ? v.turns[v.turns.length - 1] : null;
+  if (v.takeback_offer === them) {
+    row.push(h('span', { class: 'offer', 'data-testid': 'takeback-offered' }, `${cap(them)} asks to take back ${lastTurn && lastTurn.side === them ? 'their' : 'your'} last turn.`),
+      h('button', { 'data-testid': 'accept-takeback', onclick: () => act('takeback', { action: 'accept' }) }, 'Accept takeback'),
+      h('button', { 'data-testid': 'decline-takeback', onclick: () => act('takeback', { action: 'decline' }) }, 'Decline'));
+  } else if (v.takeback_offer === state.seat) {
+    row.push(h('span', { class: 'offer', 'data-testid': 'takeback-offered' }, 'You asked to take back the last turn.'));
+  } else if (human && lastTurn && lastTurn.side === state.seat) {
+    row.push(h('button', { 'data-testid': 'takeback', onclick: () => act('takeback', { action: 'offer' }) }, 'Takeback'));
+  }
+  if (v.can_abort) {
+    row.push(h('button', { 'data-testid': 'abort', title: 'Fewer than two turns played: end the game without a result', onclick: () => act('abort', {}) }, 'Abort'));
   }
   if (state.confirmResign) {
     row.push(h('span', { class: 'offer' }, 'Resign this game?'),
@@ -239,6 +256,25 @@ function offerBox(v) {
       h('button', { 'data-testid': 'cancel-resign', onclick: () => { state.confirmResign = false; draw(); } }, 'No'));
   } else {
     row.push(h('button', { 'data-testid': 'resign', class: 'danger', onclick: () => { state.confirmResign = true; draw(); } }, 'Resign'));
+  }
+  return h('div', { class: 'buttons' }, row);
+}
+
+// A game over: a rematch offered, answered, or made (the players' pages move to it; a
+// watcher gets a link to watch it).
+function rematchBox(v) {
+  const row = [];
+  if (v.rematch) {
+    row.push(h('span', { class: 'offer', 'data-testid': 'rematch-made' }, state.seat ? 'Rematch: joining the new game...' : 'A rematch was made: ',
+      state.seat ? null : h('a', { href: `/game/${v.rematch}`, 'data-testid': 'rematch-watch' }, 'watch it')));
+  } else if (v.rematch_offer === other(state.seat)) {
+    row.push(h('span', { class: 'offer', 'data-testid': 'rematch-offered' }, `${cap(other(state.seat))} offers a rematch.`),
+      h('button', { 'data-testid': 'accept-rematch', onclick: () => act('rematch', { action: 'accept' }) }, 'Accept rematch'),
+      h('button', { 'data-testid': 'decline-rematch', onclick: () => act('rematch', { action: 'decline' }) }, 'Decline'));
+  } else if (v.rematch_offer === state.seat) {
+    row.push(h('span', { class: 'offer', 'data-testid': 'rematch-offered' }, 'You offered a rematch.'));
+  } else {
+    row.push(h('button', { 'data-testid': 'rematch', onclick: () => act('rematch', { action: 'offer' }) }, 'Rematch'));
   }
   return h('div', { class: 'buttons' }, row);
 }

@@ -141,6 +141,8 @@ impl Record {
             turns: vec![],
         };
         let (result, termination) = match game.result() {
+            // An aborted game has no result, only the word why.
+            Some((_, EndReason::Aborted)) => ("*", EndReason::Aborted.describe()),
             Some((Outcome::Win(Side::White), r)) => ("1-0", r.describe()),
             Some((Outcome::Win(Side::Black), r)) => ("0-1", r.describe()),
             Some((Outcome::Draw, r)) => ("1/2-1/2", r.describe()),

@@ -153,6 +153,12 @@ impl Game {
             self.result = Some((Outcome::Draw, EndReason::Agreement));
         }
     }
+    /// End the game as aborted: no winner (the outcome is `Draw`, the reason `Aborted`).
+    pub fn abort(&mut self) {
+        if self.result.is_none() {
+            self.result = Some((Outcome::Draw, EndReason::Aborted));
+        }
+    }
     pub fn resign(&mut self, side: Side) {
         if self.result.is_none() {
             self.result = Some((Outcome::Win(side.other()), EndReason::Resignation));

@@ -75,6 +75,9 @@ pub enum EndReason {
     InsufficientMaterial,
     Agreement,
     Resignation,
+    /// Called off by a player before both sides had played a turn: no winner (the outcome
+    /// is `Draw`, but records write no result and servers rate nothing).
+    Aborted,
 }
 
 impl EndReason {
@@ -91,6 +94,7 @@ impl EndReason {
             EndReason::InsufficientMaterial => "insufficient material",
             EndReason::Agreement => "agreement",
             EndReason::Resignation => "resignation",
+            EndReason::Aborted => "aborted",
         }
     }
 }

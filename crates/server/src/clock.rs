@@ -191,6 +191,21 @@ impl Clock {
         self.since_ms = now;
     }
 
+    /// A takeback accepted at `now` (api/offers.rs): no time is given back. `was_to_move`
+    /// is charged the time its turn ran (without an increment: it ended no turn), and
+    /// `to_move`, to move again, runs from now: live, with what it had left; correspondence,
+    /// with a whole turn's time, as after any switch.
+    pub fn take_back(&mut self, was_to_move: Side, to_move: Side, now: i64) {
+        if !self.running() {
+            return;
+        }
+        self.remaining_ms[was_to_move.index()] = self.left(was_to_move, was_to_move, now).max(0);
+        if let TimeControl::Correspondence { per_turn_ms } = self.control {
+            self.remaining_ms[to_move.index()] = per_turn_ms;
+        }
+        self.since_ms = now;
+    }
+
     /// The game ended at `now` with `to_move` to move: the clock stops showing what was left.
     pub fn stop(&mut self, to_move: Side, now: i64) {
         if self.running() {

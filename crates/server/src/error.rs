@@ -66,6 +66,26 @@ pub enum Code {
     DrawOfferStanding,
     /// 409: the AI does not take draw offers.
     AiDeclinesDraws,
+    /// 409: no turn has been completed yet: there is nothing to take back.
+    NothingToTakeBack,
+    /// 409: no takeback request stands to accept or decline.
+    NoTakebackOffer,
+    /// 409: a takeback request already stands.
+    TakebackOfferStanding,
+    /// 409: the AI does not take back turns.
+    AiDeclinesTakebacks,
+    /// 409: two turns have been played: the game can no longer be aborted (resign instead).
+    TooLateToAbort,
+    /// 409: the game is not over yet (a rematch is offered after it).
+    GameNotOver,
+    /// 409: no rematch offer stands to accept or decline.
+    NoRematchOffer,
+    /// 409: a rematch offer already stands.
+    RematchOfferStanding,
+    /// 409: the rematch has been made already.
+    RematchMade,
+    /// 409: no rematch has been made yet.
+    NoRematch,
     /// 409: the challenge is no longer open (accepted, withdrawn or expired).
     ChallengeClosed,
     /// 409: a player cannot accept their own challenge.
@@ -89,7 +109,7 @@ pub enum Code {
 }
 
 impl Code {
-    pub const ALL: [Code; 30] = [
+    pub const ALL: [Code; 40] = [
         Code::BadJson,
         Code::BadRequest,
         Code::InvalidField,
@@ -111,6 +131,16 @@ impl Code {
         Code::NoDrawOffer,
         Code::DrawOfferStanding,
         Code::AiDeclinesDraws,
+        Code::NothingToTakeBack,
+        Code::NoTakebackOffer,
+        Code::TakebackOfferStanding,
+        Code::AiDeclinesTakebacks,
+        Code::TooLateToAbort,
+        Code::GameNotOver,
+        Code::NoRematchOffer,
+        Code::RematchOfferStanding,
+        Code::RematchMade,
+        Code::NoRematch,
         Code::ChallengeClosed,
         Code::OwnChallenge,
         Code::NameTaken,
@@ -145,6 +175,16 @@ impl Code {
             Code::NoDrawOffer => "no_draw_offer",
             Code::DrawOfferStanding => "draw_offer_standing",
             Code::AiDeclinesDraws => "ai_declines_draws",
+            Code::NothingToTakeBack => "nothing_to_take_back",
+            Code::NoTakebackOffer => "no_takeback_offer",
+            Code::TakebackOfferStanding => "takeback_offer_standing",
+            Code::AiDeclinesTakebacks => "ai_declines_takebacks",
+            Code::TooLateToAbort => "too_late_to_abort",
+            Code::GameNotOver => "game_not_over",
+            Code::NoRematchOffer => "no_rematch_offer",
+            Code::RematchOfferStanding => "rematch_offer_standing",
+            Code::RematchMade => "rematch_made",
+            Code::NoRematch => "no_rematch",
             Code::ChallengeClosed => "challenge_closed",
             Code::OwnChallenge => "own_challenge",
             Code::NameTaken => "name_taken",
@@ -179,6 +219,16 @@ impl Code {
             | Code::NoDrawOffer
             | Code::DrawOfferStanding
             | Code::AiDeclinesDraws
+            | Code::NothingToTakeBack
+            | Code::NoTakebackOffer
+            | Code::TakebackOfferStanding
+            | Code::AiDeclinesTakebacks
+            | Code::TooLateToAbort
+            | Code::GameNotOver
+            | Code::NoRematchOffer
+            | Code::RematchOfferStanding
+            | Code::RematchMade
+            | Code::NoRematch
             | Code::ChallengeClosed
             | Code::OwnChallenge
             | Code::NameTaken => StatusCode::CONFLICT,

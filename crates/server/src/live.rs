@@ -4,12 +4,20 @@
 use cohort_rules::Rules;
 use std::sync::Arc;
 
-use cohort_rules::{Game, Outcome, PlayError, Position, Side, StepKind, StepList, Variant};
+use cohort_rules::{
+    EndReason, Game, Outcome, PlayError, Position, Side, StepKind, StepList, Variant,
+};
 use serde_json::{json, Value};
 
 use crate::events::{self, removed_by, Removed};
 use crate::store::GameRow;
 use crate::view::{board_view, result_json, side_name, step_fields};
+
+/// The row's `ending` of an aborted game (api/offers.rs).
+pub const ABORTED: &str = "aborted";
+
+/// A game may be aborted while fewer turns than this have been completed (api/offers.rs).
+pub const ABORT_BEFORE_TURNS: usize = 2;
 
 /// A turn in notation: who played it and its steps.
 pub type Turn = (Side, Vec<String>);
@@ -56,6 +64,7 @@ impl LiveGame {
             Some("resign white") => live.game.resign(Side::White),
             Some("resign black") | Some("time black") => live.game.resign(Side::Black),
             Some("time white") => live.game.resign(Side::White),
+            Some(ABORTED) => live.game.abort(),
             _ => {}
         }
         Ok(live)
@@ -127,12 +136,13 @@ impl LiveGame {
         }
     }
 
-    /// Turns played to their end (a game resigned mid-turn: that turn does not count).
+    /// Turns played to their end (a game resigned, agreed or aborted mid-turn: that turn does
+    /// not count).
     pub fn turns_played(&self) -> usize {
         let closed = self.turns.len().saturating_sub(1);
         let last_closed = matches!(
             self.game.result(),
-            Some((_, r)) if !matches!(r, cohort_rules::EndReason::Resignation | cohort_rules::EndReason::Agreement)
+            Some((_, r)) if !matches!(r, EndReason::Resignation | EndReason::Agreement | EndReason::Aborted)
         ) && self.time_loser().is_none()
             && self.turns.last().is_some_and(|t| !t.1.is_empty());
         closed + usize::from(last_closed)
@@ -307,6 +317,22 @@ impl LiveGame {
         // The AI is to move: its search is queued or under way on some instance (api/ai.rs).
         o.insert("ai_thinking".into(), self.wants_ai().into());
         o.insert("draw_offer".into(), self.row.draw_offer.clone().into());
+        // Takebacks, aborts and rematches (api/offers.rs, api/rematch.rs): the side asking,
+        // whether the game may still be aborted, the side offering a rematch and the id of
+        // the rematch once made (its seats' tokens only through `rematch/seat`).
+        o.insert(
+            "takeback_offer".into(),
+            self.row.takeback_offer.clone().into(),
+        );
+        o.insert(
+            "can_abort".into(),
+            (self.game.result().is_none() && self.turns_played() < ABORT_BEFORE_TURNS).into(),
+        );
+        o.insert(
+            "rematch_offer".into(),
+            self.row.rematch_offer.clone().into(),
+        );
+        o.insert("rematch".into(), self.row.rematch_id.clone().into());
         o.insert(
             "result".into(),
             result_json(self.game.result(), self.time_loser()),
@@ -393,6 +419,7 @@ impl LiveGame {
     /// (`end` implied), every step, and the text record.
     pub fn record(&self) -> Value {
         let (result, mut reason) = match self.game.result() {
+            Some((_, r @ EndReason::Aborted)) => ("*", r.describe()),
             Some((Outcome::Win(Side::White), r)) => ("1-0", r.describe()),
             Some((Outcome::Win(Side::Black), r)) => ("0-1", r.describe()),
             Some((Outcome::Draw, r)) => ("1/2-1/2", r.describe()),

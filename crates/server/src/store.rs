@@ -110,6 +110,11 @@ const MIGRATIONS: &[&str] = &[
         lease_until_ms BIGINT NOT NULL
     )",
     "CREATE INDEX ai_jobs_by_lease ON ai_jobs (lease_until_ms)",
+    // Takebacks, aborts, rematches (api/offers.rs): the side whose takeback request stands,
+    // the side whose rematch offer stands, and the game a rematch created (NULL: none).
+    "ALTER TABLE games ADD COLUMN takeback_offer TEXT",
+    "ALTER TABLE games ADD COLUMN rematch_offer TEXT",
+    "ALTER TABLE games ADD COLUMN rematch_id TEXT",
 ];
 
 /// A game's row: everything but its steps.
@@ -150,6 +155,12 @@ pub struct GameRow {
     pub rating_change: Option<String>,
     /// The caller that created the game ("ip:<address>"; "" when not counted).
     pub created_by: String,
+    /// The side ("white"/"black") asking to take back the last turn, if any.
+    pub takeback_offer: Option<String>,
+    /// A finished game: the side offering a rematch, if any.
+    pub rematch_offer: Option<String>,
+    /// A finished game: the id of the rematch it led to, once made.
+    pub rematch_id: Option<String>,
 }
 
 /// A change to store in one transaction.
@@ -158,6 +169,8 @@ pub enum Change<'a> {
     Step { ply: i64, text: &'a str },
     /// Remove the step at `ply` (undo inside a turn).
     Unstep { ply: i64 },
+    /// Remove every step from `from_ply` on (an accepted takeback).
+    Takeback { from_ply: i64 },
     /// Only the game row changes (draw offer, resignation, agreement).
     Row,
 }
@@ -299,9 +312,9 @@ impl Store {
          ai_time_ms, white_token, black_token, draw_offer, ending, finished, version, created_ms,
          updated_ms, creator_token, variant_text, clock_kind, clock_base_ms, clock_inc_ms,
          white_ms, black_ms, clock_since_ms, white_user, black_user, rated, rating_change,
-         created_by)
+         created_by, takeback_offer, rematch_offer, rematch_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-         $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)";
+         $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)";
 
     fn bind_game<'q>(
         q: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
@@ -335,6 +348,9 @@ impl Store {
             .bind(g.rated as i64)
             .bind(g.rating_change.clone())
             .bind(&g.created_by)
+            .bind(g.takeback_offer.clone())
+            .bind(g.rematch_offer.clone())
+            .bind(g.rematch_id.clone())
     }
 
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
@@ -408,13 +424,31 @@ impl Store {
                     return Err(sqlx::Error::RowNotFound);
                 }
             }
+            Change::Takeback { from_ply } => {
+                sqlx::query("DELETE FROM steps WHERE game_id = $1 AND ply >= $2")
+                    .bind(&row.id)
+                    .bind(from_ply)
+                    .execute(&mut *tx)
+                    .await?;
+            }
             Change::Row => {}
         }
         self.announce(&mut tx, &row.id).await?;
+        Self::update_row(&mut tx, row).await?;
+        tx.commit().await
+    }
+
+    /// The changing columns of `row` written over the stored row, if the stored version is
+    /// still `row.version - 1` (otherwise `RowNotFound`: a stale writer changes nothing).
+    async fn update_row(
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        row: &GameRow,
+    ) -> Result<(), StoreError> {
         let done = sqlx::query(
             "UPDATE games SET draw_offer = $1, ending = $2, finished = $3, version = $4,
-             updated_ms = $5, white_ms = $6, black_ms = $7, clock_since_ms = $8
-             WHERE id = $9 AND version = $10",
+             updated_ms = $5, white_ms = $6, black_ms = $7, clock_since_ms = $8,
+             takeback_offer = $9, rematch_offer = $10, rematch_id = $11
+             WHERE id = $12 AND version = $13",
         )
         .bind(row.draw_offer.clone())
         .bind(row.ending.clone())
@@ -424,13 +458,29 @@ impl Store {
         .bind(row.clock.remaining_ms[0])
         .bind(row.clock.remaining_ms[1])
         .bind(row.clock.since_ms)
+        .bind(row.takeback_offer.clone())
+        .bind(row.rematch_offer.clone())
+        .bind(row.rematch_id.clone())
         .bind(&row.id)
         .bind(row.version - 1)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
         if done.rows_affected() != 1 {
             return Err(sqlx::Error::RowNotFound);
         }
+        Ok(())
+    }
+
+    /// A rematch: the new game `new` stored and the finished game `old` (its `rematch_id`
+    /// set, its version bumped) updated in one transaction, so that two accepts at once make
+    /// one rematch (the second finds the version moved on and stores nothing).
+    pub async fn commit_rematch(&self, old: &GameRow, new: &GameRow) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        Self::bind_game(sqlx::query(Self::INSERT), new)
+            .execute(&mut *tx)
+            .await?;
+        self.announce(&mut tx, &old.id).await?;
+        Self::update_row(&mut tx, old).await?;
         tx.commit().await
     }
 
@@ -467,13 +517,17 @@ impl Store {
             rated: r.try_get::<i64, _>("rated")? != 0,
             rating_change: r.try_get("rating_change")?,
             created_by: r.try_get("created_by")?,
+            takeback_offer: r.try_get("takeback_offer")?,
+            rematch_offer: r.try_get("rematch_offer")?,
+            rematch_id: r.try_get("rematch_id")?,
         })
     }
 
     const COLUMNS: &'static str = "id, variant, start, white, black, ai_agent, ai_time_ms,
         white_token, black_token, draw_offer, ending, finished, version, created_ms, updated_ms,
         creator_token, variant_text, clock_kind, clock_base_ms, clock_inc_ms, white_ms, black_ms,
-        clock_since_ms, white_user, black_user, rated, rating_change, created_by";
+        clock_since_ms, white_user, black_user, rated, rating_change, created_by, takeback_offer,
+        rematch_offer, rematch_id";
 
     /// The stored version of game `id` (None: no such game): whether a copy is current.
     pub async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {

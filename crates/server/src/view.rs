@@ -54,6 +54,11 @@ pub(crate) fn result_json(result: Option<(Outcome, EndReason)>, time_loser: Opti
     }
     match result {
         None => Value::Null,
+        Some((_, EndReason::Aborted)) => json!({
+            "winner": null,
+            "reason": EndReason::Aborted.describe(),
+            "text": "Aborted (no result)",
+        }),
         Some((Outcome::Win(side), reason)) => json!({
             "winner": side_name(side),
             "reason": reason.describe(),

@@ -1,5 +1,6 @@
-//! A seat's actions on a game: a step, taking one back, resigning, the draw offers
-//! (`POST /api/games/<id>/{step,undo,resign,draw}`, each with the seat's token), and the
+//! A seat's actions on a game: a step, taking one back, resigning, the draw offers, the
+//! takeback requests and aborting (`POST /api/games/<id>/{step,undo,resign,draw,takeback,
+//! abort}`, each with the seat's token), and the
 //! creator's stop of an AI-against-AI game. Each goes through [`play::apply`].
 
 use std::sync::Arc;
@@ -66,6 +67,29 @@ pub(super) async fn draw(
         )
     })?;
     act(s, id, a, Action::Draw(what)).await
+}
+
+pub(super) async fn takeback(
+    s: State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let a: Act = body(raw)?;
+    let what = a.action.clone().ok_or_else(|| {
+        ApiError::new(
+            Code::BadRequest,
+            "missing field 'action' (offer, accept or decline)",
+        )
+    })?;
+    act(s, id, a, Action::Takeback(what)).await
+}
+pub(super) async fn abort(
+    s: State<Arc<App>>,
+    ApiPath(id): ApiPath<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let a: Act = body(raw)?;
+    act(s, id, a, Action::Abort).await
 }
 
 async fn act(State(app): State<Arc<App>>, id: String, a: Act, action: Action) -> Answer {

@@ -190,7 +190,6 @@ pub(crate) async fn launch(
     variant: Arc<cohort_rules::Variant>,
     custom_caller: Option<&Caller>,
 ) -> Result<(), ApiError> {
-    let id = row.id.clone();
     let ai_only = row.white == "ai" && row.black == "ai";
     let live = LiveGame::replay_in(variant, row.clone(), steps).map_err(ApiError::invalid)?;
     if live.game.result().is_some() {
@@ -231,8 +230,14 @@ pub(crate) async fn launch(
             created(app, caller);
         }
     }
+    go_live(app, live).await;
+    Ok(())
+}
+
+/// A game just stored, into memory: its clock armed, the AI asked for its turn.
+pub(crate) async fn go_live(app: &Arc<App>, live: LiveGame) {
+    let id = live.row.id.clone();
     let slot = app.insert(id.clone(), live);
     arm_clock(app, &id, &slot).await;
     kick_ai(app, &id, &slot).await;
-    Ok(())
 }

@@ -1,5 +1,6 @@
 //! The JSON API of docs/server.md, by area: the variants (variants.rs), creating a game
-//! (create.rs), reading and watching games (games.rs), a seat's actions (actions.rs) and the
+//! (create.rs), reading and watching games (games.rs), a seat's actions (actions.rs, with the
+//! takebacks and aborts of offers.rs, and rematches in rematch.rs) and the
 //! one path every change of a game takes (play.rs), with the background tasks that act on
 //! their own: the clock's timer (timer.rs) and the AI (ai.rs). Every action works on a copy
 //! of the game, stores the change, and only then replaces the game in memory and answers: an
@@ -10,7 +11,9 @@ mod actions;
 pub(crate) mod ai;
 pub(crate) mod create;
 mod games;
+pub(crate) mod offers;
 pub(crate) mod play;
+mod rematch;
 pub(crate) mod timer;
 mod variants;
 
@@ -56,6 +59,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/resign", post(actions::resign))
         .route("/api/games/{id}/draw", post(actions::draw))
         .route("/api/games/{id}/stop", post(actions::stop))
+        .route("/api/games/{id}/takeback", post(actions::takeback))
+        .route("/api/games/{id}/abort", post(actions::abort))
+        .route("/api/games/{id}/rematch", post(rematch::rematch))
+        .route("/api/games/{id}/rematch/seat", post(rematch::seat))
         .route("/api/games/{id}/record", get(games::record))
         .route("/api/games/{id}/ws", get(games::ws))
         .method_not_allowed_fallback(wrong_method)

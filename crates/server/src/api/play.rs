@@ -6,6 +6,7 @@
 
 use cohort_rules::Side;
 
+use crate::api::offers;
 use crate::error::{ApiError, Code};
 use crate::live::LiveGame;
 use crate::store::{now_ms, Change};
@@ -18,6 +19,10 @@ pub(crate) enum Action {
     Undo,
     Resign,
     Draw(String),
+    /// "offer", "accept" or "decline" a takeback of the last turn (api/offers.rs).
+    Takeback(String),
+    /// End a game that has not really begun (api/offers.rs).
+    Abort,
 }
 
 /// Bring the game in memory up to storage's version, if another server on the same database
@@ -106,6 +111,7 @@ pub(crate) async fn settle_clock(app: &App, live: &mut LiveGame) -> Result<bool,
 /// Turns a rated game must have played (both sides one) for its result to change ratings.
 pub const MIN_RATED_TURNS: usize = 2;
 const UNRATED_WHY: &str = "fewer than two turns were played";
+const ABORTED_WHY: &str = "the game was aborted";
 
 /// A rated game between two accounts that has just ended: apply the rating change (once).
 pub(crate) async fn rate_if_finished(app: &App, live: &mut LiveGame) {
@@ -118,7 +124,12 @@ pub(crate) async fn rate_if_finished(app: &App, live: &mut LiveGame) {
     };
     // No rating farming: a game rates only once both sides have played a turn.
     if live.turns_played() < MIN_RATED_TURNS {
-        match app.store.mark_unrated(&row.id, UNRATED_WHY).await {
+        let why = if row.ending.as_deref() == Some(crate::live::ABORTED) {
+            ABORTED_WHY
+        } else {
+            UNRATED_WHY
+        };
+        match app.store.mark_unrated(&row.id, why).await {
             Ok(change) => live.row.rating_change = Some(change),
             Err(e) => eprintln!("cohort serve: game {}: marking unrated failed: {e}", row.id),
         }
@@ -170,6 +181,7 @@ pub(crate) async fn apply(
     let mover = live.to_move();
     let next = &mut *live;
     let mut text = String::new();
+    let now = now_ms();
     let change = match action {
         Action::Step(step) => {
             if seat != mover {
@@ -182,6 +194,8 @@ pub(crate) async fn apply(
                 return Err(ApiError::new(Code::BadStep, "step: too long to be a step"));
             }
             text = next.play(&step).map_err(|e| ApiError::step(&step, &e))?;
+            // Any step answers a takeback request: it stood for the turns as they were.
+            next.row.takeback_offer = None;
             // Playing on instead of answering declines the opponent's draw offer.
             if next.to_move() != mover
                 && next.row.draw_offer.as_deref() == Some(side_name(mover.other()))
@@ -207,8 +221,11 @@ pub(crate) async fn apply(
                     "no step of this turn to take back",
                 ));
             }
+            next.row.takeback_offer = None;
             Change::Unstep { ply }
         }
+        Action::Takeback(what) => offers::takeback(next, seat, &what, now)?,
+        Action::Abort => offers::abort(next)?,
         Action::Resign => {
             next.game.resign(seat);
             next.row.ending = Some(format!("resign {}", side_name(seat)));
@@ -266,14 +283,15 @@ pub(crate) async fn apply(
         Change::Step { ply, .. } => Change::Step { ply, text: &text },
         other => other,
     };
-    let now = now_ms();
     next.row.version += 1;
     next.row.updated_ms = now;
     next.row.finished = next.game.result().is_some();
-    // The clock switches only when a turn ends, and stops when the game does.
+    // The clock switches only when a turn ends, and stops when the game does. A takeback
+    // set it already (offers::takeback): the side to move changed without a turn ending.
     if next.row.finished {
         next.row.clock.stop(mover, now);
-    } else if next.to_move() != mover {
+        next.row.takeback_offer = None;
+    } else if next.to_move() != mover && !matches!(change, Change::Takeback { .. }) {
         next.row.clock.switch(mover, now);
     }
     store_or_restore(app, next, change).await
