@@ -133,8 +133,10 @@ async fn the_ai_job_queue_on_postgres_and_takers_at_once() {
                 .unwrap();
         }
         let mut takers = vec![];
+        // Nobody closes (and gives its jobs back) before every taker has found the queue empty.
+        let all_done = std::sync::Arc::new(tokio::sync::Barrier::new(8));
         for _ in 0..8 {
-            let db = db.clone();
+            let (db, all_done) = (db.clone(), all_done.clone());
             takers.push(tokio::spawn(async move {
                 let s = Store::open(&db).await.unwrap();
                 let mut got = vec![];
@@ -146,6 +148,7 @@ async fn the_ai_job_queue_on_postgres_and_takers_at_once() {
                     got.push(j.game_id);
                 }
                 // Closing gives back what it holds: these jobs go back to the queue.
+                all_done.wait().await;
                 s.close().await;
                 got
             }));
