@@ -425,7 +425,52 @@ const CohortBoard = (() => {
         }
       }
     }
+    if (opts.onDrag) dragging(svg, opts.onDrag, S);
     return svg;
+  }
+
+  // Drag and drop besides click-click: a unit picked up on one square and let go on another
+  // is `onDrag(from, to)`; the unit follows the pointer meanwhile. A press and release on
+  // one square stays a click.
+  function dragging(svg, onDrag, S) {
+    const squareAt = (x, y) => {
+      const r = document.elementsFromPoint(x, y).find((e) => e.dataset && e.dataset.square && svg.contains(e));
+      return r ? r.dataset.square : null;
+    };
+    let drag = null;
+    svg.addEventListener('pointerdown', (e) => {
+      const from = squareAt(e.clientX, e.clientY);
+      const unit = from && svg.querySelector(`g.unit[data-unit="${CSS.escape(from)}"]`);
+      if (!unit || e.button !== 0) return;
+      drag = { from, unit, x: e.clientX, y: e.clientY, moved: false };
+    });
+    svg.addEventListener('pointermove', (e) => {
+      if (!drag) return;
+      const box = svg.getBoundingClientRect();
+      const k = svg.viewBox.baseVal.width / box.width; // screen px to board units
+      const dx = (e.clientX - drag.x) * k, dy = (e.clientY - drag.y) * k;
+      if (!drag.moved && Math.hypot(dx, dy) < S / 4) return;
+      if (!drag.moved) {
+        drag.moved = true;
+        svg.setPointerCapture(e.pointerId);
+        drag.unit.classList.add('dragged');
+      }
+      drag.unit.setAttribute('transform', `translate(${dx} ${dy})`);
+    });
+    const drop = (e) => {
+      const d = drag;
+      drag = null;
+      if (!d || !d.moved) return;
+      d.unit.removeAttribute('transform');
+      d.unit.classList.remove('dragged');
+      const to = e.type === 'pointerup' ? squareAt(e.clientX, e.clientY) : null;
+      // The click the browser sends after the release is the drag's, not a click of its own.
+      svg.addEventListener('click', (c) => { c.stopPropagation(); c.preventDefault(); }, { capture: true, once: true });
+      setTimeout(() => { drag = null; }, 0);
+      if (to && to !== d.from) onDrag(d.from, to);
+    };
+    svg.addEventListener('pointerup', drop);
+    svg.addEventListener('pointercancel', drop);
   }
 
   return { render, isLight, lettersOn, setLetters };

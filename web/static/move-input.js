@@ -45,6 +45,15 @@ function clearSelection() {
   state.leadChoice = null;
 }
 
+// A unit dragged from one square to another (board.js): the same as clicking the two.
+function onDrag(from, to) {
+  if (state.selected !== from) {
+    clearSelection();
+    onSquare(from);
+  }
+  if (state.selected === from) onSquare(to);
+}
+
 function onSquare(sq) {
   const v = state.view;
   if (!v) return;

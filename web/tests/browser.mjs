@@ -695,6 +695,52 @@ async function skippedReplay(sc) {
   return `${played.length} steps: Skip after ${took} ms; replay off kept across a reload`;
 }
 
+// Drag and drop: White's e2 pawn dragged to e4 plays e2-e4 (the pawn follows the pointer on
+// the way); a drag let go on its own square plays nothing; click-click still plays e7-e5.
+async function dragAndDrop(sc) {
+  const r = await post('/api/games', { variant: 'chess', white: 'human', black: 'human' });
+  check(r.status === 200, `create chess game: ${JSON.stringify(r.body)}`);
+  const { id, links } = r.body;
+  const a = await sc.page();
+  await a.goto(base + links.white);
+  await a.waitForSelector('[data-testid=board] svg');
+  const centre = async (sq) => {
+    const b = await a.locator(`[data-testid="sq-${sq}"]`).boundingBox();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  };
+  const e2 = await centre('e2'), e4 = await centre('e4');
+  // Picked up and put back: nothing played.
+  await a.mouse.move(e2.x, e2.y);
+  await a.mouse.down();
+  await a.mouse.move(e2.x + 3, e2.y - 3, { steps: 2 });
+  await a.mouse.up();
+  check((await getView(id)).turns.length === 0, 'a drag let go on its own square plays nothing');
+  const v0 = await version(a);
+  await a.mouse.move(e2.x, e2.y);
+  await a.mouse.down();
+  await a.mouse.move((e2.x + e4.x) / 2, (e2.y + e4.y) / 2, { steps: 5 });
+  const following = await a.evaluate(() => {
+    const g = document.querySelector('g.unit[data-unit="e2"]');
+    return g ? g.getAttribute('transform') : null;
+  });
+  check(following && following.startsWith('translate'), `the pawn follows the pointer (${following})`);
+  await a.mouse.move(e4.x, e4.y, { steps: 5 });
+  await a.mouse.up();
+  await waitVersionAbove(a, v0, 'the drag');
+  const v = await getView(id);
+  check(JSON.stringify(v.turns.map((t) => t.steps)) === '[["e2-e4"]]', `the drag played e2-e4: ${JSON.stringify(v.turns)}`);
+  const b = await sc.page();
+  await b.goto(base + links.black);
+  await b.waitForSelector('[data-testid=board] svg');
+  const v1 = await version(b);
+  await b.click('[data-testid=sq-e7]');
+  await b.click('[data-testid=sq-e5]');
+  await waitVersionAbove(b, v1, 'click-click');
+  const after = await getView(id);
+  check(after.turns.length === 2 && after.turns[1].steps[0] === 'e7-e5', `click-click still plays: ${JSON.stringify(after.turns)}`);
+  return 'e2-e4 dragged (the pawn following the pointer), a put-back drag played nothing, e7-e5 by clicks';
+}
+
 // ---------------------------------------------------------------- runner
 
 const scenarios = [
@@ -708,6 +754,7 @@ const scenarios = [
   ['fusion: lead by clicking (chesimal-fusion-1)', fusion],
   ['fusion: a moved unit moves again (chesimals-0.75)', movedAgain],
   ['skipped replay, replay speed', skippedReplay],
+  ['drag and drop', dragAndDrop],
 ];
 
 await runSuite('browser tests', scenarios, {
