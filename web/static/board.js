@@ -120,6 +120,7 @@ const CohortBoard = (() => {
       if (last.has(name)) cls.push('last');
       if (moved.has(name)) cls.push('moved');
       if (opts.selected === name) cls.push('selected');
+      if (opts.premove && (opts.premove.from === name || opts.premove.to === name)) cls.push('premove');
       if (targets.has(name)) cls.push('target-sq');
       const r = el('rect', {
         x, y, width: S, height: S, class: cls.join(' '), 'data-testid': `sq-${name}`, 'data-square': name,

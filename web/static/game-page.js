@@ -26,7 +26,7 @@ function boardBox(v, mine, flip) {
     const last = lastStepOf(v);
     const preview = mine && v.end_preview ? v.end_preview.removed.map((r) => r.square) : [];
     svg = CohortBoard.render(v, {
-      size, flip, selected: state.selected || (mine ? state.leadChoice : null), targets, onSquare, onDrag: mine ? onDrag : null, showCommand: state.showCommand,
+      size, flip, selected: state.selected || (mine ? state.leadChoice : null), targets, onSquare, onDrag: mine ? onDrag : null, premove: state.premove, showCommand: state.showCommand,
       interactive: mine, last: lastTurnSteps(v), leads: mine ? leadSteps().map((s) => s.from) : [],
       arrows: last ? arrowsOf(last.turn) : [], removed: last ? last.removed : [], doomed: preview,
     });

@@ -25,6 +25,7 @@ const state = {
   showPieces: false,
   variantFile: null, // custom variants: the file, shown on request
   joiningRematch: false, // the rematch is made: this seat's page is moving to it
+  premove: null, // {from, to}: the next turn's first step, chosen during the opponent's turn
 };
 
 // Milliseconds each replayed step of the opponent stays on the board: the reader's choice
@@ -93,6 +94,7 @@ async function runReplay() {
     state.skipReplay = false;
     for (const k of [...state.frames.keys()]) if (k < state.shown) state.frames.delete(k);
     draw();
+    tryPremove();
   }
 }
 
@@ -133,6 +135,9 @@ function accept(v) {
   }
   scheduleReplay();
   if (v.rematch && state.seat) joinRematch(v);
+  if (v.result) state.premove = null;
+  // After the caller's draw: the turn may have come for a premove.
+  setTimeout(tryPremove, 0);
   if (myTurn() && !state.selected && !state.dropLetter && state.seat) {
     // Placement: nothing on the board may move, only drops: pick the first pocket letter.
     const pocket = v.pocket[state.seat];

@@ -45,6 +45,40 @@ function clearSelection() {
   state.leadChoice = null;
 }
 
+// ---- premove: the first step of the next turn, chosen during the opponent's turn and
+// played as soon as the turn comes if it is legal then (cleared with a message if not).
+
+// A click while the opponent is to move: one's own unit, then its destination; a click on
+// the premove's own unit again, or a new unit, starts over.
+function premoveClick(sq) {
+  const v = state.view;
+  const unit = v.units.find((u) => u.square === sq);
+  const mine = unit && unit.side === state.seat;
+  const p = state.premove;
+  if (p && !p.to && p.from === sq) state.premove = null;
+  else if (p && !p.to && !mine) state.premove = { from: p.from, to: sq };
+  else if (mine) state.premove = { from: sq, to: null };
+  else state.premove = null;
+  const q = state.premove;
+  state.error = q && q.to ? `Premove ${q.from}-${q.to}: played when your turn comes if it is legal then (click ${q.from} to change it).`
+    : q ? '' : `It is ${cap(v.to_move)}'s turn, not yours; click one of your units to premove your next step.`;
+  draw();
+}
+
+// The turn has come: play the premove if exactly one legal step goes from its unit to its
+// square (a promotion takes the first offered, the strongest).
+function tryPremove() {
+  const p = state.premove;
+  if (!p || !p.to || !myTurn() || state.busy) return;
+  const v = state.view;
+  if ((v.turn_steps || []).length) { state.premove = null; return; }
+  state.premove = null;
+  const t = stepsFrom(p.from).get(p.to);
+  if (t && t.length) { play(t[0].text); return; }
+  state.error = `Premove ${p.from}-${p.to} is not legal now; cleared.`;
+  draw();
+}
+
 // A unit dragged from one square to another (board.js): the same as clicking the two.
 function onDrag(from, to) {
   if (state.selected !== from) {
@@ -59,6 +93,8 @@ function onSquare(sq) {
   if (!v) return;
   if (!state.seat) { state.error = 'You are watching: only the players can move.'; return draw(); }
   if (!myTurn()) {
+    // The opponent's turn (or its replay): the click sets up a premove.
+    if (!v.result && (v.to_move !== state.seat || state.replaying)) return premoveClick(sq);
     state.error = v.result ? 'The game is over.'
       : v.ai_thinking ? 'The AI is thinking; wait for its move.'
         : `It is ${cap(v.to_move)}'s turn, not yours.`;

@@ -741,6 +741,41 @@ async function dragAndDrop(sc) {
   return 'e2-e4 dragged (the pawn following the pointer), a put-back drag played nothing, e7-e5 by clicks';
 }
 
+// Premove: during White's turn Black clicks e7 then e5; when White's e2-e4 arrives, the page
+// plays e7-e5 by itself. A premove that is not legal when the turn comes (a7-a3) is cleared
+// with a message and plays nothing.
+async function premove(sc) {
+  const r = await post('/api/games', { variant: 'chess', white: 'human', black: 'human' });
+  check(r.status === 200, `create chess game: ${JSON.stringify(r.body)}`);
+  const { id, links, tokens } = r.body;
+  const b = await sc.page();
+  await b.goto(base + links.black);
+  await b.waitForSelector('[data-testid=board] svg');
+  await b.click('[data-testid=sq-e7]');
+  await b.click('[data-testid=sq-e5]');
+  const marked = await b.locator('[data-testid=board] rect.premove').count();
+  check(marked === 2, `e7 and e5 marked as the premove (${marked})`);
+  let s = await post(`/api/games/${id}/step`, { token: tokens.white, step: 'e2-e4' });
+  check(s.status === 200, `e2-e4: ${JSON.stringify(s.body)}`);
+  const until = Date.now() + WAIT_MS;
+  let v;
+  do {
+    await new Promise((res) => setTimeout(res, 100));
+    v = await getView(id);
+  } while (v.turns.length < 2 && Date.now() < until);
+  check(JSON.stringify(v.turns.map((t) => t.steps)) === '[["e2-e4"],["e7-e5"]]', `the premove was played: ${JSON.stringify(v.turns)}`);
+  // Not legal when the turn comes: cleared, nothing played.
+  await b.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.toMove === 'white');
+  await b.click('[data-testid=sq-a7]');
+  await b.click('[data-testid=sq-a3]');
+  s = await post(`/api/games/${id}/step`, { token: tokens.white, step: 'g1-f3' });
+  check(s.status === 200, `g1-f3: ${JSON.stringify(s.body)}`);
+  await b.waitForFunction(() => (document.querySelector('[data-testid=error]') || {}).textContent?.includes('not legal now'), null, { timeout: WAIT_MS });
+  v = await getView(id);
+  check(v.turns.length === 3 && v.to_move === 'black', `nothing played for the illegal premove: ${JSON.stringify(v.turns)}`);
+  return 'e7-e5 premoved during White\'s turn and played on arrival; a7-a3 cleared as not legal';
+}
+
 // ---------------------------------------------------------------- runner
 
 const scenarios = [
@@ -755,6 +790,7 @@ const scenarios = [
   ['fusion: a moved unit moves again (chesimals-0.75)', movedAgain],
   ['skipped replay, replay speed', skippedReplay],
   ['drag and drop', dragAndDrop],
+  ['premove', premove],
 ];
 
 await runSuite('browser tests', scenarios, {
