@@ -66,6 +66,26 @@ function draw() {
   if (atBottom) moves.scrollTop = moves.scrollHeight;
 }
 
+// The game's chat, below the game (outside #app, which every draw replaces): a player's page
+// shows the players' channel (its seat's token writes there); anyone else's the spectators'
+// channel (logged-in accounts write there). The players' channel is the players' alone.
+async function chatPanel(v) {
+  const box = h('div', { class: 'chat-box' });
+  app.after(box);
+  const user = await window.CohortAccount.ready();
+  const seated = Boolean(state.seat && token);
+  const channel = seated ? 'players' : 'spectators';
+  const base = `/api/games/${gameId}/chat/${channel}`;
+  window.CohortChat.mount(box, {
+    title: seated ? 'Chat with your opponent' : 'Spectators\' chat',
+    url: base,
+    ws: `${base}/ws`,
+    query: seated ? `?token=${encodeURIComponent(token)}` : '',
+    body: seated ? { token } : {},
+    hint: user ? 'You play in this game: talk with your opponent on your seat\'s page.' : 'Log in to write here.',
+  }, user);
+}
+
 async function gamePage() {
   app.append(h('p', { class: 'hint' }, 'Loading the game...'));
   try {
@@ -77,6 +97,7 @@ async function gamePage() {
     if (!v.custom) api('GET', `/api/variants/${encodeURIComponent(v.variant)}`).then((info) => { state.variantInfo = info; draw(); }).catch(() => {});
     draw();
     connect();
+    chatPanel(v);
   } catch (e) {
     app.replaceChildren(h('p', { class: 'error', 'data-testid': 'error' }, e.message),
       h('p', {}, h('a', { href: '/' }, 'All games')));

@@ -151,6 +151,12 @@
       };
       ws.onclose = () => setTimeout(follow, opened ? 500 : 2000);
     }
+    const chatBox = el('div', { class: 'chat-box lobby-chat' });
+    app.append(chatBox);
+    window.CohortChat.mount(chatBox, {
+      title: 'Lobby chat', url: '/api/chat/lobby', ws: '/api/chat/lobby/ws', body: {},
+      hint: 'Log in to write here.',
+    }, user);
     await refresh();
     follow();
     setInterval(checkMine, 5000);

@@ -488,6 +488,8 @@ async function reconnect(sc) {
   // While the server is down, the page's attempts to reconnect fail (the console says so);
   // a request in flight at the kill is reset, as a crash does.
   sc.expect(/WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\/ws' failed/,
+    // The chat panel's socket (chat.js) is down with the server too.
+    /WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\/chat\/(players|spectators)\/ws(\?token=[0-9a-f]+)?' failed/,
     /GET http:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\S* failed: net::ERR_CONNECTION_(REFUSED|RESET)/,
     /console error at http:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\S*: Failed to load resource: net::ERR_CONNECTION_(REFUSED|RESET)/);
   await killServer();

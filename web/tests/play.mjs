@@ -178,6 +178,8 @@ scenarios.push(['correspondence game survives a restart with its clock', 60000, 
   const t0 = Date.now();
   // While the server is down, the page's attempts to reconnect fail (the console says so).
   sc.expect(/WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\/ws' failed/,
+    // The chat panel's socket (chat.js) is down with the server too.
+    /WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\/chat\/(players|spectators)\/ws(\?token=[0-9a-f]+)?' failed/,
     /GET http:\/\/127\.0\.0\.1:\d+\/api\/games\/[0-9a-f]+\S* failed: net::ERR_CONNECTION_REFUSED/);
   await killServer();
   await sleep(2000);

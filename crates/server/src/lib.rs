@@ -5,6 +5,8 @@ mod accounts;
 mod admission;
 mod api;
 pub mod challenges;
+pub mod chat;
+mod chat_api;
 pub mod clock;
 pub mod custom;
 pub mod error;
@@ -155,6 +157,8 @@ pub struct App {
     pub(crate) limiter: accounts::Limiter,
     /// Open challenges (lobby.rs).
     pub(crate) lobby: lobby::Lobby,
+    /// What this instance's chat sockets follow (chat_api.rs).
+    pub(crate) chat: chat_api::Hub,
     /// Password hashing: at most `max_hashes` at once, on their own threads (accounts.rs).
     pub(crate) hashing: accounts::Hashing,
     /// Record replays and game loads for lists: at most `max_heavy` at once, off the request
@@ -200,6 +204,7 @@ impl App {
             custom_callers: Default::default(),
             limiter: Default::default(),
             lobby: Default::default(),
+            chat: Default::default(),
             hashing: accounts::Hashing::new(config.max_hashes),
             heavy: heavy::Heavy::new(config.max_heavy),
             config,
@@ -388,6 +393,7 @@ pub fn router(app: Arc<App>) -> axum::Router {
     api::router(app.clone())
         .merge(accounts::router(app.clone()))
         .merge(lobby::router(app.clone()))
+        .merge(chat_api::router(app.clone()))
         .merge(pages::router())
         .fallback(error::no_route)
         // A request from another site acts for nobody (accounts.rs, `same_origin`).
@@ -547,7 +553,8 @@ pub async fn serve_on(
 
 /// PostgreSQL: listen for the games other instances change (`store::GAMES_CHANNEL`) and
 /// pass each to `App::changed_elsewhere`, and for changes of the lobby
-/// (`store::LOBBY_CHANNEL`), which this instance's lobby watchers hear, and for AI jobs
+/// (`store::LOBBY_CHANNEL`), which this instance's lobby watchers hear, and for chat lines
+/// and switches (`store::CHAT_CHANNEL`), which its chat sockets hear, and for AI jobs
 /// queued (`store::JOBS_CHANNEL`), which wake this instance's taker; until the store closes or the app is gone. On
 /// SQLite (one instance) it returns at once.
 async fn follow_other_instances(app: std::sync::Weak<App>) {
@@ -574,6 +581,8 @@ async fn follow_other_instances(app: std::sync::Weak<App>) {
                     let Some(app) = app.upgrade() else { return };
                     if note.channel() == store::LOBBY_CHANNEL {
                         let _ = app.lobby.changed.send(());
+                    } else if note.channel() == store::CHAT_CHANNEL {
+                        app.chat.heard(&app.instance, note.payload());
                     } else if note.channel() == store::JOBS_CHANNEL {
                         app.jobs_ready.notify_one();
                     } else {

@@ -115,6 +115,23 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN takeback_offer TEXT",
     "ALTER TABLE games ADD COLUMN rematch_offer TEXT",
     "ALTER TABLE games ADD COLUMN rematch_id TEXT",
+    // Chat (chat.rs): the lines of the lobby's room and of each game's two channels, and
+    // each account's chat switch.
+    "CREATE TABLE chat_lines (
+        id TEXT PRIMARY KEY,
+        room TEXT NOT NULL,
+        poster TEXT NOT NULL,
+        by_name TEXT,
+        seat TEXT,
+        body TEXT NOT NULL,
+        posted_ms BIGINT NOT NULL
+    )",
+    "CREATE INDEX chat_lines_by_room ON chat_lines (room, posted_ms)",
+    "CREATE INDEX chat_lines_by_poster ON chat_lines (poster, posted_ms)",
+    "CREATE TABLE user_settings (
+        user_id TEXT PRIMARY KEY REFERENCES users(id),
+        chat_off BIGINT NOT NULL DEFAULT 0
+    )",
 ];
 
 /// A game's row: everything but its steps.
@@ -194,6 +211,9 @@ pub const GAMES_CHANNEL: &str = "cohort_games";
 pub const LOBBY_CHANNEL: &str = "cohort_lobby";
 /// The PostgreSQL channel on which a new AI job is announced (jobs.rs): idle workers wake.
 pub const JOBS_CHANNEL: &str = "cohort_jobs";
+/// The PostgreSQL channel on which a new chat line or a changed chat switch is announced
+/// (chat.rs, `Announce`).
+pub const CHAT_CHANNEL: &str = "cohort_chat";
 
 pub type StoreError = sqlx::Error;
 
@@ -912,7 +932,7 @@ impl Store {
         }
         let mut listener = sqlx::postgres::PgListener::connect(&self.url).await?;
         listener
-            .listen_all([GAMES_CHANNEL, LOBBY_CHANNEL, JOBS_CHANNEL])
+            .listen_all([GAMES_CHANNEL, LOBBY_CHANNEL, JOBS_CHANNEL, CHAT_CHANNEL])
             .await?;
         Ok(Some(listener))
     }
