@@ -301,8 +301,13 @@ impl App {
         let mut live = slot.live.lock().await;
         match api::play::refresh(self, &mut live).await {
             // Newer than the watchers have seen (this instance may have reloaded it already,
-            // for a request or its clock, without telling them).
-            Ok(()) if live.row.version != slot.shown.load(std::sync::atomic::Ordering::Relaxed) => {
+            // for a request or its clock, without telling them). No watcher here: no view to
+            // build (a socket that opens later is sent the game as it is then).
+            Ok(())
+                if slot.updates.receiver_count() > 0
+                    && live.row.version
+                        != slot.shown.load(std::sync::atomic::Ordering::Relaxed) =>
+            {
                 slot.publish(&live);
             }
             Ok(()) => {}
