@@ -578,20 +578,15 @@ fn run(cli: Cli) -> Res<()> {
             secure_cookies,
             behind_proxy,
         } => {
-            let mut config = cohort_server::Config {
-                ai_max_time_ms,
-                ai_lease: std::time::Duration::from_millis(ai_lease_ms),
+            let config = cohort_server::Config {
                 max_ai_games,
                 max_custom_games,
                 custom_games_per_hour,
                 secure_cookies,
                 behind_proxy: behind_proxy.is_some(),
                 trusted_proxies: serve::proxies(behind_proxy.as_deref().unwrap_or(""))?,
-                ..Default::default()
+                ..serve::ai_config(ai_workers, ai_max_time_ms, ai_lease_ms)
             };
-            if let Some(n) = ai_workers {
-                config.ai_workers = n;
-            }
             serve::serve(&host, port, &database, config)?
         }
         Command::Worker {
@@ -600,14 +595,7 @@ fn run(cli: Cli) -> Res<()> {
             ai_max_time_ms,
             ai_lease_ms,
         } => {
-            let mut config = cohort_server::Config {
-                ai_max_time_ms,
-                ai_lease: std::time::Duration::from_millis(ai_lease_ms),
-                ..Default::default()
-            };
-            if let Some(n) = ai_workers {
-                config.ai_workers = n;
-            }
+            let config = serve::ai_config(ai_workers, ai_max_time_ms, ai_lease_ms);
             serve::worker(&database, config)?
         }
         Command::CheckGames { database } => serve::check_games(&database)?,

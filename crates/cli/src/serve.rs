@@ -73,6 +73,21 @@ pub fn serve(
         .map_err(|e| Fail(e.0))
 }
 
+/// The AI flags `serve` and `worker` share, over the server's defaults.
+pub fn ai_config(
+    ai_workers: Option<usize>,
+    ai_max_time_ms: u64,
+    ai_lease_ms: u64,
+) -> cohort_server::Config {
+    let defaults = cohort_server::Config::default();
+    cohort_server::Config {
+        ai_workers: ai_workers.unwrap_or(defaults.ai_workers),
+        ai_max_time_ms,
+        ai_lease: std::time::Duration::from_millis(ai_lease_ms),
+        ..defaults
+    }
+}
+
 fn is_postgres(database: &str) -> bool {
     database.starts_with("postgres://") || database.starts_with("postgresql://")
 }

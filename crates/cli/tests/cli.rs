@@ -1042,3 +1042,56 @@ fn a_second_serve_on_one_sqlite_file_is_refused() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `cohort worker` serves a PostgreSQL job queue only, and its flags are checked: each
+/// refusal exits 2 and says what is wrong, before anything is opened. On SQLite, `serve`
+/// must run searches itself (`--ai-workers 0` refused).
+#[test]
+fn worker_and_ai_flags_are_checked() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["worker", "--database", "sqlite://games.db"], "PostgreSQL"),
+        (&["worker", "--database", "mysql://x"], "expected sqlite://"),
+        (
+            &[
+                "worker",
+                "--database",
+                "postgres://u:secret@127.0.0.1:1/db",
+                "--ai-workers",
+                "0",
+            ],
+            "at least one search",
+        ),
+        (
+            &[
+                "worker",
+                "--database",
+                "postgres://u:secret@127.0.0.1:1/db",
+                "--ai-lease-ms",
+                "10",
+            ],
+            "--ai-lease-ms 10",
+        ),
+        (
+            &[
+                "serve",
+                "--database",
+                "sqlite://games.db",
+                "--ai-workers",
+                "0",
+                "--port",
+                "0",
+            ],
+            "only on PostgreSQL",
+        ),
+    ];
+    for (args, words) in cases {
+        let o = cohort(args);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(words), "{args:?}: {err}");
+        assert!(
+            !err.contains("secret"),
+            "the password is never printed: {err}"
+        );
+    }
+}

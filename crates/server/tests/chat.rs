@@ -8,44 +8,12 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use cohort_server::chat::{ChatLine, HISTORY};
-use cohort_server::{router, App, Config};
-use common::{postgres_url, with_fresh_database, Server};
-use http_body_util::BodyExt;
+use cohort_server::{App, Config};
+use common::{postgres_url, send, with_fresh_database, Server};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tower::ServiceExt;
-
-/// A request through the router with `cookie` (if not empty): status, body, the raw headers.
-async fn send(
-    app: &Arc<App>,
-    method: &str,
-    uri: &str,
-    cookie: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value, axum::http::HeaderMap) {
-    let mut b = Request::builder().method(method).uri(uri);
-    if !cookie.is_empty() {
-        b = b.header("cookie", cookie);
-    }
-    if body.is_some() {
-        b = b.header("content-type", "application/json");
-    }
-    let req = b
-        .body(body.map_or_else(Body::empty, |v| Body::from(v.to_string())))
-        .unwrap();
-    let resp = router(app.clone()).oneshot(req).await.unwrap();
-    let status = resp.status();
-    let headers = resp.headers().clone();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        headers,
-    )
-}
 
 async fn post(app: &Arc<App>, uri: &str, cookie: &str, body: Value) -> (StatusCode, Value) {
     let (s, v, _) = send(app, "POST", uri, cookie, Some(body)).await;

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use cohort_server::App;
-use common::{get, post, postgres_url, with_fresh_database};
+use common::{get, post, postgres_url, send, with_fresh_database};
 use serde_json::{json, Value};
 
 /// The steps of a game view's turns, in order.
@@ -153,44 +153,9 @@ async fn a_challenge_posted_on_one_instance_is_seen_everywhere_kept_over_a_resta
     .await;
 }
 
-/// A request with headers (a session cookie), its status, body and headers.
-async fn send(
-    app: &std::sync::Arc<App>,
-    method: &str,
-    uri: &str,
-    cookie: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value, axum::http::HeaderMap) {
-    use http_body_util::BodyExt;
-    use tower::ServiceExt;
-    let mut b = axum::http::Request::builder().method(method).uri(uri);
-    if let Some(c) = cookie {
-        b = b.header("cookie", c);
-    }
-    if body.is_some() {
-        b = b.header("content-type", "application/json");
-    }
-    let req = b
-        .body(body.map_or_else(axum::body::Body::empty, |v| {
-            axum::body::Body::from(v.to_string())
-        }))
-        .unwrap();
-    let resp = cohort_server::router(app.clone())
-        .oneshot(req)
-        .await
-        .unwrap();
-    let (status, headers) = (resp.status(), resp.headers().clone());
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        headers,
-    )
-}
-
 async fn sign_up(app: &std::sync::Arc<App>, name: &str) -> String {
     let body = json!({"username": name, "password": format!("{name}'s password")});
-    let (s, v, h) = send(app, "POST", "/api/account/signup", None, Some(body)).await;
+    let (s, v, h) = send(app, "POST", "/api/account/signup", "", Some(body)).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let set = h.get("set-cookie").unwrap().to_str().unwrap();
     set.split(';').next().unwrap().to_string()
@@ -215,11 +180,11 @@ async fn a_flag_falls_once_with_three_instances_holding_the_game() {
         // A live 1+0 game, as the issue asks: White's minute runs out about 60 s from here.
         let challenge = json!({"variant": "chess", "clock": {"minutes": 1, "increment": 0},
                                "colour": "white", "rated": true});
-        let (s, made, _) = send(&a, "POST", "/api/challenges", Some(&alice), Some(challenge)).await;
+        let (s, made, _) = send(&a, "POST", "/api/challenges", &alice, Some(challenge)).await;
         assert_eq!(s, StatusCode::OK, "{made}");
         let id = made["id"].as_str().unwrap();
         let uri = format!("/api/challenges/{id}/accept");
-        let (s, accepted, _) = send(&b, "POST", &uri, Some(&bob), Some(json!({}))).await;
+        let (s, accepted, _) = send(&b, "POST", &uri, &bob, Some(json!({}))).await;
         assert_eq!(s, StatusCode::OK, "{accepted}");
         let game = accepted["game"].as_str().unwrap().to_string();
         let black = accepted["token"].as_str().unwrap().to_string();

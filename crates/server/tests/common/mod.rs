@@ -9,6 +9,35 @@ use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
 
+/// A request through the router with a session `cookie` ("" for none): its status, body
+/// (Null if not JSON) and headers.
+pub async fn send(
+    app: &std::sync::Arc<App>,
+    method: &str,
+    uri: &str,
+    cookie: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value, axum::http::HeaderMap) {
+    let mut b = Request::builder().method(method).uri(uri);
+    if !cookie.is_empty() {
+        b = b.header("cookie", cookie);
+    }
+    if body.is_some() {
+        b = b.header("content-type", "application/json");
+    }
+    let req = b
+        .body(body.map_or_else(Body::empty, |v| Body::from(v.to_string())))
+        .unwrap();
+    let resp = router(app.clone()).oneshot(req).await.unwrap();
+    let (status, headers) = (resp.status(), resp.headers().clone());
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        headers,
+    )
+}
+
 pub async fn call(
     app: &std::sync::Arc<App>,
     method: &str,
