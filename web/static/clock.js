@@ -29,10 +29,16 @@
     return shown.running === side ? base - (performance.now() - at) : base;
   }
 
+  let mine = null; // the seat of the page's player, if any
+  let low = false; // the player's own live clock is under 10 s (told once a turn)
   function tick() {
     for (const el of document.querySelectorAll('[data-clock-side]')) {
       const side = el.dataset.clockSide;
       const ms = Math.max(0, Math.round(left(side)));
+      if (side === mine && shown && shown.kind === 'live' && shown.running === side) {
+        if (ms < 10000 && ms > 0 && !low) CohortAlerts.lowTime();
+        low = ms < 10000;
+      }
       el.dataset.ms = String(ms);
       const t = el.querySelector('.clock-time');
       if (t) t.textContent = format(ms, shown && shown.kind);
@@ -53,6 +59,7 @@
   // The clocks (Black's above White's, as on a board seen from White; flipped for Black),
   // the accounts seated, and at the end the rating change.
   function box(v, seat) {
+    mine = seat || null;
     const wrap = el('div', { class: 'clocks', 'data-testid': 'clocks' });
     if (v.clock) {
       if (shown !== v.clock) { shown = v.clock; at = performance.now(); }

@@ -133,6 +133,7 @@ function accept(v) {
     state.choice = null;
     if (state.leadChoice && !(myTurn() && leadSteps().some((s) => s.from === state.leadChoice))) state.leadChoice = null;
   }
+  if (before && before.version !== v.version) CohortAlerts.viewed(before, v, state.seat, v.name);
   scheduleReplay();
   if (v.rematch && state.seat) joinRematch(v);
   if (v.result) state.premove = null;

@@ -168,6 +168,13 @@ function toolsBox(v, flip) {
       'Opponent replay ',
       h('select', { 'data-testid': 'replay-speed', onchange: (e) => { setReplayMs(Number(e.target.value)); draw(); } },
         ...REPLAY_SPEEDS.map(([name, ms]) => h('option', { value: String(ms), selected: ms === replayMs() }, name)))),
+    h('label', { class: 'sounds', title: "A tone when the opponent's step arrives, and when your clock falls under 10 s (kept for next time)" },
+      h('input', { type: 'checkbox', 'data-testid': 'sounds', checked: CohortAlerts.soundsOn() ? '' : null,
+        onchange: (e) => { CohortAlerts.setSounds(e.target.checked); draw(); } }), ' Sounds'),
+    state.seat && v.clock && v.clock.kind === 'corr' && CohortAlerts.notifySupported() ? h('label', { class: 'notify',
+      title: 'A browser notification when it becomes your turn while this page is in the background' },
+    h('input', { type: 'checkbox', 'data-testid': 'notify', checked: CohortAlerts.notifyOn() ? '' : null,
+      onchange: async (e) => { await CohortAlerts.setNotify(e.target.checked); draw(); } }), ' Notify me on my turn') : null,
     h('a', { href: `/rules/${v.variant}`, class: 'button', 'data-testid': 'rules-link' }, 'Rules'),
     h('button', {
       'data-testid': 'show-pieces', class: state.showPieces ? 'on' : '', 'aria-pressed': String(state.showPieces),

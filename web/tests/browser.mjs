@@ -778,6 +778,60 @@ async function premove(sc) {
   return 'e7-e5 premoved during White\'s turn and played on arrival; a7-a3 cleared as not legal';
 }
 
+// Sounds (off until turned on) and the "your turn" notification of a correspondence game:
+// the page's audio and notifications are counted by an instrumented AudioContext and
+// Notification, and the page is made to look hidden (in the background).
+async function soundsAndNotifications(sc) {
+  const r = await post('/api/games', { variant: 'chess', white: 'human', black: 'human', clock: { days: 1 } });
+  check(r.status === 200, `create chess game: ${JSON.stringify(r.body)}`);
+  const { id, links, tokens } = r.body;
+  const b = await sc.page();
+  await b.addInitScript(() => {
+    window.__tones = 0;
+    window.__notes = [];
+    const AC = window.AudioContext;
+    window.AudioContext = class extends AC {
+      createOscillator() {
+        const o = super.createOscillator();
+        const start = o.start.bind(o);
+        o.start = (...a) => { window.__tones += 1; return start(...a); };
+        return o;
+      }
+    };
+    window.Notification = class {
+      constructor(title, opts) { window.__notes.push(`${title}: ${opts && opts.body}`); }
+      static get permission() { return 'granted'; }
+      static requestPermission() { return Promise.resolve('granted'); }
+    };
+    Object.defineProperty(document, 'hidden', { get: () => true });
+  });
+  await b.goto(base + links.black);
+  await b.waitForSelector('[data-testid=board] svg');
+  check(!(await b.isChecked('[data-testid=sounds]')), 'sounds are off by default');
+  const white = async (step) => {
+    const v0 = await version(b);
+    const s = await post(`/api/games/${id}/step`, { token: tokens.white, step });
+    check(s.status === 200, `${step}: ${JSON.stringify(s.body)}`);
+    await waitVersionAbove(b, v0, step);
+  };
+  await white('e2-e4');
+  check(await b.evaluate(() => window.__tones) === 0, 'no sound while sounds are off');
+  check(await b.evaluate(() => window.__notes.length) === 0, 'no notification before it is asked for');
+  const s = await post(`/api/games/${id}/step`, { token: tokens.black, step: 'e7-e5' });
+  check(s.status === 200, `e7-e5: ${JSON.stringify(s.body)}`);
+  await b.check('[data-testid=sounds]');
+  await b.check('[data-testid=notify]');
+  const afterSwitch = await b.evaluate(() => window.__tones);
+  await white('g1-f3');
+  await b.waitForFunction((n) => window.__tones > n, afterSwitch, { timeout: WAIT_MS });
+  const notes = await b.evaluate(() => window.__notes);
+  check(notes.length === 1 && notes[0].startsWith('Cohort: your turn'), `one "your turn" notification: ${JSON.stringify(notes)}`);
+  await b.reload();
+  await b.waitForSelector('[data-testid=board] svg');
+  check(await b.isChecked('[data-testid=sounds]') && await b.isChecked('[data-testid=notify]'), 'both kept across a reload');
+  return `sounds off by default (0 tones), on: a tone at White's step; notification "${notes[0]}"; kept across a reload`;
+}
+
 // ---------------------------------------------------------------- runner
 
 const scenarios = [
@@ -793,6 +847,7 @@ const scenarios = [
   ['skipped replay, replay speed', skippedReplay],
   ['drag and drop', dragAndDrop],
   ['premove', premove],
+  ['sounds and notifications', soundsAndNotifications],
 ];
 
 await runSuite('browser tests', scenarios, {

@@ -96,6 +96,11 @@ const STATIC: &[(&str, &str, &str)] = &[
         include_str!("../../../web/static/clock.js"),
     ),
     (
+        "alerts.js",
+        "text/javascript",
+        include_str!("../../../web/static/alerts.js"),
+    ),
+    (
         "lobby.js",
         "text/javascript",
         include_str!("../../../web/static/lobby.js"),
@@ -138,7 +143,7 @@ fn shell_with(page: &str, game: &str, extra: &str) -> Html<String> {
 <body data-page="{page}" data-game="{game}"{extra}>
 <header><a href="/">Cohort</a><nav id="account" class="account"></nav></header><main id="app"></main>
 <script src="/static/pieces.js"></script><script src="/static/board.js"></script><script src="/static/custom.js"></script>
-<script src="/static/account.js"></script><script src="/static/clock.js"></script><script src="/static/chat.js"></script><script src="/static/lobby.js"></script>
+<script src="/static/account.js"></script><script src="/static/alerts.js"></script><script src="/static/clock.js"></script><script src="/static/chat.js"></script><script src="/static/lobby.js"></script>
 <script src="/static/common.js"></script><script src="/static/home.js"></script><script src="/static/game-state.js"></script>
 <script src="/static/move-input.js"></script><script src="/static/move-list.js"></script><script src="/static/panels.js"></script>
 <script src="/static/game-page.js"></script><script src="/static/replay.js"></script><script src="/static/rules-page.js"></script>
