@@ -467,7 +467,6 @@ const CohortBoard = (() => {
       const to = e.type === 'pointerup' ? squareAt(e.clientX, e.clientY) : null;
       // The click the browser sends after the release is the drag's, not a click of its own.
       svg.addEventListener('click', (c) => { c.stopPropagation(); c.preventDefault(); }, { capture: true, once: true });
-      setTimeout(() => { drag = null; }, 0);
       if (to && to !== d.from) onDrag(d.from, to);
     };
     svg.addEventListener('pointerup', drop);

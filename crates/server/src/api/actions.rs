@@ -60,12 +60,7 @@ pub(super) async fn draw(
     raw: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let a: Act = body(raw)?;
-    let what = a.action.clone().ok_or_else(|| {
-        ApiError::new(
-            Code::BadRequest,
-            "missing field 'action' (offer, accept or decline)",
-        )
-    })?;
+    let what = offer_action(&a)?;
     act(s, id, a, Action::Draw(what)).await
 }
 
@@ -75,12 +70,7 @@ pub(super) async fn takeback(
     raw: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let a: Act = body(raw)?;
-    let what = a.action.clone().ok_or_else(|| {
-        ApiError::new(
-            Code::BadRequest,
-            "missing field 'action' (offer, accept or decline)",
-        )
-    })?;
+    let what = offer_action(&a)?;
     act(s, id, a, Action::Takeback(what)).await
 }
 pub(super) async fn abort(
@@ -90,6 +80,17 @@ pub(super) async fn abort(
 ) -> Answer {
     let a: Act = body(raw)?;
     act(s, id, a, Action::Abort).await
+}
+
+/// The `action` of a draw or takeback request: offer, accept or decline (checked by the
+/// action itself).
+fn offer_action(a: &Act) -> Result<String, ApiError> {
+    a.action.clone().ok_or_else(|| {
+        ApiError::new(
+            Code::BadRequest,
+            "missing field 'action' (offer, accept or decline)",
+        )
+    })
 }
 
 async fn act(State(app): State<Arc<App>>, id: String, a: Act, action: Action) -> Answer {
