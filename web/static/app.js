@@ -9,6 +9,7 @@
 //   game-page.js   the game page: the board and the panel put together
 //   replay.js      the replay (`/game/<id>?replay`)
 //   rules-page.js  a variant's rules page
+//   analysis.js    the analysis board (`/analysis?game=<id>` or `?variant=<id>`)
 //   app.js         (this file) picks the page to draw
 'use strict';
 
@@ -16,3 +17,4 @@ if (page === 'home') home();
 else if (page === 'rules') rulesPage();
 else if (page === 'game' && params.has('replay')) replayPage();
 else if (page === 'game') gamePage();
+else if (page === 'analysis') analysisPage();

@@ -77,6 +77,7 @@ const CohortBoard = (() => {
    *         selected: square, targets: Map(square -> [legal step]), onSquare(name),
    *         showCommand, interactive: show which units may move, last: [step text],
    *         leads: [square] leaders that may lead the turn now (lead model),
+   *         hints: [{from, to}] the engine's preferred turn, blue numbered arrows (analysis),
    *         zone: [square] shaded (a leader's reach in a piece diagram),
    *         marks: Map(square -> 'move' | 'capture' | 'both') (a piece diagram: where it may
    *         move only, capture only, or either) }
@@ -345,6 +346,29 @@ const CohortBoard = (() => {
           class: `arrow${a.current ? ' current' : ''}`, 'stroke-width': S * (a.current ? 0.13 : 0.09),
           'marker-end': `url(#${id})`, 'data-arrow': `${a.from}-${a.to}`, 'data-arrow-index': i,
         }, g);
+      });
+    }
+
+    // The engine's preferred turn (the analysis board): blue arrows, numbered in order.
+    const hints = (opts.hints || []).filter((a) => a.from && a.to && a.from !== a.to);
+    if (hints.length) {
+      const id = `hinthead-${++arrowIds}`;
+      const defs = el('defs', {}, svg);
+      const marker = el('marker', { id, viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto-start-reverse' }, defs);
+      el('path', { d: 'M0 0L10 5L0 10z', class: 'hint-arrow-head' }, marker);
+      const g = el('g', { class: 'arrows hint-arrows' }, svg);
+      hints.forEach((a, i) => {
+        const p = pos(a.from), q = pos(a.to);
+        const dx = q.cx - p.cx, dy = q.cy - p.cy, len = Math.hypot(dx, dy) || 1;
+        const back = S * 0.28;
+        el('line', {
+          x1: p.cx, y1: p.cy, x2: q.cx - (dx / len) * back, y2: q.cy - (dy / len) * back,
+          class: 'hint-arrow', 'stroke-width': S * 0.11, 'marker-end': `url(#${id})`,
+          'data-hint-arrow': `${a.from}-${a.to}`, 'data-arrow-index': i,
+        }, g);
+        if (hints.length > 1) {
+          el('text', { x: p.cx + dx * 0.5, y: p.cy + dy * 0.5, class: 'hint-arrow-number', 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': S * 0.28 }, g).textContent = String(i + 1);
+        }
       });
     }
 

@@ -181,6 +181,7 @@ function toolsBox(v, flip) {
       onclick: () => { state.showPieces = !state.showPieces; draw(); },
     }, 'Pieces and moves'),
     h('a', { href: `/game/${gameId}?replay`, class: 'button', 'data-testid': 'replay-link' }, 'Replay'),
+    v.result ? h('a', { href: `/analysis?game=${gameId}`, class: 'button', 'data-testid': 'analysis-link' }, 'Analyse') : null,
     h('a', { href: `/api/games/${gameId}/record`, class: 'button', download: '', 'data-testid': 'download-record' }, 'Download record'));
 }
 

@@ -64,6 +64,7 @@ async function replayPage() {
           onclick: () => { showCommand = !showCommand; show(); } }, showCommand ? 'Hide command' : 'Show command') : null),
       slider,
       h('p', { class: 'buttons' }, h('a', { href: `/game/${gameId}`, class: 'button' }, 'Back to the game'),
+        record.result !== '*' ? h('a', { href: `/analysis?game=${gameId}`, class: 'button', 'data-testid': 'analysis-link' }, 'Analyse') : null,
         h('a', { href: `/api/games/${gameId}/record`, download: '', class: 'button', 'data-testid': 'download-record' }, 'Download record')),
       capturedBox(v),
       h('h2', {}, 'Moves (click a turn)'),

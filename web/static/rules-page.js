@@ -56,7 +56,8 @@ async function rulesPage() {
       h('div', { class: 'buttons' },
         h('button', { 'data-testid': 'letters-toggle', onclick: () => { CohortBoard.setLetters(!CohortBoard.lettersOn()); draw(); } },
           CohortBoard.lettersOn() ? 'Pictures' : 'Letters'),
-        h('a', { href: `/#variant-${r.id}`, class: 'button' }, 'Play it'))));
+        h('a', { href: `/#variant-${r.id}`, class: 'button' }, 'Play it'),
+        h('a', { href: `/analysis?variant=${encodeURIComponent(r.id)}`, class: 'button', 'data-testid': 'analysis-board-link' }, 'Analysis board'))));
   };
   draw();
 }

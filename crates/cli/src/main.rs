@@ -192,6 +192,10 @@ enum Command {
         /// Games with a custom variant one caller (IP address) may create in an hour.
         #[arg(long, default_value_t = 10)]
         custom_games_per_hour: usize,
+        /// Search time one caller (an account, or an IP address) may spend on analyses in
+        /// any hour.
+        #[arg(long, default_value_t = 300)]
+        analysis_seconds_per_hour: u64,
         /// Mark session cookies Secure (the site is served over TLS, e.g. by a proxy).
         #[arg(long)]
         secure_cookies: bool,
@@ -575,6 +579,7 @@ fn run(cli: Cli) -> Res<()> {
             max_ai_games,
             max_custom_games,
             custom_games_per_hour,
+            analysis_seconds_per_hour,
             secure_cookies,
             behind_proxy,
         } => {
@@ -582,6 +587,7 @@ fn run(cli: Cli) -> Res<()> {
                 max_ai_games,
                 max_custom_games,
                 custom_games_per_hour,
+                analysis_ms_per_hour: analysis_seconds_per_hour.saturating_mul(1000),
                 secure_cookies,
                 behind_proxy: behind_proxy.is_some(),
                 trusted_proxies: serve::proxies(behind_proxy.as_deref().unwrap_or(""))?,

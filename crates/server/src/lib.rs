@@ -3,6 +3,8 @@
 
 mod accounts;
 mod admission;
+pub mod analysis;
+mod analysis_api;
 mod api;
 pub mod challenges;
 pub mod chat;
@@ -114,6 +116,9 @@ pub struct Config {
     /// A game no request asked for in this time, with no watcher, no running clock and no
     /// AI search, leaves memory; the next request reloads it from storage.
     pub idle_unload: Duration,
+    /// Search time each owner (an account, or an address) may spend on analyses in any
+    /// hour (`--analysis-seconds-per-hour`; analysis.rs).
+    pub analysis_ms_per_hour: u64,
 }
 
 impl Default for Config {
@@ -133,6 +138,7 @@ impl Default for Config {
             header_timeout: Duration::from_secs(15),
             body_timeout: Duration::from_secs(15),
             idle_unload: Duration::from_secs(600),
+            analysis_ms_per_hour: 300_000,
         }
     }
 }
@@ -399,6 +405,7 @@ pub fn router(app: Arc<App>) -> axum::Router {
         .merge(accounts::router(app.clone()))
         .merge(lobby::router(app.clone()))
         .merge(chat_api::router(app.clone()))
+        .merge(analysis_api::router(app.clone()))
         .merge(pages::router())
         .fallback(error::no_route)
         // A request from another site acts for nobody (accounts.rs, `same_origin`).

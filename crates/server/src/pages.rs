@@ -111,6 +111,11 @@ const STATIC: &[(&str, &str, &str)] = &[
         include_str!("../../../web/static/chat.js"),
     ),
     (
+        "analysis.js",
+        "text/javascript",
+        include_str!("../../../web/static/analysis.js"),
+    ),
+    (
         "play.css",
         "text/css",
         include_str!("../../../web/static/play.css"),
@@ -124,6 +129,7 @@ pub fn router() -> Router {
         .route("/rules/{id}", get(rules_page))
         .route("/record", get(|| async { shell("record", "") }))
         .route("/lobby", get(|| async { shell("lobby", "") }))
+        .route("/analysis", get(|| async { shell("analysis", "") }))
         .route("/login", get(login_page))
         .route("/player/{name}", get(player_page))
         .route("/static/{file}", get(static_file))
@@ -147,7 +153,7 @@ fn shell_with(page: &str, game: &str, extra: &str) -> Html<String> {
 <script src="/static/common.js"></script><script src="/static/home.js"></script><script src="/static/game-state.js"></script>
 <script src="/static/move-input.js"></script><script src="/static/move-list.js"></script><script src="/static/panels.js"></script>
 <script src="/static/game-page.js"></script><script src="/static/replay.js"></script><script src="/static/rules-page.js"></script>
-<script src="/static/app.js"></script><script src="/static/records.js"></script></body></html>
+<script src="/static/analysis.js"></script><script src="/static/app.js"></script><script src="/static/records.js"></script></body></html>
 "#
     ))
 }

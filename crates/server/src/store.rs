@@ -132,6 +132,24 @@ const MIGRATIONS: &[&str] = &[
         user_id TEXT PRIMARY KEY REFERENCES users(id),
         chat_off BIGINT NOT NULL DEFAULT 0
     )",
+    // Analyses (analysis.rs): the engine's view of a finished game's turns or of one
+    // position, with what each cost its owner's budget.
+    "CREATE TABLE analyses (
+        id TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        game_id TEXT,
+        variant TEXT NOT NULL,
+        state TEXT NOT NULL,
+        error TEXT,
+        done BIGINT NOT NULL,
+        total BIGINT NOT NULL,
+        ms BIGINT NOT NULL,
+        cost_ms BIGINT NOT NULL,
+        points TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL
+    )",
+    "CREATE INDEX analyses_by_owner ON analyses (owner, created_ms)",
 ];
 
 /// A game's row: everything but its steps.

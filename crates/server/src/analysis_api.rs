@@ -1,0 +1,452 @@
+//! The analysis board's API (docs/server.md, "Analysis"). A *source* names a position: a
+//! game (`game`, with `at` steps of it, default all) or a variant (`variant`, with
+//! `position`, default its start), then `steps` played from there (free moves).
+//!
+//! - `POST /api/analysis/view` `{source}`: that position as a game view (its legal steps,
+//!   its board), so the board can play free moves from any point. Costs no search.
+//! - `POST /api/analysis` `{source, ms?}`: start an analysis. A finished game named alone
+//!   (`{"game": id}`) is analysed turn by turn; any other source is one position. A game in
+//!   progress is refused (its players would have the engine at hand). It runs through the
+//!   AI's scheduler (sched.rs) as bulk work, round-robin across owners behind every
+//!   person's game, and costs its owner's hourly budget (analysis.rs) before it starts.
+//! - `GET /api/analysis/<id>`: its progress and points, from storage (any instance).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use cohort_engine::{Agent, EngineAgent, Limits};
+use cohort_rules::{builtin, Game, Outcome, Position, Rules, Side, Variant};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::accounts::current_user;
+use crate::admission::Caller;
+use crate::analysis::{mark_turns, Analysis, Point, STALE_MS};
+use crate::error::{body, Answer, ApiError, ApiPath, Code};
+use crate::live::LiveGame;
+use crate::sched::Class;
+use crate::store::{now_ms, GameRow};
+use crate::view::{side_name, step_fields};
+use crate::{token, App};
+
+/// Free moves from a point: at most this many.
+const MAX_STEPS: usize = 1000;
+/// Search time per position: the default and the bounds a request may ask for.
+const DEFAULT_MS: u64 = 300;
+const MS_RANGE: (u64, u64) = (50, 3000);
+/// The longest line kept for a point, in steps.
+const LINE_STEPS: usize = 24;
+
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/api/analysis", post(start))
+        .route("/api/analysis/view", post(view))
+        .route("/api/analysis/{id}", get(read))
+        .with_state(app)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Source {
+    game: Option<String>,
+    at: Option<usize>,
+    variant: Option<String>,
+    position: Option<String>,
+    #[serde(default)]
+    steps: Vec<String>,
+    /// Search time per position (`POST /api/analysis` only).
+    ms: Option<u64>,
+}
+
+/// A source made concrete: the game it replays (its row, with both seats people and no
+/// ending outside the rules), the steps to play, and for a game's source what it is.
+struct Resolved {
+    variant: Arc<Variant>,
+    row: GameRow,
+    base: Vec<String>,
+    game: Option<String>,
+    /// The game named is over (a whole-game analysis needs it).
+    finished: bool,
+}
+
+async fn resolve(app: &Arc<App>, s: &Source) -> Result<Resolved, ApiError> {
+    if s.steps.len() > MAX_STEPS {
+        return Err(ApiError::invalid(format!(
+            "steps: at most {MAX_STEPS} free moves"
+        )));
+    }
+    match (&s.game, &s.variant) {
+        (Some(_), Some(_)) => Err(ApiError::invalid(
+            "game, variant: name a game or a variant, not both",
+        )),
+        (None, None) => Err(ApiError::invalid(
+            "game or variant: name what to analyse (a game's id, or a variant with a position)",
+        )),
+        (Some(id), None) => {
+            if s.position.is_some() {
+                return Err(ApiError::invalid(
+                    "position: a game's positions come from its steps; say which with `at`",
+                ));
+            }
+            let slot = app.find(id).await?;
+            let mut live = slot.live.lock().await;
+            crate::api::play::refresh(app, &mut live).await?;
+            let all: Vec<String> = live.turns.iter().flat_map(|t| t.1.clone()).collect();
+            let at = s.at.unwrap_or(all.len());
+            if at > all.len() {
+                return Err(ApiError::invalid(format!(
+                    "at: the game has {} steps",
+                    all.len()
+                )));
+            }
+            let mut row = live.row.clone();
+            row.ending = None;
+            Ok(Resolved {
+                variant: live.variant().clone(),
+                row,
+                base: all[..at].to_vec(),
+                game: Some(id.clone()),
+                finished: live.game.result().is_some(),
+            })
+        }
+        (None, Some(name)) => {
+            if s.at.is_some() {
+                return Err(ApiError::invalid("at: only with a game"));
+            }
+            let variant = builtin(name).ok_or_else(|| {
+                ApiError::new(
+                    Code::UnknownVariant,
+                    format!("unknown variant '{name}' (GET /api/variants lists them)"),
+                )
+            })?;
+            let start = match &s.position {
+                Some(p) => Position::parse(&variant, p)
+                    .map_err(|e| ApiError::invalid(format!("position: {e}")))?,
+                None => variant.start(),
+            };
+            let row = GameRow {
+                id: "analysis".into(),
+                variant: name.clone(),
+                start: start.to_text(),
+                ..GameRow::default()
+            };
+            Ok(Resolved {
+                variant,
+                row,
+                base: vec![],
+                game: None,
+                finished: true,
+            })
+        }
+    }
+}
+
+impl Resolved {
+    /// The position after the base steps and `free` (each free step checked, its error
+    /// naming it). Off the request threads: a game's steps may be many.
+    async fn play(self, app: &App, free: Vec<String>) -> Result<LiveGame, ApiError> {
+        let Resolved {
+            variant, row, base, ..
+        } = self;
+        let mut row = row;
+        row.white = "human".into();
+        row.black = "human".into();
+        app.heavy
+            .run(move || {
+                let mut live =
+                    LiveGame::replay_in(variant, row, &base).map_err(ApiError::internal)?;
+                for (i, s) in free.iter().enumerate() {
+                    live.play(s).map_err(|e| {
+                        let mut err = ApiError::step(s, &e);
+                        err.message = format!("steps[{i}]: {}", err.message);
+                        err
+                    })?;
+                }
+                Ok(live)
+            })
+            .await?
+    }
+}
+
+/// `POST /api/analysis/view`: the source's position as a game view.
+async fn view(State(app): State<Arc<App>>, raw: Result<Bytes, BytesRejection>) -> Answer {
+    let req: Source = body(raw)?;
+    if req.ms.is_some() {
+        return Err(ApiError::invalid("ms: only when starting an analysis"));
+    }
+    let resolved = resolve(&app, &req).await?;
+    let live = resolved.play(&app, req.steps.clone()).await?;
+    let mut v = live.view(Some(live.to_move()));
+    v["seat"] = Value::Null;
+    v["analysis_steps"] = req.steps.len().into();
+    Ok(Json(v))
+}
+
+/// One position to search, and what was played from it in the game.
+struct Work {
+    at: usize,
+    game: Game,
+    played: Vec<String>,
+}
+
+/// `POST /api/analysis`: start one, charged to its owner's budget.
+async fn start(
+    State(app): State<Arc<App>>,
+    caller: Caller,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: Source = body(raw)?;
+    let ms = req.ms.unwrap_or(DEFAULT_MS);
+    if !(MS_RANGE.0..=MS_RANGE.1).contains(&ms) {
+        return Err(ApiError::invalid(format!(
+            "ms: {ms}; a position gets {} to {} ms",
+            MS_RANGE.0, MS_RANGE.1
+        )));
+    }
+    if app.scheduler.workers() == 0 {
+        return Err(ApiError::new(
+            Code::Busy,
+            "this instance runs no AI searches (--ai-workers 0); analyses run on the others",
+        ));
+    }
+    let resolved = resolve(&app, &req).await?;
+    if !resolved.finished {
+        return Err(ApiError::new(
+            Code::GameNotOver,
+            "the game is in progress: its analysis opens when it ends",
+        ));
+    }
+    let whole = req.game.is_some() && req.at.is_none() && req.steps.is_empty();
+    let (variant_id, game_id) = (resolved.row.variant.clone(), resolved.game.clone());
+    let free = req.steps.clone();
+    let live = resolved.play(&app, free).await?;
+    let work = if whole {
+        let (row, variant, turns) = (live.row.clone(), live.variant().clone(), live.turns.clone());
+        app.heavy
+            .run(move || turn_starts(variant, row, &turns))
+            .await??
+    } else {
+        vec![Work {
+            at: live.game.steps().len(),
+            game: live.game.clone(),
+            played: vec![],
+        }]
+    };
+    let searched = work.iter().filter(|w| w.game.result().is_none()).count();
+    let cost = (searched as u64 * ms) as i64;
+    let owner = match current_user(&app, &headers).await {
+        Some((id, _)) => format!("user:{id}"),
+        None => caller.0,
+    };
+    let now = now_ms();
+    let a = Analysis {
+        id: token(),
+        owner,
+        game: game_id,
+        variant: variant_id,
+        state: "running".into(),
+        error: None,
+        done: 0,
+        total: work.len(),
+        ms,
+        points: vec![],
+        created_ms: now,
+        updated_ms: now,
+    };
+    let per_hour = app.config.analysis_ms_per_hour as i64;
+    let stored = app
+        .store
+        .add_analysis(&a, cost, per_hour)
+        .await
+        .map_err(|e| ApiError::internal(format!("storing the analysis failed: {e}")))?;
+    if let Err(left) = stored {
+        return Err(ApiError::new(
+            Code::LimitReached,
+            format!(
+                "this analysis needs {:.1} s of search ({searched} positions at {ms} ms); you have {:.1} s left of your {:.0} s an hour",
+                cost as f64 / 1000.0,
+                left as f64 / 1000.0,
+                per_hour as f64 / 1000.0
+            ),
+        )
+        .with("left_ms", left));
+    }
+    let answer = json!({
+        "id": a.id,
+        "total": a.total,
+        "ms": ms,
+        "cost_ms": cost,
+        "left_ms": per_hour - app.store.analysis_spent(&a.owner, now).await.unwrap_or(per_hour),
+    });
+    let mut answer = answer;
+    if let (true, Some(g)) = (whole, &a.game) {
+        // The page that shows it, with the game.
+        answer["link"] = format!("/analysis?game={g}&analysis={}", a.id).into();
+    }
+    tokio::spawn(run(app.clone(), a, work));
+    Ok(Json(answer))
+}
+
+/// The position before each turn of a game, with the turn played from it, and the
+/// position after its last step.
+fn turn_starts(
+    variant: Arc<Variant>,
+    row: GameRow,
+    turns: &[crate::live::Turn],
+) -> Result<Vec<Work>, ApiError> {
+    let mut live = LiveGame::replay_in(variant, row, &[]).map_err(ApiError::internal)?;
+    let mut out = vec![];
+    let mut at = 0;
+    for (_, steps) in turns.iter().filter(|t| !t.1.is_empty()) {
+        out.push(Work {
+            at,
+            game: live.game.clone(),
+            played: steps.clone(),
+        });
+        for s in steps {
+            live.play(s)
+                .map_err(|e| ApiError::internal(format!("step {} ('{s}'): {e}", at + 1)))?;
+            at += 1;
+        }
+    }
+    out.push(Work {
+        at,
+        game: live.game.clone(),
+        played: vec![],
+    });
+    Ok(out)
+}
+
+/// Search each position in turn, one worker at a time from the scheduler, and store the
+/// points as they come.
+async fn run(app: Arc<App>, mut a: Analysis, work: Vec<Work>) {
+    let mut engine: Option<EngineAgent> = None;
+    let key = format!("analysis:{}", a.owner);
+    for w in work {
+        let point = match w.game.result() {
+            Some((outcome, _)) => Point {
+                at: w.at,
+                side: None,
+                score: match outcome {
+                    Outcome::Win(Side::White) => cohort_engine::search::WIN,
+                    Outcome::Win(Side::Black) => -cohort_engine::search::WIN,
+                    Outcome::Draw => 0,
+                },
+                decisive: outcome != Outcome::Draw,
+                ..Point::default()
+            },
+            None => {
+                let permit = app.scheduler.request(&key, Class::Bulk).granted().await;
+                let ms = a.ms;
+                let mine = engine.take();
+                let searched = tokio::task::spawn_blocking(move || {
+                    let variant = w.game.position().variant().clone();
+                    let mut e = mine.unwrap_or_else(|| EngineAgent::new(&variant));
+                    let limits = Limits {
+                        time: Some(Duration::from_millis(ms)),
+                        nodes: None,
+                        seed: 1,
+                        threads: 1,
+                    };
+                    let choice = e.choose_turn(&w.game, &limits);
+                    (e, point_of(&w, &choice))
+                })
+                .await;
+                drop(permit);
+                match searched {
+                    Ok((e, p)) => {
+                        engine = Some(e);
+                        p
+                    }
+                    Err(err) => {
+                        a.state = "failed".into();
+                        a.error = Some(format!("the search failed: {err}"));
+                        a.updated_ms = now_ms();
+                        let _ = app.store.update_analysis(&a).await;
+                        return;
+                    }
+                }
+            }
+        };
+        a.points.push(point);
+        a.done += 1;
+        mark_turns(&mut a.points);
+        if a.done == a.total {
+            a.state = "done".into();
+        }
+        a.updated_ms = now_ms();
+        if let Err(e) = app.store.update_analysis(&a).await {
+            eprintln!("cohort serve: analysis {}: not stored: {e}", a.id);
+            return;
+        }
+    }
+}
+
+/// A searched point: the engine's turn, its score for White, its line.
+fn point_of(w: &Work, c: &cohort_engine::TurnChoice) -> Point {
+    let pos = w.game.position();
+    let side = pos.side_to_move();
+    let variant = pos.variant();
+    let mut p = pos.clone();
+    let mut best = vec![];
+    let mut moves = vec![];
+    for s in &c.steps {
+        best.push(p.step_text(*s));
+        moves.push(Value::Object(step_fields(variant, *s)));
+        p.make(*s);
+    }
+    let mut p = pos.clone();
+    let line: Vec<String> =
+        c.pv.iter()
+            .take(LINE_STEPS)
+            .map(|s| {
+                let t = p.step_text(*s);
+                p.make(*s);
+                t
+            })
+            .collect();
+    let white = if side == Side::White {
+        c.score
+    } else {
+        -c.score
+    };
+    Point {
+        at: w.at,
+        side: Some(side_name(side).to_string()),
+        score: white,
+        decisive: c.score.abs() >= cohort_engine::search::WIN - 1000,
+        best,
+        moves,
+        line: line.join(" "),
+        depth: c.stats.depth,
+        played: w.played.clone(),
+        loss: 0.0,
+        mark: None,
+    }
+}
+
+/// `GET /api/analysis/<id>`.
+async fn read(State(app): State<Arc<App>>, ApiPath(id): ApiPath<String>) -> Answer {
+    let none = || ApiError::not_found(format!("no analysis '{id}'"));
+    if id.len() != 32 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(none());
+    }
+    let mut a = app
+        .store
+        .analysis(&id)
+        .await
+        .map_err(|e| ApiError::internal(format!("reading the analysis failed: {e}")))?
+        .ok_or_else(none)?;
+    if a.state == "running" && now_ms() - a.updated_ms > STALE_MS {
+        a.state = "failed".into();
+        a.error = Some("cut short: the server running it stopped; start it again".into());
+    }
+    Ok(Json(serde_json::to_value(&a).expect("an analysis is JSON")))
+}
