@@ -7,6 +7,7 @@ mod play;
 mod protocol;
 mod records;
 mod serve;
+mod tune;
 mod uci;
 
 use cohort_rules::Rules;
@@ -227,6 +228,24 @@ enum Command {
     CheckGames {
         #[arg(long, default_value = "sqlite://cohort.db")]
         database: String,
+    },
+    /// Fit a variant's piece values to recorded games (Texel tuning, docs/engine.md): prints
+    /// the fitted values as a variant-file line (`values = ...`).
+    Tune {
+        #[command(flatten)]
+        v: VariantArgs,
+        /// Record files, or folders of them (`cohort match --records DIR` writes them).
+        #[arg(required = true)]
+        records: Vec<String>,
+        /// Turns of each game left out (the seeded random openings).
+        #[arg(long, default_value_t = 4)]
+        skip_turns: usize,
+        /// Most passes of the local search.
+        #[arg(long, default_value_t = 200)]
+        passes: usize,
+        /// Also write a variant file with `<variant>-tuned`: the variant with these values.
+        #[arg(long)]
+        write: Option<String>,
     },
     /// Check a game record (docs/records.md) step by step: the first illegal step is named
     /// by its turn and step number (exit status 2); on success the final position is printed.
@@ -605,6 +624,13 @@ fn run(cli: Cli) -> Res<()> {
             serve::worker(&database, config)?
         }
         Command::CheckGames { database } => serve::check_games(&database)?,
+        Command::Tune {
+            v,
+            records,
+            skip_turns,
+            passes,
+            write,
+        } => tune::run(variant(&v)?, &records, skip_turns, passes, write.as_deref())?,
         Command::Replay { file, variant_file } => records::replay(&file, variant_file.as_deref())?,
         Command::Record {
             command: RecordCommand::Export { database, game },

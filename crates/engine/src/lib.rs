@@ -9,6 +9,7 @@ pub mod record;
 pub mod search;
 pub mod sprt;
 pub mod tactics;
+pub mod tune;
 
 pub use sprt::{los, Hypothesis, Sprt};
 

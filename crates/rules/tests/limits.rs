@@ -3,7 +3,9 @@
 
 mod common;
 use cohort_rules::Rules;
-use cohort_rules::{builtin, parse_variants, perft::perft, Outcome, Position, Side, StepList};
+use cohort_rules::{
+    builtin, builtin_variants, parse_variants, perft::perft, Outcome, Position, Side, StepList,
+};
 use common::*;
 
 /// A 16x16 board of leapers: 24 destinations each on an open board.
@@ -147,4 +149,28 @@ fn piece_values_are_data_checked_at_load() {
     let chess = builtin("chess").unwrap();
     let q = chess.pieces.iter().find(|p| p.letter == 'Q').unwrap();
     assert_eq!(q.value, Some(900));
+}
+
+#[test]
+fn a_values_line_sets_the_engines_worth_of_kinds_and_names_what_it_refuses() {
+    let base = builtin_variants();
+    let text = "[tuned]\nbase = chesimals-1\nvalues = C=812 G=190,N=333\n";
+    let v = parse_variants("tuned.ini", text, &base)
+        .expect("loads")
+        .remove(0);
+    let value = |l: char| v.pieces[v.kind_of_letter(l).unwrap()].value;
+    assert_eq!((value('C'), value('G'), value('N')), (Some(812), Some(190), Some(333)));
+    // Kinds the line does not name keep what they had (none in Chesimals: from mobility).
+    assert_eq!(value('W'), None);
+    for (line, needle) in [
+        ("values = Q=900", "no piece 'Q'"),
+        ("values = C=lots", "'C=lots'"),
+        ("values = C", "'C'"),
+        ("values = C=-5", "'C=-5'"),
+    ] {
+        let text = format!("[tuned]\nbase = chesimals-1\n{line}\n");
+        let err = parse_variants("tuned.ini", &text, &base).expect_err(line);
+        assert_eq!((err.field.as_str(), err.line), ("values", 3), "{line}: {err}");
+        assert!(err.message.contains(needle), "{line}: {err}");
+    }
 }

@@ -147,6 +147,32 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
     if pieces.is_empty() {
         return Err(missing("piece"));
     }
+    // The engine's values of several kinds in one line (`values = C=812 G=190`, what
+    // `cohort tune` fits); they override each piece's own `value=N`. Empty: none.
+    if let Some(e) = get("values") {
+        for item in e.value.split([' ', ',']).filter(|t| !t.is_empty()) {
+            let bad = || {
+                err(
+                    e,
+                    format!(
+                        "'{item}': write 'values = X=N Y=M' with a piece letter and a whole \
+                         number from 0 to 100000 for each"
+                    ),
+                )
+            };
+            let (letter, n) = item.split_once('=').ok_or_else(bad)?;
+            let n = n
+                .parse::<i32>()
+                .ok()
+                .filter(|n| (0..=100_000).contains(n))
+                .ok_or_else(bad)?;
+            let piece = pieces
+                .iter_mut()
+                .find(|p| letter.len() == 1 && letter.starts_with(p.letter))
+                .ok_or_else(|| err(e, format!("'{item}': no piece '{letter}' in this variant")))?;
+            piece.value = Some(n);
+        }
+    }
     if pieces.len() > MAX_KINDS {
         return Err(missing("piece").with_message(format!("at most {MAX_KINDS} piece kinds")));
     }

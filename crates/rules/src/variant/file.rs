@@ -311,6 +311,7 @@ pub(super) const FIELDS: &[&str] = &[
     "placement-neck",
     "setup",
     "rules",
+    "values",
 ];
 pub(super) const PREFIXED: &[&str] = &["piece ", "group ", "activates ", "lead ", "sheet "];
 
