@@ -40,6 +40,8 @@ const MAX_STEPS: usize = 1000;
 /// Search time per position: the default and the bounds a request may ask for.
 const DEFAULT_MS: u64 = 300;
 const MS_RANGE: (u64, u64) = (50, 3000);
+/// A whole-game analysis covers at most this many turns (each point holds its game).
+const MAX_TURNS: usize = 500;
 /// The longest line kept for a point, in steps.
 const LINE_STEPS: usize = 24;
 
@@ -227,6 +229,12 @@ async fn start(
     let (variant_id, game_id) = (resolved.row.variant.clone(), resolved.game.clone());
     let free = req.steps.clone();
     let live = resolved.play(&app, free).await?;
+    let turns = live.turns.iter().filter(|t| !t.1.is_empty()).count();
+    if whole && turns > MAX_TURNS {
+        return Err(ApiError::invalid(format!(
+            "game: {turns} turns; an analysis covers at most {MAX_TURNS} (analyse a point of it with `at`)"
+        )));
+    }
     let work = if whole {
         let (row, variant, turns) = (live.row.clone(), live.variant().clone(), live.turns.clone());
         app.heavy
