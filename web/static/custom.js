@@ -93,7 +93,10 @@ const CohortDiagram = (() => {
       const zone = st.reach && info ? (st.board === 'empty' ? info.reach_empty : info.reach_board) : [];
       const own = { square: d.square, letter: d.side === 'white' ? d.letter : d.letter.toLowerCase(), side: d.side, group: 0,
         colour: d.side === 'white' ? '#f7f5ee' : '#3a3a3a', moved: false, pinned: null };
-      const view = { files: d.files, ranks: d.ranks, variant: d.variant, name: `${d.name} diagram`, pieces: names,
+      // The board's layout as the game view gives it (squares, holes, edge labels): a
+      // Chessma 84 diagram is drawn on the game's 84 squares, not on its 10x12 frame.
+      const view = { files: d.files, ranks: d.ranks, file_labels: d.file_labels, rank_labels: d.rank_labels, squares: d.squares,
+        variant: d.variant, name: `${d.name} diagram`, pieces: names,
         units: st.board === 'empty' ? [own] : d.board.units, position: st.board === 'empty' ? '' : d.board.position };
       const size = d.files > 12 ? 26 : d.files > 8 ? 32 : 40;
       const captures = [...marks.values()].filter((k) => k === 'capture').length;

@@ -243,10 +243,91 @@ async function pusherBoards(sc) {
   return `choice shown as ${labels.slice(0, 2).join(' / ')}; board B pushes the pawn to a1'`;
 }
 
+// "Pieces and moves" (custom.js, the server's diagram): drawn on the game's board of 84
+// squares with its edge labels, the squares from Chessma's own moves. A Knight on b1 leaps to
+// the corner z0 on board A; d1' is on board B alone, so no Knight move from b1 (RULES-DETAILS
+// 7.1: a move lies on one board). Before, the diagram was the 10x12 frame a1..j12, where the
+// Knight's letters gave d1' and missed z0, and the Queen missed every primed square.
+async function pieceDiagrams(sc) {
+  const page = await sc.page({ viewport: { width: 1300, height: 1100 } });
+  await page.goto(`${base}/`);
+  const scope = '[data-testid=pieces-chessma-84]';
+  await page.click('[data-testid=pieces-open-chessma-84]');
+  await page.click(`${scope} [data-testid=diagram-kind-N]`);
+  // The diagram of `piece` on `square` (board: empty or board), as drawn: its squares, edge
+  // labels and marks ("square:kind").
+  const shown = async (piece, square, board) => {
+    const sel = `${scope} [data-testid=piece-diagram][data-piece="${piece}"][data-square="${square}"][data-board="${board}"]`;
+    await page.waitForSelector(sel);
+    return page.evaluate((s) => {
+      const d = document.querySelector(s);
+      return {
+        squares: [...d.querySelectorAll('rect[data-square]')].map((r) => r.dataset.square),
+        labels: [...d.querySelectorAll('g.coords text')].map((t) => t.textContent),
+        marks: [...d.querySelectorAll('[data-mark]')].map((m) => `${m.dataset.mark}:${m.dataset.kind}`).sort(),
+      };
+    }, sel);
+  };
+  await page.waitForSelector(`${scope} [data-testid=piece-diagram][data-piece=N]`);
+  await page.click(`${scope} [data-testid=piece-diagram] [data-testid="sq-b1"]`);
+  const n = await shown('N', 'b1', 'empty');
+  const game = await (await fetch(`${base}/api/variants/chessma-84`)).json();
+  check(n.squares.length === 84, `the diagram has 84 squares (${n.squares.length})`);
+  const want = new Set(game.start.squares.map((q) => q.name));
+  check(n.squares.every((q) => want.has(q)), `only the game's squares: ${n.squares.filter((q) => !want.has(q)).join(' ')}`);
+  for (const l of ['z', 'i', '0', "1'", '1', '8', "8'", '9']) check(n.labels.includes(l), `the label ${l} is drawn (${n.labels.join(' ')})`);
+  check(!n.labels.includes('j') && !n.labels.includes('12'), `no frame labels j or 12 (${n.labels.join(' ')})`);
+  check(n.marks.join(' ') === 'a3:both c3:both d2:both z0:both', `Knight b1: z0 a3 c3 d2, not d1' (${n.marks.join(' ')})`);
+  // The Queen on d4: both boards' lines, through the twin rows to the primed squares.
+  await page.click(`${scope} [data-testid=diagram-kind-Q]`);
+  await shown('Q', 'b1', 'empty');
+  await page.click(`${scope} [data-testid=piece-diagram] [data-testid="sq-d4"]`);
+  const q = await shown('Q', 'd4', 'empty');
+  const primed = q.marks.map((m) => m.split(':')[0]).filter((s) => s.endsWith("'")).sort();
+  check(primed.join(' ') === "a1' d1' d8' g1' h8'", `Queen d4 reaches the primed squares (${primed.join(' ')})`);
+  check(q.marks.length === 34 && q.marks.some((m) => m.startsWith('z0:')) && q.marks.some((m) => m.startsWith('i9:')), `Queen d4: 34 squares with z0 and i9 (${q.marks.length})`);
+  // The start position: the Knight on b1 to z0, a3, c3 (d2 holds a Pawn); every unit drawn
+  // on its square, as the API's diagram board lists them.
+  await page.click(`${scope} [data-testid=diagram-kind-N]`);
+  await page.click(`${scope} [data-testid=diagram-board]`);
+  await shown('N', 'd4', 'board');
+  await page.click(`${scope} [data-testid=piece-diagram] [data-testid="sq-b1"]`);
+  const nb = await shown('N', 'b1', 'board');
+  check(nb.marks.join(' ') === 'a3:both c3:both z0:both', `Knight b1 on the start position (${nb.marks.join(' ')})`);
+  const d = await (await fetch(`${base}/api/variants/chessma-84/diagram?piece=N&square=b1`)).json();
+  await checkDrawnBoard(page, { units: d.board.units, pieces: game.start.pieces }, 'the diagram of the start position', `${scope} [data-testid=piece-diagram]`);
+  await (await page.$(scope)).screenshot({ path: join(SHOTS, 'chessma-diagram.png') });
+
+  // A game's pieces panel: the same board, the game's position now.
+  const created = await humanGameAt([['e1', 'K'], ['b1', 'N'], ['h7', 'k'], ['a3', 'p']]);
+  const g = await sc.page({ viewport: { width: 1300, height: 1100 } });
+  await g.goto(`${base}${created.links.white}`);
+  await g.waitForSelector('[data-testid="sq-b1"]');
+  await g.click('[data-testid=show-pieces]');
+  const panel = '[data-testid=piece-diagram-panel]';
+  await g.click(`${panel} [data-testid=diagram-kind-N]`);
+  await g.waitForSelector(`${panel} [data-testid=piece-diagram][data-piece=N][data-board=board]`);
+  await g.click(`${panel} [data-testid=piece-diagram] [data-testid="sq-b1"]`);
+  await g.waitForSelector(`${panel} [data-testid=piece-diagram][data-piece=N][data-square=b1]`);
+  const gd = await g.evaluate((s) => {
+    const d = document.querySelector(s);
+    return {
+      squares: d.querySelectorAll('rect[data-square]').length,
+      marks: [...d.querySelectorAll('[data-mark]')].map((m) => `${m.dataset.mark}:${m.dataset.kind}`).sort(),
+      now: document.querySelector('[data-testid=diagram-legal-now]')?.textContent || '',
+    };
+  }, `${panel} [data-testid=piece-diagram]`);
+  check(gd.squares === 84, `the game's diagram has 84 squares (${gd.squares})`);
+  check(gd.marks.join(' ') === 'a3:capture c3:both d2:both z0:both', `the game's Knight b1: takes a3, moves to c3 d2 z0 (${gd.marks.join(' ')})`);
+  check(gd.now.includes('z0'), `it may move now to z0: "${gd.now}"`);
+  return `84 squares labelled z..i and 0 1' 1 .. 8 8' 9; Knight b1: z0 a3 c3 d2 (no d1'); Queen d4: 34 with a1' d1' d8' g1' h8'; the start position drawn unshifted; a game's panel the same`;
+}
+
 await runSuite('chessma browser tests', [['chessma 84 against the AI', SCENARIO_MS, chessma],
   ['chessma 84: a spent Encloser shifts no square', SCENARIO_MS, spentEncloser],
   ['chessma 84: check shown and explained', SCENARIO_MS, checkShown],
-  ["chessma 84: the Pusher's board choice", SCENARIO_MS, pusherBoards]], {
+  ["chessma 84: the Pusher's board choice", SCENARIO_MS, pusherBoards],
+  ['chessma 84: piece diagrams on the 84 squares', SCENARIO_MS, pieceDiagrams]], {
   prefix: 'cohort-chessma-', waitMs: WAIT_MS,
   ready: (env) => ({ base } = env),
 });

@@ -1,7 +1,9 @@
 //! A piece's diagram for people: where a kind moves and captures from a square, on an empty
 //! board and on a position's board, where the unit really standing there may go now, and,
-//! for a leader, whom it commands and how far (the rules pages and the custom-variant
-//! editor draw these). The server turns it into JSON; every rule it states is asked here.
+//! for a leader, whom it commands and how far (the variant cards, the custom-variant panel
+//! and the game page draw these). The squares come from the piece's Betza letters, or from
+//! the family itself where the letters cannot say them (`Rules::piece_targets`: Chessma
+//! 84). The server turns it into JSON; every rule it states is asked here.
 
 use crate::bitboard::{Bitboard, Square};
 use crate::command::flood;
@@ -81,12 +83,6 @@ pub fn empty_targets(v: &Variant, moves: &str, side: Side, from: Square) -> (Bit
 /// where it may move (empty squares) and capture (enemy units).
 fn board_targets<R: Rules>(pos: &R, moves: &str, side: Side, from: Square) -> (Bitboard, Bitboard) {
     let v = pos.variant();
-    if pos.unit_at(from).is_some_and(|u| u.side == side) {
-        // A family whose pieces the letters cannot describe gives a real unit's targets.
-        if let Some(targets) = pos.own_targets(from) {
-            return targets;
-        }
-    }
     let Some(set) = compile(v, moves, side) else {
         return (Bitboard::EMPTY, Bitboard::EMPTY);
     };
@@ -99,13 +95,37 @@ fn board_targets<R: Rules>(pos: &R, moves: &str, side: Side, from: Square) -> (B
     (t & empty, t & enemy)
 }
 
+/// Where a piece of kind `kind` and `side` on `from` moves, and where it captures: on an
+/// empty board (`on_board` false; captures: where a lone enemy unit would be taken) or on
+/// `pos`'s board with the piece in place of whatever stands on `from`. The family's own
+/// answer where it has one (`Rules::piece_targets`: Chessma 84), else the piece's Betza
+/// letters compiled on the variant's geometry.
+pub fn kind_targets<R: Rules>(
+    pos: &R,
+    kind: usize,
+    side: Side,
+    from: Square,
+    on_board: bool,
+) -> (Bitboard, Bitboard) {
+    if let Some(targets) = pos.piece_targets(kind, side, from, on_board) {
+        return targets;
+    }
+    let v = pos.variant();
+    let moves = &v.pieces[kind].moves;
+    if on_board {
+        board_targets(pos, moves, side, from)
+    } else {
+        empty_targets(v, moves, side, from)
+    }
+}
+
 /// The diagram of piece kind `kind` of `side` on `from`, on `pos`'s board.
 pub fn piece_diagram<R: Rules>(pos: &R, kind: usize, side: Side, from: Square) -> PieceDiagram {
     let v = pos.variant().clone();
     let geo = &v.geometry;
     let p = &v.pieces[kind];
-    let (empty_moves, empty_captures) = empty_targets(&v, &p.moves, side, from);
-    let (board_moves, board_captures) = board_targets(pos, &p.moves, side, from);
+    let (empty_moves, empty_captures) = kind_targets(pos, kind, side, from, false);
+    let (board_moves, board_captures) = kind_targets(pos, kind, side, from, true);
     let real = pos
         .unit_at(from)
         .filter(|u| u.kind as usize == kind && u.side == side);

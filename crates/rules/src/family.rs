@@ -367,8 +367,14 @@ impl Rules for Position {
     fn rules_text(&self) -> crate::rules_text::RulesText {
         each!(self, g => g.rules_text())
     }
-    fn own_targets(&self, from: Square) -> Option<(Bitboard, Bitboard)> {
-        each!(self, g => g.own_targets(from))
+    fn piece_targets(
+        &self,
+        kind: usize,
+        side: Side,
+        from: Square,
+        on_board: bool,
+    ) -> Option<(Bitboard, Bitboard)> {
+        each!(self, g => g.piece_targets(kind, side, from, on_board))
     }
     fn to_text(&self) -> String {
         each!(self, g => g.to_text())

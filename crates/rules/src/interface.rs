@@ -219,10 +219,21 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn rules_text(&self) -> RulesText {
         crate::rules_text::from_data(self.variant(), true)
     }
-    /// Where the own unit on `from` moves and captures on this board (moves onto empty
-    /// squares, captures), when the piece's Betza letters cannot say it (Chessma 84's two
-    /// sheets and capture methods). None: the letters say it (piece diagrams use them).
-    fn own_targets(&self, _from: Square) -> Option<(Bitboard, Bitboard)> {
+    /// A piece diagram's squares (diagram.rs) for a family whose pieces the Betza letters
+    /// cannot describe: where a piece of variant kind `kind` and side `side` put on `from`
+    /// moves, and the squares where it captures, on an empty board (`on_board` false: a
+    /// capture square is one where a lone enemy unit would be taken) or on this position's
+    /// board with the piece in place of whatever stands on `from` (the squares of the units
+    /// its moves would take). None, the default: the letters say it, and the diagram
+    /// compiles them on the variant's geometry. Chessma 84 answers from its own moves (two
+    /// sheets, capture methods off the destination).
+    fn piece_targets(
+        &self,
+        _kind: usize,
+        _side: Side,
+        _from: Square,
+        _on_board: bool,
+    ) -> Option<(Bitboard, Bitboard)> {
         None
     }
     /// The command picture for the side to move (leaders, links, zones); empty where every

@@ -7,9 +7,11 @@
 //! game is read back. Errors are JSON with the line and field of the loader's error.
 //!
 //! Piece move diagrams (as H. G. Muller's Interactive Diagram): where a piece kind can go
-//! from a square, on an empty board and on a real board, from the piece's moves compiled by
-//! the rules crate (`MoveSet`), and for leaders what they activate and how far they reach.
-//! The browser draws the answer; it never computes a move.
+//! from a square, on an empty board and on a real board, as the rules crate says
+//! (`diagram::piece_diagram`: the piece's moves compiled (`MoveSet`), or the family's own
+//! moves for Chessma 84), and for leaders what they activate and how far they reach. The
+//! answer carries the board's layout as the game view does (`view::with_layout`). The
+//! browser draws the answer; it never computes a move.
 
 use cohort_rules::Rules;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -20,7 +22,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use cohort_rules::diagram::empty_targets;
+use cohort_rules::diagram::kind_targets;
 use cohort_rules::{
     builtin, builtin_variants, parse_variants, variant_warnings, Bitboard, Position, Side, Square,
     Variant, VariantError,
@@ -30,7 +32,7 @@ use serde_json::{json, Value};
 
 use crate::error::{body_with, Answer, ApiError, ApiPath, ApiQuery, Code};
 use crate::store::GameRow;
-use crate::view::{board_view, colour_hex, side_name, with_variant_head};
+use crate::view::{board_view, colour_hex, side_name, with_layout, with_variant_head};
 use crate::App;
 
 /// Longest variant file accepted.
@@ -205,7 +207,7 @@ pub fn variant_json(v: &Arc<Variant>) -> Value {
     let pieces: Vec<Value> = (0..v.pieces.len())
         .map(|k| {
             let mut p = kind_json(v, k);
-            let (moves, captures) = empty_targets(v, &v.pieces[k].moves, Side::White, centre);
+            let (moves, captures) = kind_targets(&start, k, Side::White, centre, false);
             p["from"] = v.geometry.square_name(centre).into();
             p["empty"] = json!({"moves": names(v, moves), "captures": names(v, captures)});
             p
@@ -405,8 +407,6 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
     let mut out = kind_json(v, kind);
     let o = out.as_object_mut().expect("an object");
     o.insert("variant".into(), v.id.clone().into());
-    o.insert("files".into(), geo.files.into());
-    o.insert("ranks".into(), geo.ranks.into());
     o.insert("square".into(), geo.square_name(from).into());
     o.insert("side".into(), side_name(side).into());
     o.insert(
@@ -434,6 +434,8 @@ pub fn diagram(v: &Arc<Variant>, board: &Position, q: &DiagramQuery) -> Result<V
             .collect::<Vec<_>>()
             .into(),
     );
+    // The board as the game view draws it (files, ranks, labels, squares; Chessma 84's 84).
+    with_layout(&mut out, geo);
     Ok(out)
 }
 

@@ -161,7 +161,7 @@ pub fn board_view(pos: &Position, removed: &[Unit]) -> Value {
             .map(|p| p.letter.to_string())
             .collect()
     };
-    json!({
+    let mut view = json!({
         "variant": v.id,
         "name": v.name,
         "pieces": pieces,
@@ -169,13 +169,6 @@ pub fn board_view(pos: &Position, removed: &[Unit]) -> Value {
         "groups": v.groups.iter().map(|g| g.name.clone()).collect::<Vec<_>>(),
         "leaders": letters(|p| p.leader),
         "royals": letters(|p| p.royal),
-        "files": geo.files,
-        "ranks": geo.ranks,
-        // Boards with labelled files and ranks (Chessma 84: z..i, 0 1' 1 .. 8 8' 9).
-        "file_labels": geo.file_labels,
-        "rank_labels": geo.rank_labels,
-        // Every square of the board, from the rules' geometry (holes and sheets included).
-        "squares": squares_view(geo),
         // Pieces an enemy Immobilizer freezes (Chessma 84).
         "frozen": (pos.frozen(Side::White) | pos.frozen(Side::Black)).iter().map(name).collect::<Vec<_>>(),
         "why_not": why_not,
@@ -190,7 +183,22 @@ pub fn board_view(pos: &Position, removed: &[Unit]) -> Value {
         "captured": {"white": captured[0], "black": captured[1]},
         "pocket": {"white": pocket[0], "black": pocket[1]},
         "command_info": command_info(pos),
-    })
+    });
+    with_layout(&mut view, geo);
+    view
+}
+
+/// Add the board's layout to a JSON object (a board view, a piece diagram): its frame size,
+/// edge labels and squares, all that board.js needs to draw the board's squares.
+pub fn with_layout(out: &mut Value, geo: &cohort_rules::geometry::Geometry) {
+    let o = out.as_object_mut().expect("a JSON object");
+    o.insert("files".into(), geo.files.into());
+    o.insert("ranks".into(), geo.ranks.into());
+    // Boards with labelled files and ranks (Chessma 84: z..i, 0 1' 1 .. 8 8' 9).
+    o.insert("file_labels".into(), json!(geo.file_labels));
+    o.insert("rank_labels".into(), json!(geo.rank_labels));
+    // Every square of the board, from the rules' geometry (holes and sheets included).
+    o.insert("squares".into(), squares_view(geo));
 }
 
 /// The rules' command picture (`Position::command_view`) as JSON: leaders (with the zone each

@@ -597,6 +597,35 @@ async fn piece_diagrams() {
         ["a1", "a2", "a3", "b1", "b3", "c1", "c2", "c3"]
     );
 
+    // Chessma 84: the diagram carries the game view's board (84 squares, the edge labels)
+    // and its squares come from the rules' moves on the two boards, in Chessma notation: a
+    // Knight on b1 leaps to the corner z0 (board A), never to d1' (board B alone).
+    let cm = get(&app, "/api/variants/chessma-84/diagram?piece=N&square=b1").await;
+    let info = get(&app, "/api/variants/chessma-84").await;
+    for key in ["files", "ranks", "file_labels", "rank_labels", "squares"] {
+        assert_eq!(
+            cm[key], info["start"][key],
+            "{key}: as the game view has it"
+        );
+    }
+    assert_eq!(cm["squares"].as_array().unwrap().len(), 84);
+    assert_eq!(strs(&cm["rank_labels"])[1], "1'");
+    assert_eq!(sorted(&cm["empty"]["moves"]), ["a3", "c3", "d2", "z0"]);
+    assert_eq!(sorted(&cm["board"]["moves"]), ["a3", "c3", "z0"]);
+    // A Queen on d4 reaches the primed squares through the twin rows (34 in all).
+    let q = get(&app, "/api/variants/chessma-84/diagram?piece=Q&square=d4").await;
+    let moves = strs(&q["empty"]["moves"]);
+    let mut primed: Vec<String> = moves
+        .iter()
+        .filter(|s| s.ends_with('\''))
+        .cloned()
+        .collect();
+    primed.sort();
+    assert_eq!(moves.len(), 34);
+    assert_eq!(primed, ["a1'", "d1'", "d8'", "g1'", "h8'"]);
+    // Other variants carry their layout too (no labels, every square).
+    assert_eq!(d["squares"].as_array().unwrap().len(), 64);
+
     // Bad requests: JSON errors.
     for (uri, status, words) in [
         (

@@ -364,12 +364,26 @@ impl Rules for ChessmaGame {
     fn rules_text(&self) -> crate::rules_text::RulesText {
         super::text::rules_text(&self.variant)
     }
-    /// Lines run on two sheets and pieces capture in their own ways: a unit's targets are
-    /// the rules' own destinations.
-    fn own_targets(&self, from: Square) -> Option<(Bitboard, Bitboard)> {
-        let unit = self.unit_at(from)?;
-        let t = self.destinations(from);
-        let enemy = self.occupied(unit.side.other());
-        Some((t & !enemy, t & enemy))
+    /// Lines run on two sheets and pieces capture in their own ways: a diagram's squares are
+    /// the core's own moves and captures (targets.rs says what each piece's captures are).
+    fn piece_targets(
+        &self,
+        kind: usize,
+        side: Side,
+        from: Square,
+        on_board: bool,
+    ) -> Option<(Bitboard, Bitboard)> {
+        let core = *self.core_kind.get(kind)?;
+        let at = from.index() as u8;
+        if core == 0 || !self.state.tables.exists[from.index()] {
+            return Some((Bitboard::EMPTY, Bitboard::EMPTY));
+        }
+        let cell = core | (side.index() as u8) << 4;
+        let t = &self.state.tables;
+        Some(if on_board {
+            super::targets::on_board(t, &self.state.board, cell, at)
+        } else {
+            super::targets::on_empty(t, cell, at)
+        })
     }
 }

@@ -1,12 +1,14 @@
 //! Chessma 84 (`rules = chessma`): orthodox and Ultima pieces on two overlapping sheets.
 //! Like FIDE chess it runs on a core of its own (board.rs, rules/) over tables computed from
 //! the variant's sheet geometry (sheets.rs). `ChessmaGame` (game.rs) is the family on this
-//! core, which everything plays on; notation.rs reads its positions and steps.
+//! core, which everything plays on; notation.rs reads its positions and steps; targets.rs
+//! gives the piece diagrams from the core's moves.
 
 pub(crate) mod board;
 mod game;
 mod notation;
 pub(crate) mod rules;
+mod targets;
 pub(crate) use crate::sheets as tables;
 pub(crate) mod text;
 
