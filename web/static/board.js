@@ -123,6 +123,8 @@ const CohortBoard = (() => {
       if (opts.selected === name) cls.push('selected');
       if (opts.premove && (opts.premove.from === name || opts.premove.to === name)) cls.push('premove');
       if (targets.has(name)) cls.push('target-sq');
+      // A unit that may be dragged: its square takes the touch (elsewhere a swipe scrolls).
+      if (opts.onDrag && occupied.has(name) && (movable.has(name) || opts.selected === name)) cls.push('grab');
       const r = el('rect', {
         x, y, width: S, height: S, class: cls.join(' '), 'data-testid': `sq-${name}`, 'data-square': name,
         'data-file': file, 'data-rank': rank, 'data-sheets': sheets.length ? sheets.join(' ') : null,
@@ -456,24 +458,63 @@ const CohortBoard = (() => {
 
   // Drag and drop besides click-click: a unit picked up on one square and let go on another
   // is `onDrag(from, to)`; the unit follows the pointer meanwhile. A press and release on
-  // one square stays a click.
+  // one square stays a click. In a frame that scrolls (frame() below), holding the unit at
+  // the frame's left or right edge scrolls the board under it.
   function dragging(svg, onDrag, S) {
     const squareAt = (x, y) => {
       const r = document.elementsFromPoint(x, y).find((e) => e.dataset && e.dataset.square && svg.contains(e));
       return r ? r.dataset.square : null;
     };
+    const scroller = () => (svg.parentElement && svg.parentElement.classList.contains('board-frame') ? svg.parentElement : null);
     let drag = null;
+    // The unit under the pointer: its offset from the press, in board units, scrolling included.
+    const follow = () => {
+      const box = svg.getBoundingClientRect();
+      const k = svg.viewBox.baseVal.width / box.width; // screen px to board units
+      const f = scroller();
+      const scrolled = f ? f.scrollLeft - drag.scroll : 0;
+      const dx = (drag.px - drag.x + scrolled) * k, dy = (drag.py - drag.y) * k;
+      return { dx, dy };
+    };
+    // Held for a moment within EDGE px of the frame's side: the board scrolls under the unit
+    // (a unit let go on a square at the side, whose centre is further in, scrolls nothing).
+    const EDGE = 16;
+    const edgeScroll = () => {
+      if (!drag || !drag.moved) return;
+      const f = scroller();
+      if (!f || f.scrollWidth <= f.clientWidth) return;
+      const r = f.getBoundingClientRect();
+      const step = drag.px > r.right - EDGE ? 8 : drag.px < r.left + EDGE ? -8 : 0;
+      if (!step) { drag.edgeSince = 0; return; }
+      const now = performance.now();
+      if (!drag.edgeSince) drag.edgeSince = now;
+      if (now - drag.edgeSince > 250) {
+        const before = f.scrollLeft;
+        f.scrollLeft += step;
+        if (f.scrollLeft !== before) {
+          const { dx, dy } = follow();
+          drag.unit.setAttribute('transform', `translate(${dx} ${dy})`);
+        }
+      }
+      drag.timer = requestAnimationFrame(edgeScroll);
+    };
     svg.addEventListener('pointerdown', (e) => {
       const from = squareAt(e.clientX, e.clientY);
       const unit = from && svg.querySelector(`g.unit[data-unit="${CSS.escape(from)}"]`);
       if (!unit || e.button !== 0) return;
-      drag = { from, unit, x: e.clientX, y: e.clientY, moved: false };
+      const f = scroller();
+      const grab = Boolean(svg.querySelector(`rect.grab[data-square="${CSS.escape(from)}"]`));
+      drag = { from, unit, grab, x: e.clientX, y: e.clientY, px: e.clientX, py: e.clientY, moved: false, scroll: f ? f.scrollLeft : 0, timer: 0, edgeSince: 0 };
     });
+    // A board that scrolls takes swipes (touch-action pan-x pan-y, style.css), but not on a
+    // unit that may be dragged: there the finger drags the unit. (Chrome reads touch-action
+    // on the <svg> only, not on its squares.)
+    svg.addEventListener('touchmove', (e) => { if (drag && drag.grab && e.cancelable) e.preventDefault(); }, { passive: false });
     svg.addEventListener('pointermove', (e) => {
       if (!drag) return;
-      const box = svg.getBoundingClientRect();
-      const k = svg.viewBox.baseVal.width / box.width; // screen px to board units
-      const dx = (e.clientX - drag.x) * k, dy = (e.clientY - drag.y) * k;
+      drag.px = e.clientX;
+      drag.py = e.clientY;
+      const { dx, dy } = follow();
       if (!drag.moved && Math.hypot(dx, dy) < S / 4) return;
       if (!drag.moved) {
         drag.moved = true;
@@ -481,11 +522,14 @@ const CohortBoard = (() => {
         drag.unit.classList.add('dragged');
       }
       drag.unit.setAttribute('transform', `translate(${dx} ${dy})`);
+      cancelAnimationFrame(drag.timer);
+      edgeScroll();
     });
     const drop = (e) => {
       const d = drag;
       drag = null;
       if (!d || !d.moved) return;
+      cancelAnimationFrame(d.timer);
       d.unit.removeAttribute('transform');
       d.unit.classList.remove('dragged');
       const to = e.type === 'pointerup' ? squareAt(e.clientX, e.clientY) : null;
@@ -497,5 +541,82 @@ const CohortBoard = (() => {
     svg.addEventListener('pointercancel', drop);
   }
 
-  return { render, isLight, lettersOn, setLetters };
+  // ---- the board on a narrow screen: a frame that scrolls, and a control to fit it
+
+  // Squares smaller than MIN_TAP CSS px when the board is fitted to the screen are too small to
+  // tap: the board is then drawn with TAP px squares in a frame that scrolls sideways, unless
+  // the reader chose to fit the whole board (localStorage `cohort-board-fit`).
+  const MIN_TAP = 36;
+  const TAP = 40;
+  function fitOn() {
+    try { return localStorage.getItem('cohort-board-fit') === '1'; } catch { return false; }
+  }
+  function setFit(on) {
+    try { localStorage.setItem('cohort-board-fit', on ? '1' : '0'); } catch { /* private mode */ }
+  }
+  // Where the reader left the frame scrolled, so a redraw (every click redraws the game page)
+  // keeps it: one board per page, keyed by the caller (the game, the side at the bottom).
+  const kept = { key: null, left: 0 };
+
+  /**
+   * `svg` (from render, squares of `size` px) in a frame: the board as before where it fits
+   * with squares of at least MIN_TAP px; on a narrower screen, squares of TAP px in a frame
+   * that scrolls sideways (the page itself does not), with a button to fit the whole board
+   * (and back), kept for next time. opts: { size, key }. Returns the element to insert.
+   */
+  function frame(svg, opts = {}) {
+    const S = opts.size || 44;
+    const W = Number(svg.getAttribute('width'));
+    const tapWidth = (W * TAP) / S;
+    const wrap = document.createElement('div');
+    wrap.className = `board-wrap${fitOn() ? ' fit' : ''}`;
+    wrap.style.setProperty('--tap-width', `${tapWidth}px`);
+    const box = document.createElement('div');
+    box.className = 'board-frame';
+    box.dataset.testid = 'board-frame';
+    box.append(svg);
+    const bar = document.createElement('div');
+    bar.className = 'board-fit-bar';
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.testid = 'board-fit';
+    const note = document.createElement('span');
+    note.className = 'hint';
+    const label = () => {
+      const fit = wrap.classList.contains('fit');
+      button.textContent = fit ? 'Larger squares' : 'Fit whole board';
+      button.setAttribute('aria-pressed', String(fit));
+      button.title = fit ? `Squares of ${TAP} px, the board scrolling sideways (kept for next time)`
+        : 'The whole board on the screen, with small squares (kept for next time)';
+      note.textContent = fit ? '' : 'Swipe the board sideways for more.';
+    };
+    button.addEventListener('click', () => {
+      const fit = !wrap.classList.contains('fit');
+      setFit(fit);
+      wrap.classList.toggle('fit', fit);
+      label();
+    });
+    label();
+    bar.append(button, ' ', note);
+    wrap.append(box, bar);
+    // Narrow: the board fitted to the width it has would have squares under MIN_TAP px. The
+    // frame is as wide as the page lets it be in both cases, so the test never flips back.
+    let first = true;
+    const measure = () => {
+      if (!box.isConnected) return;
+      const narrow = box.clientWidth > 0 && (box.clientWidth * S) / W < MIN_TAP;
+      wrap.classList.toggle('narrow', narrow);
+      if (first) {
+        first = false;
+        if (kept.key === opts.key) box.scrollLeft = kept.left;
+      }
+    };
+    // Once the caller has put the frame in the page (the same task), then at every resize.
+    queueMicrotask(measure);
+    if (typeof ResizeObserver !== 'undefined') new ResizeObserver(measure).observe(box);
+    box.addEventListener('scroll', () => { kept.key = opts.key; kept.left = box.scrollLeft; }, { passive: true });
+    return wrap;
+  }
+
+  return { render, frame, isLight, lettersOn, setLetters, fitOn };
 })();

@@ -1,8 +1,30 @@
 // The game page: the board and the panel put together (draw), and the page's start.
 'use strict';
 
+// The banner over the board while looking back at a finished turn: which turn, whether the
+// game has moved on since, the turns before and after, and the way back.
+function lookBackBanner(v) {
+  const lb = state.lookBack;
+  const numbers = turnNumbers(v.turns);
+  const t = v.turns[lb.turn];
+  const moved = stepCount(v) - lb.steps;
+  const news = [];
+  if (moved > 0) news.push(`The game has moved on: ${moved} new step${moved === 1 ? '' : 's'}`);
+  if (v.result) news.push(`the game is over (${v.result.text})`);
+  else if (moved > 0 && myTurn() && !lb.mine) news.push('it is your turn');
+  return h('div', { class: 'look-back', 'data-testid': 'look-back', role: 'status' },
+    h('span', { class: 'look-back-what', 'data-testid': 'look-back-what' }, `Looking at turn ${numbers[lb.turn]}, ${cap(t.side)}`),
+    news.length ? h('span', { class: 'look-back-moved', 'data-testid': 'look-back-moved' }, `${news.join('; ')}.`) : null,
+    h('button', { 'data-testid': 'look-back-prev', title: 'The turn before (left arrow)', disabled: lb.turn === 0, onclick: () => lookBackStep(-1) }, '\u2039'),
+    h('button', { 'data-testid': 'look-back-next', title: 'The turn after (right arrow)', onclick: () => lookBackStep(1) }, '\u203a'),
+    h('button', { class: 'primary', 'data-testid': 'look-back-return', title: 'Back to the game (Escape)', onclick: () => lookBackEnd() }, 'Back to the game'),
+    h('span', { class: 'look-back-hint' }, 'The board as it was after that turn, read only. \u2190 \u2192 step through the turns, Escape returns.'));
+}
+
 // The board of the game page: the position (or, while others' steps are replayed, the frame
-// on show) with the selected unit's targets, the last steps and what they removed.
+// on show; while looking back, the turn looked at) with the selected unit's targets, the last
+// steps and what they removed. `data-position` is the position drawn (`data-live-position`
+// the game's while looking back); `data-version` and `data-to-move` are always the game's.
 function boardBox(v, mine, flip) {
   let targets = new Map();
   if (mine && state.selected) targets = stepsFrom(state.selected);
@@ -10,7 +32,14 @@ function boardBox(v, mine, flip) {
   const size = v.files > 12 ? 44 : v.files > 8 ? 52 : 64;
   let svg;
   let boardAttrs = {};
-  if (state.frame) {
+  const looking = state.lookBack && state.lookBack.shown;
+  if (looking) {
+    // Looking back: the board after that turn, its steps marked, nothing to click.
+    const lv = looking.view;
+    const moves = lastTurnSteps(lv);
+    svg = CohortBoard.render(lv, { size, flip, showCommand: state.showCommand, last: moves, arrows: arrowsOf(moves) });
+    boardAttrs = { 'data-look-back': looking.turn + 1, 'data-look-back-at': looking.at, 'data-position': lv.position, 'data-live-position': v.position };
+  } else if (state.frame) {
     // Replaying others' steps: the board after step k, its arrow and what it removed.
     const f = state.frame.view;
     const last = lastStepOf(f);
@@ -32,20 +61,21 @@ function boardBox(v, mine, flip) {
     });
   }
   return h('div', {
-    class: `board${mine ? ' mine' : ''}`, 'data-testid': 'board', 'data-version': v.version, 'data-to-move': v.to_move,
+    class: `board${mine ? ' mine' : ''}${state.lookBack ? ' looking-back' : ''}`, 'data-testid': 'board', 'data-version': v.version, 'data-to-move': v.to_move,
     'data-position': v.position, 'data-selected': state.selected || '', 'data-seat': state.seat || '',
     'data-result': v.result ? v.result.text : '', 'data-lead-choice': state.leadChoice || '',
     'data-replaying': state.replaying ? 'yes' : 'no', ...boardAttrs,
-  }, svg);
+  }, state.lookBack ? lookBackBanner(v) : null, CohortBoard.frame(svg, { size, key: `${gameId} ${flip}` }));
 }
 
 // The game page: the board and the panel, redrawn from `state` after every change.
 function draw() {
   const v = state.view;
   if (!v) return;
-  const mine = myTurn();
+  // Looking back, the board takes no input: the turn goes on when the player is back.
+  const mine = myTurn() && !state.lookBack;
   const flip = state.flip === null ? state.seat === 'black' : state.flip;
-  document.title = `${mine ? '(your move) ' : ''}${v.name}: Cohort`;
+  document.title = `${myTurn() ? '(your move) ' : ''}${v.name}: Cohort`;
   const board = boardBox(v, mine, flip);
   const panel = h('div', { class: 'panel' });
   headBox(panel, v, mine);
@@ -56,14 +86,36 @@ function draw() {
   if (offers) panel.append(offers);
   panel.append(capturedBox(v));
   panel.append(legend(namesOf(v), v.units.map((u) => u.letter).concat(v.pocket.white)));
-  panel.append(h('h2', {}, 'Moves'));
-  const moves = moveList(allTurns(v), { names: namesOf(v) });
+  panel.append(h('h2', {}, 'Moves ', h('span', { class: 'hint' }, v.turns.length ? '(click a turn to look back)' : '')));
+  const lb = state.lookBack;
+  const moves = moveList(allTurns(v), {
+    names: namesOf(v), current: lb ? lb.turn : undefined, finished: v.turns.length,
+    onTurn: (end, i) => { lookBackTo(i); showBoard(); },
+  });
   panel.append(moves);
 
   const keepScroll = app.querySelector('.moves');
   const atBottom = !keepScroll || keepScroll.scrollTop + keepScroll.clientHeight >= keepScroll.scrollHeight - 4;
   app.replaceChildren(h('div', { class: 'game' }, board, panel));
-  if (atBottom) moves.scrollTop = moves.scrollHeight;
+  if (lb) {
+    // Looking back: the list stays where it was, the turn looked at in sight.
+    moves.scrollTop = keepScroll ? keepScroll.scrollTop : 0;
+    const cur = moves.querySelector('.turn-cell.current');
+    if (cur) {
+      const r = cur.getBoundingClientRect(), box = moves.getBoundingClientRect();
+      if (r.top < box.top) moves.scrollTop -= box.top - r.top;
+      else if (r.bottom > box.bottom) moves.scrollTop += r.bottom - box.bottom;
+    }
+  } else if (atBottom) moves.scrollTop = moves.scrollHeight;
+}
+
+// After a click in the move list: the board in sight (on a phone it is above the list, out of
+// the screen).
+function showBoard() {
+  const b = app.querySelector('[data-testid=board]');
+  if (!b) return;
+  const r = b.getBoundingClientRect();
+  if (r.bottom < 40 || r.top > window.innerHeight - 40) b.scrollIntoView({ block: 'start' });
 }
 
 // The game's chat, below the game (outside #app, which every draw replaces): a player's page
@@ -103,6 +155,11 @@ async function gamePage() {
       h('p', {}, h('a', { href: '/' }, 'All games')));
   }
   document.addEventListener('keydown', (e) => {
+    const typing = e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName);
+    if (state.lookBack && !typing && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      if (e.key === 'Escape') { e.preventDefault(); lookBackEnd(); return; }
+      if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') { e.preventDefault(); lookBackStep(e.key === 'ArrowLeft' ? -1 : 1); return; }
+    }
     if (e.key === 'Escape' && (state.selected || state.dropLetter || state.choice || state.leadChoice)) { clearSelection(); draw(); }
   });
 }

@@ -26,6 +26,11 @@ const state = {
   variantFile: null, // custom variants: the file, shown on request
   joiningRematch: false, // the rematch is made: this seat's page is moving to it
   premove: null, // {from, to}: the next turn's first step, chosen during the opponent's turn
+  // Looking back at a finished turn (a click in the move list): { turn: its index, at: the
+  // step it ends at, steps: the game's step count when the look back began, mine: whether it
+  // was the player's turn then, shown: { at, turn, view } the board drawn (the view at that
+  // step, `?at=`; the turn before until it comes) }. The live game goes on meanwhile.
+  lookBack: null,
 };
 
 // Milliseconds each replayed step of the opponent stays on the board: the reader's choice
@@ -124,6 +129,11 @@ function accept(v) {
   if (!v.replay) state.frames.set(stepCount(v), v);
   if (state.view && v.version < state.view.version) return; // an older message
   const before = state.view;
+  if (before && v.turns.length < before.turns.length) {
+    // A takeback: the steps after it are gone, and with them what was looked back at.
+    lookCache.clear();
+    if (state.lookBack && state.lookBack.turn >= v.turns.length) state.lookBack = null;
+  }
   if (v.seat) state.seat = v.seat;
   state.view = v;
   if (before && before.version !== v.version && state.diagram) state.diagram.refresh();
@@ -193,4 +203,58 @@ function connect() {
     if (state.view) draw();
     setTimeout(connect, opened ? 500 : 2000);
   };
+}
+
+// ---- looking back: a finished turn of the live game on the board, read only, while the game
+// goes on underneath (its views still arrive and are accepted; the board stays on the turn).
+
+const lookCache = new Map(); // step index -> the view after that many steps (`?at=`)
+
+// The step at which finished turn `i` ends (the steps of the turns up to it, `end` included).
+function turnEnd(v, i) {
+  return v.turns.slice(0, i + 1).reduce((n, t) => n + t.steps.length, 0);
+}
+
+// Show the board after finished turn `i`; the banner shows at once, the board when its view
+// is there (from the cache, or asked for).
+async function lookBackTo(i) {
+  const v = state.view;
+  if (!v || i < 0 || i >= v.turns.length) return;
+  const at = turnEnd(v, i);
+  if (!state.lookBack) {
+    clearSelection();
+    state.lookBack = { steps: stepCount(v), mine: myTurn(), shown: null };
+  }
+  Object.assign(state.lookBack, { turn: i, at });
+  let view = lookCache.get(at);
+  if (!view) {
+    draw();
+    try {
+      view = await api('GET', `/api/games/${gameId}?at=${at}`);
+    } catch (e) {
+      if (state.lookBack && state.lookBack.at === at) { state.lookBack = null; state.error = e.message; draw(); }
+      return;
+    }
+    lookCache.set(at, view);
+  }
+  if (!state.lookBack || state.lookBack.at !== at) return; // gone back, or on to another turn
+  state.lookBack.shown = { at, turn: i, view };
+  draw();
+}
+
+// Back to the live game: its board as it is now.
+function lookBackEnd() {
+  if (!state.lookBack) return;
+  state.lookBack = null;
+  draw();
+}
+
+// The arrow keys while looking back: the turn before, the turn after (after the last finished
+// turn: back to the game).
+function lookBackStep(d) {
+  const lb = state.lookBack;
+  if (!lb) return;
+  const i = lb.turn + d;
+  if (i >= state.view.turns.length) lookBackEnd();
+  else if (i >= 0) lookBackTo(i);
 }

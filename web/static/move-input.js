@@ -90,7 +90,7 @@ function onDrag(from, to) {
 
 function onSquare(sq) {
   const v = state.view;
-  if (!v) return;
+  if (!v || state.lookBack) return; // looking back: the board is read only
   if (!state.seat) { state.error = 'You are watching: only the players can move.'; return draw(); }
   if (!myTurn()) {
     // The opponent's turn (or its replay): the click sets up a premove.

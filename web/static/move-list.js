@@ -68,7 +68,10 @@ function turnNumbers(turns) {
   return turns.map((t, i) => (i === 0 || t.side === 'white' || turns[i - 1].side === 'black' ? ++num : num));
 }
 
-// The move list, one line per full turn: `1. <White's turn> <Black's turn>`.
+// The move list, one line per full turn: `1. <White's turn> <Black's turn>`. opts: names,
+// current (the index of the turn marked), onTurn(end, i) for a click (or Enter) on turn i,
+// which ends at step `end`; with `finished`, only the turns before it take clicks (a live
+// game's turn in progress does not).
 function moveList(turns, opts = {}) {
   const list = h('ol', { class: 'moves', 'data-testid': 'move-list' });
   const names = opts.names || {};
@@ -88,7 +91,13 @@ function moveList(turns, opts = {}) {
       class: `turn-cell ${t.side}${opts.current === i ? ' current' : ''}`, 'data-turn': i + 1, 'data-side': t.side,
       title: `${cap(t.side)}'s turn ${num}`,
     }, turnCell(t, names));
-    if (opts.onTurn) { cell.classList.add('clickable'); cell.onclick = () => opts.onTurn(end); }
+    if (opts.onTurn && (opts.finished === undefined || i < opts.finished)) {
+      cell.classList.add('clickable');
+      cell.tabIndex = 0;
+      cell.setAttribute('role', 'button');
+      cell.onclick = () => opts.onTurn(end, i);
+      cell.onkeydown = (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); opts.onTurn(end, i); } };
+    }
     row.append(cell);
     if (t.side === 'black') row = null;
   });

@@ -51,6 +51,7 @@ function statusText(v) {
 
 function hint(v, mine) {
   if (!state.seat) return 'You are watching this game.';
+  if (state.lookBack) return 'You are looking back at an earlier turn: go back to the game to play.';
   if (!mine) return '';
   if (state.dropLetter) return `Click a highlighted square to place ${state.dropLetter}.`;
   if (state.selected) return `Click a highlighted square to move the unit on ${state.selected}, or another unit.`;

@@ -65,8 +65,9 @@ function replayRecord(record, first, viewer) {
     const v = r.view;
     const current = turns.findIndex((t) => t.end_at >= want && want > 0);
     const go = (n) => () => { at = Math.max(0, Math.min(total, n)); show(); };
+    const boardSize = v.files > 12 ? 44 : v.files > 8 ? 52 : 64;
     const board = h('div', { class: 'board', 'data-testid': 'board', 'data-version': want, 'data-position': v.position, 'data-to-move': v.to_move },
-      CohortBoard.render(v, { size: v.files > 12 ? 44 : v.files > 8 ? 52 : 64, last: r.step_move ? [r.step_move] : [] }));
+      CohortBoard.frame(CohortBoard.render(v, { size: boardSize, last: r.step_move ? [r.step_move] : [] }), { size: boardSize, key: 'record' }));
     const tags = r.tags;
     const cont = h('p', { class: 'error', 'data-testid': 'continue-error' });
     const continueBox = !r.builtin ? h('p', { class: 'hint' }, 'A record of a custom variant replays here but cannot be continued on this server.')

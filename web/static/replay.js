@@ -35,14 +35,13 @@ async function replayPage() {
     shown = want;
     const current = ends.findIndex((e) => e >= want && want > 0);
     const go = (n) => () => { at = Math.max(0, Math.min(total, n)); show(); };
+    const size = v.files > 12 ? 44 : v.files > 8 ? 52 : 64;
+    const last = lastStepOf(v);
     const board = h('div', { class: 'board', 'data-testid': 'board', 'data-version': want, 'data-position': v.position, 'data-to-move': v.to_move },
-      CohortBoard.render(v, (() => {
-        const last = lastStepOf(v);
-        return {
-          size: v.files > 12 ? 44 : v.files > 8 ? 52 : 64, showCommand, last: last && last.move ? [last.move] : [],
-          arrows: last ? arrowsOf(last.turn) : [], removed: last ? last.removed : [],
-        };
-      })()));
+      CohortBoard.frame(CohortBoard.render(v, {
+        size, showCommand, last: last && last.move ? [last.move] : [],
+        arrows: last ? arrowsOf(last.turn) : [], removed: last ? last.removed : [],
+      }), { size, key: `replay ${gameId}` }));
     const slider = h('input', { type: 'range', min: 0, max: total, value: String(want), 'data-testid': 'replay-slider',
       'aria-label': 'Step', oninput: (e) => { at = Number(e.target.value); show(); } });
     const result = record.result === '*' ? 'not finished' : `${record.result} (${record.reason})`;

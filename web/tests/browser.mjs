@@ -7,7 +7,7 @@
 // SCREENSHOTS (default ../docs/screenshots), COHORT_STATIC_DIR (passed on to the server).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHOTS, check, startServer, killServer, runSuite } from './harness.mjs';
+import { SHOTS, check, checkDrawnBoard, startServer, killServer, runSuite } from './harness.mjs';
 
 const SCENARIO_MS = 60000;
 const WAIT_MS = 25000;
@@ -832,6 +832,226 @@ async function soundsAndNotifications(sc) {
   return `sounds off by default (0 tones), on: a tone at White's step; notification "${notes[0]}"; kept across a reload`;
 }
 
+// A phone: 375x667 CSS px, touch.
+const PHONE = { viewport: { width: 375, height: 667 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
+// The board's geometry as drawn: a square's size, the board and its frame, the page's width.
+async function boardGeometry(page) {
+  return page.evaluate(() => {
+    const sq = document.querySelector('[data-testid=board] rect[data-square]').getBoundingClientRect();
+    const svg = document.querySelector('[data-testid=board] svg.board-svg').getBoundingClientRect();
+    const frame = document.querySelector('[data-testid=board-frame]') || document.querySelector('[data-testid=board]');
+    const f = frame.getBoundingClientRect();
+    return {
+      square: sq.width, left: svg.left, right: svg.right, frameLeft: f.left, frameRight: f.right,
+      scrollLeft: frame.scrollLeft, pageWidth: document.documentElement.scrollWidth, pageScrollX: window.scrollX,
+    };
+  });
+}
+
+// Whether square `sq` is inside the board's frame as scrolled now (so a person sees it), at
+// least `margin` px from its sides.
+async function inFrame(page, sq, margin = 0) {
+  return page.evaluate(([s, m]) => {
+    const r = document.querySelector(`[data-testid=sq-${s}]`).getBoundingClientRect();
+    const f = document.querySelector('[data-testid=board-frame]').getBoundingClientRect();
+    return r.left >= f.left + m - 0.5 && r.right <= f.right - m + 0.5;
+  }, [sq, margin]);
+}
+
+// Chesimal Fusion (16x12) on a phone: squares big enough to tap in a frame that scrolls
+// sideways (the page does not); the board swiped to a leader off the screen, which is tapped;
+// a unit tapped and moved, another dragged by a finger, a third by the mouse in the scrolled
+// frame; the fit control shows the whole board (kept over a reload) and back; the replay page
+// the same.
+async function phoneFusion(sc) {
+  const page = await sc.page(PHONE);
+  const W = PHONE.viewport.width;
+  const { id, token } = await createFromHome(page, 'chesimal-fusion-1', { opponent: 'ai', strength: 'engine', time: 200 });
+  const m = await boardGeometry(page);
+  check(m.square >= 36, `a square is ${m.square.toFixed(1)} px wide on a ${W} px phone (36 at least)`);
+  await page.waitForSelector('[data-testid=board-fit]', { state: 'visible' });
+  check(m.pageWidth <= W && m.frameRight <= W + 0.5, `the page does not scroll sideways, the board's frame does (${JSON.stringify(m)})`);
+  check(m.right > m.frameRight + m.square, 'the board is wider than its frame');
+  for (const t of ['status', 'undo', 'end-turn', 'move-list', 'board-fit']) {
+    const b = await page.locator(`[data-testid=${t}]`).boundingBox();
+    check(b && b.x >= 0 && b.x + b.width <= W + 0.5, `${t} is within the screen's width (${JSON.stringify(b)})`);
+  }
+  // A finger on the screen (touch events, as the phone sends them): a swipe from (x, y) by
+  // (dx, dy), or a drag when it starts on a unit that may move.
+  const cdp = await page.context().newCDPSession(page);
+  const finger = async (x, y, dx, dy) => {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+    for (let i = 1; i <= 10; i++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: x + (dx * i) / 10, y: y + (dy * i) / 10 }] });
+      await page.waitForTimeout(16);
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  };
+  const centre = async (sq) => {
+    const b = await page.locator(`[data-testid=sq-${sq}]`).boundingBox();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  };
+  // The King on k2 leads: off the screen at first; the board swiped sideways (on the empty
+  // e6), and the King tapped.
+  let view = await getView(id, token);
+  check(view.legal.some((s) => s.text === 'lead:k2'), 'the King on k2 may lead');
+  check(!(await inFrame(page, 'k2')), 'k2 is out of sight at first');
+  const e6 = await centre('e6');
+  await finger(e6.x, e6.y, -250, 0);
+  await page.waitForFunction(() => document.querySelector('[data-testid=board-frame]').scrollLeft > 0);
+  await page.waitForTimeout(300); // the swipe's glide
+  if (!(await inFrame(page, 'k2'))) await page.locator('[data-testid=sq-k2]').scrollIntoViewIfNeeded();
+  const scrolled = await boardGeometry(page);
+  check(scrolled.scrollLeft > 0 && scrolled.pageScrollX === 0 && scrolled.pageWidth <= W, `the frame scrolled, not the page (${JSON.stringify(scrolled)})`);
+  check(await inFrame(page, 'k2'), 'k2 is in sight');
+  let v0 = await version(page);
+  await page.tap('[data-testid=sq-k2]');
+  await waitVersionAbove(page, v0, 'lead:k2');
+  view = await getView(id, token);
+  check(JSON.stringify(view.turn_steps) === '["lead:k2"]', `the tap on k2 played lead:k2 (${view.turn_steps})`);
+  const left = (await boardGeometry(page)).scrollLeft;
+  check(Math.abs(left - scrolled.scrollLeft) < 1, `the redraw kept the frame scrolled (${left} / ${scrolled.scrollLeft})`);
+  // A unit tapped, then its destination: both on the scrolled board.
+  const seen = [];
+  for (const s of quiet(view)) if (await inFrame(page, s.from) && await inFrame(page, s.to)) seen.push(s);
+  const first = seen.find((s) => s.from[0] >= 'j');
+  check(first, `a unit right of the first screen may move (${seen.map((s) => s.text)})`);
+  v0 = await version(page);
+  await page.tap(`[data-testid=sq-${first.from}]`);
+  await page.waitForFunction((sq) => document.querySelector('[data-testid=board]').dataset.selected === sq, first.from);
+  await page.tap(`[data-testid=sq-${first.to}]`);
+  await waitVersionAbove(page, v0, first.text);
+  view = await getView(id, token);
+  check(view.turn_steps.at(-1) === first.text && (await unitAt(page, first.to)), `the taps played ${first.text} (${view.turn_steps})`);
+  // Another unit dragged by the finger to its destination in the scrolled frame (the frame
+  // does not scroll under it); a third with the mouse.
+  const inSight = async (pred) => {
+    const out = [];
+    for (const s of quiet(view, pred)) if (await inFrame(page, s.from) && await inFrame(page, s.to, 4)) out.push(s);
+    return out;
+  };
+  const second = (await inSight((x) => x.from !== first.to))[0];
+  check(second, 'a second unit in sight may move');
+  let a = await centre(second.from), b = await centre(second.to);
+  const before = (await boardGeometry(page)).scrollLeft;
+  v0 = await version(page);
+  await finger(a.x, a.y, b.x - a.x, b.y - a.y);
+  await waitVersionAbove(page, v0, `the finger's drag ${second.text}`);
+  view = await getView(id, token);
+  check(view.turn_steps.at(-1) === second.text, `the finger's drag played ${second.text} (${view.turn_steps})`);
+  check(Math.abs((await boardGeometry(page)).scrollLeft - before) < 1, 'the drag did not scroll the board');
+  const third = (await inSight((x) => x.from !== first.to && x.from !== second.to))[0];
+  check(third, 'a third unit in sight may move');
+  a = await centre(third.from);
+  b = await centre(third.to);
+  v0 = await version(page);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
+  await page.mouse.move(b.x, b.y, { steps: 4 });
+  await page.mouse.up();
+  await waitVersionAbove(page, v0, `the mouse's drag ${third.text}`);
+  view = await getView(id, token);
+  check(view.turn_steps.at(-1) === third.text, `the mouse's drag played ${third.text} (${view.turn_steps})`);
+  await page.screenshot({ path: join(SHOTS, 'phone-fusion.png') });
+  // Fit: the whole board within the screen's width, kept over a reload; and back.
+  check((await page.textContent('[data-testid=board-fit]')).includes('Fit'), 'the control offers to fit the board');
+  await page.tap('[data-testid=board-fit]');
+  await page.waitForFunction((w) => document.querySelector('[data-testid=board] svg.board-svg').getBoundingClientRect().right <= w, W);
+  const fit = await boardGeometry(page);
+  check(fit.left >= 0 && fit.right <= W && fit.square < 36, `fitted: the whole board within ${W} px (${JSON.stringify(fit)})`);
+  check(await page.evaluate(() => localStorage.getItem('cohort-board-fit')) === '1', 'the choice is kept in the browser');
+  await page.screenshot({ path: join(SHOTS, 'phone-fusion-fit.png') });
+  await page.reload();
+  await page.waitForSelector('[data-testid=board-fit]', { state: 'visible' });
+  const again = await boardGeometry(page);
+  check(again.right <= W && again.square < 36, `still fitted after a reload (${JSON.stringify(again)})`);
+  await page.tap('[data-testid=board-fit]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=board] rect[data-square]').getBoundingClientRect().width >= 36);
+  // The replay page: the same frame.
+  await page.goto(`${base}/game/${id}?replay`);
+  await page.waitForSelector('[data-testid=replay-slider]');
+  await page.waitForSelector('[data-testid=board-fit]', { state: 'visible' });
+  const replay = await boardGeometry(page);
+  check(replay.square >= 36 && replay.pageWidth <= W, `the replay page: ${replay.square.toFixed(1)} px squares, no sideways page (${JSON.stringify(replay)})`);
+  return `${W}x${PHONE.viewport.height}: squares ${m.square.toFixed(1)} px (fitted ${fit.square.toFixed(1)} px); swiped ${scrolled.scrollLeft} px, lead:k2 tapped, ${first.text} tapped, ${second.text} dragged by a finger, ${third.text} by the mouse; fit kept over a reload; replay ${replay.square.toFixed(1)} px`;
+}
+
+// Looking back in a live game: a click on White's first turn in the move list shows the board
+// after it (the position of `?at=`), marked, read only; the arrow keys step through the turns;
+// a step played meanwhile leaves the board where it is and the banner says the game moved on;
+// Back shows the live board and the turn goes on; Escape returns too.
+async function lookBack(sc) {
+  const page = await sc.page();
+  const { id, token } = await createFromHome(page, 'chesimals-1', { opponent: 'ai', strength: 'engine', time: 200 });
+  await page.selectOption('[data-testid=replay-speed]', '0');
+  let view = await getView(id, token);
+  const w1 = forward(quiet(view))[0];
+  await clickStep(page, w1);
+  view = await getView(id, token);
+  await clickStep(page, forward(quiet(view, (s) => s.from !== w1.to))[0]);
+  await endTurn(page);
+  view = await waitAiReply(page, id, token, 0);
+  const live = view.position;
+  const at = view.turns[0].steps.length;
+  const old = await getView(`${id}?at=${at}`);
+  check(old.position !== live, 'the position after White\'s first turn is not the live one');
+
+  await page.click('[data-testid=move-list] .turn-cell[data-turn="1"]');
+  await page.waitForFunction((k) => document.querySelector('[data-testid=board]').dataset.lookBackAt === String(k), at, { timeout: 10000 });
+  check(await page.getAttribute('[data-testid=board]', 'data-position') === old.position, 'the board shows the position after White\'s first turn');
+  await checkDrawnBoard(page, old, 'looking back at turn 1');
+  const banner = await page.textContent('[data-testid=look-back-what]');
+  check(banner === 'Looking at turn 1, White', `the banner: "${banner}"`);
+  check(await page.getAttribute('[data-testid=move-list] .turn-cell.current', 'data-turn') === '1', 'turn 1 is marked in the move list');
+  check(await page.isDisabled('[data-testid=end-turn]'), 'End turn is disabled while looking back');
+  // Clicks on the old board play nothing, select nothing and set no premove.
+  const v0 = await version(page);
+  const mover = quiet(view)[0];
+  await page.click(`[data-testid=sq-${mover.from}]`);
+  await page.click(`[data-testid=sq-${mover.to}]`);
+  await page.waitForTimeout(300);
+  check(await version(page) === v0 && (await getView(id, token)).turn_steps.length === 0, 'a click on the board made no step');
+  check(await page.getAttribute('[data-testid=board]', 'data-selected') === '' && await page.locator('[data-testid=board] rect.premove').count() === 0, 'nothing selected, no premove');
+  check(await page.getAttribute('[data-testid=board]', 'data-look-back-at') === String(at), 'still looking at turn 1');
+
+  // The arrow keys: Black's reply, then back to White's turn.
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.lookBack === '2');
+  check(await page.textContent('[data-testid=look-back-what]') === 'Looking at turn 1, Black', 'right arrow: turn 1, Black');
+  check(await page.getAttribute('[data-testid=board]', 'data-position') === live, 'after Black\'s reply: the live position');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction((k) => document.querySelector('[data-testid=board]').dataset.lookBackAt === String(k), at);
+  check(await page.getAttribute('[data-testid=board]', 'data-position') === old.position, 'left arrow: back at turn 1, White');
+
+  // The game moves on underneath: a step of ours, played on another page (through the API).
+  const r = await post(`/api/games/${id}/step`, { token, step: mover.text });
+  check(r.status === 200, `${mover.text}: ${JSON.stringify(r.body)}`);
+  await page.waitForSelector('[data-testid=look-back-moved]');
+  const moved = await page.textContent('[data-testid=look-back-moved]');
+  check(moved.includes('moved on') && moved.includes('1 new step'), `the banner says the game moved on: "${moved}"`);
+  view = await getView(id, token);
+  check(await page.getAttribute('[data-testid=board]', 'data-position') === old.position, 'the board stays at turn 1');
+  check(await page.getAttribute('[data-testid=board]', 'data-live-position') === view.position, 'the page has the new live position');
+  await page.screenshot({ path: join(SHOTS, 'look-back.png') });
+
+  // Back: the live board, and the turn goes on by clicking.
+  await page.click('[data-testid=look-back-return]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=look-back]') && !document.querySelector('[data-testid=board]').dataset.lookBack);
+  check(await page.getAttribute('[data-testid=board]', 'data-position') === view.position, 'Back: the live position');
+  await checkDrawnBoard(page, view, 'back to the game');
+  const next = forward(quiet(view, (s) => s.from !== mover.to))[0];
+  await clickStep(page, next);
+  // Escape returns too.
+  await page.click('[data-testid=move-list] .turn-cell[data-turn="2"]');
+  await page.waitForSelector('[data-testid=look-back]');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid=look-back]', { state: 'detached' });
+  check(await page.getAttribute('[data-testid=board]', 'data-position') === (await getView(id, token)).position, 'Escape: the live position');
+  return `turn 1 (${at} steps) looked at: ?at=${at} drawn, banner, clicks inert, arrows to Black's reply and back; ${mover.text} played meanwhile ("${moved}"); Back and Escape show the live board; ${next.text} clicked after`;
+}
+
 // ---------------------------------------------------------------- runner
 
 const scenarios = [
@@ -848,6 +1068,8 @@ const scenarios = [
   ['drag and drop', dragAndDrop],
   ['premove', premove],
   ['sounds and notifications', soundsAndNotifications],
+  ['phone: fusion squares to tap, a frame that scrolls, fit', phoneFusion],
+  ['look back at a turn of a live game', lookBack],
 ];
 
 await runSuite('browser tests', scenarios, {
