@@ -193,10 +193,10 @@ async function analysisPage() {
     const board = h('div', {
       class: 'board', 'data-testid': 'board', 'data-position': v.position, 'data-to-move': v.to_move, 'data-at': st.at,
       'data-free': st.free.join(' '), 'data-hints': hints.map((a) => `${a.from}-${a.to}`).join(' '),
-    }, CohortBoard.render(v, {
+    }, CohortBoard.frame(CohortBoard.render(v, {
       size, flip: st.flip, selected: st.selected, targets, onSquare, interactive: !v.result, hints,
       last: last && last.move ? [last.move] : [], removed: last ? last.removed : [],
-    }));
+    }), { size, key: `analysis ${st.game || st.variant} ${st.flip}` }));
     const panel = h('div', { class: 'panel analysis-panel' });
     panel.append(h('h1', {}, `Analysis: ${st.name} `, st.game ? h('a', { class: 'vid', href: `/game/${st.game}` }, st.game) : h('span', { class: 'vid' }, st.variant)));
     const turnIndex = st.ends.findIndex((e) => e === st.at);
