@@ -31,7 +31,9 @@ fn record_files(paths: &[String]) -> Result<Vec<String>, Fail> {
         }
     }
     if out.is_empty() {
-        return Err(Fail("no record files (name files, or folders of .txt records)".into()));
+        return Err(Fail(
+            "no record files (name files, or folders of .txt records)".into(),
+        ));
     }
     Ok(out)
 }

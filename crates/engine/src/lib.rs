@@ -381,6 +381,9 @@ pub struct EngineAgent {
     table: search::Table,
     /// Deepest search of each step of a turn, in steps (64: no limit but time and nodes).
     max_depth: u32,
+    /// The game's turn starts a search may repeat (search.rs, `Searcher::seen`); set by
+    /// `adapt_to` for each turn.
+    seen: Vec<u64>,
 }
 
 impl EngineAgent {
@@ -392,6 +395,7 @@ impl EngineAgent {
             weights: Weights::new(variant),
             table: search::Table::new(18),
             max_depth: 64,
+            seen: Vec::new(),
         }
     }
 
@@ -413,6 +417,7 @@ impl EngineAgent {
     /// the enemy royals down when far ahead, push forward when the quiet-turn rule nears);
     /// the table is cleared when the evaluation changes.
     pub fn adapt_to(&mut self, game: &Game) {
+        self.seen = game.repeatable_turn_starts().to_vec();
         // Only in games of big Chieftain armies (measured in docs/benchmarks.md, where the
         // push made Chesimals II weaker). Far ahead in material: run the enemy royals down
         // (a push leaves them behind, and the quiet-turn rule then draws a won game).
@@ -492,6 +497,7 @@ impl EngineAgent {
         s.deadline = limits.time.map(|t| (started, t));
         s.stop = stop;
         s.reduce_in_turn = self.reduce_in_turn;
+        s.seen = self.seen.clone();
         // More threads: helpers search the same root deeper (lazy SMP) and share what they
         // learn through the table; the main thread's answer is the one played.
         let (out, helper_nodes) = std::thread::scope(|scope| {
@@ -499,6 +505,7 @@ impl EngineAgent {
                 .map(|h| {
                     let (table, weights, stop) = (&self.table, &self.weights, &helpers_stop);
                     let reduce_in_turn = self.reduce_in_turn;
+                    let seen = self.seen.clone();
                     let mut p = pos.clone();
                     let deadline = s.deadline;
                     scope.spawn(move || {
@@ -506,6 +513,7 @@ impl EngineAgent {
                         helper.deadline = deadline;
                         helper.stop = Some(stop);
                         helper.reduce_in_turn = reduce_in_turn;
+                        helper.seen = seen;
                         helper.think_from(&mut p, 1 + h as u32, max_depth + h as u32, |_, _| {});
                         helper.nodes
                     })

@@ -217,6 +217,11 @@ pub struct Searcher<'a> {
     pub reduce_in_turn: bool,
     /// History heuristic: quiet steps that caused cut-offs, by from/to square.
     history: Vec<i32>,
+    /// Turn-start positions already reached: the game's repeatable ones (`Game::
+    /// repeatable_turn_starts`), then those on the path searched. A turn start met again
+    /// scores as a draw, so the engine steers away from repetitions when it is ahead and
+    /// into them when it is behind (the game's own rule draws only at the third).
+    pub seen: Vec<u64>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -241,6 +246,7 @@ impl<'a> Searcher<'a> {
             stopped: false,
             reduce_in_turn: false,
             history: vec![0; 256 * 256],
+            seen: Vec::new(),
         }
     }
 
@@ -333,6 +339,12 @@ impl<'a> Searcher<'a> {
             return Self::terminal(pos, ply, true).unwrap_or(0);
         }
         let key = pos.hash();
+        // A repetition (see `seen`); tracked only where the game has the rule.
+        let turn_start = !self.seen.is_empty() && pos.at_turn_start();
+        if turn_start && ply > 0 && self.seen.contains(&key) {
+            pv.clear();
+            return 0;
+        }
         let mut first = None;
         if depth > 0 {
             self.tt_probes += 1;
@@ -398,6 +410,9 @@ impl<'a> Searcher<'a> {
         let mut ordered = Ordered::new();
         self.order(pos, &list, first, &mut ordered);
         let mut legal = 0u32;
+        if turn_start {
+            self.seen.push(key);
+        }
         for (i, (_, s)) in ordered.iter(&list).enumerate() {
             // Inside one side's turn every node maximises for the same player and alpha-beta
             // prunes little: late quiet steps get a shallower look first.
@@ -432,6 +447,9 @@ impl<'a> Searcher<'a> {
                 }
                 break;
             }
+        }
+        if turn_start {
+            self.seen.pop();
         }
         if legal == 0 && !self.stopped {
             // Every candidate was illegal: the rules' verdict, as for an empty list.
@@ -606,6 +624,34 @@ impl<'a> Searcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A queen up, the engine's best move leads to some position; once that position is
+    /// one the game has seen (a repetition, a draw), the search plays another move and
+    /// still scores the position as won material, not as the draw.
+    #[test]
+    fn a_position_seen_before_scores_as_a_draw_and_is_avoided_when_ahead() {
+        let v = cohort_rules::builtin("chess").unwrap();
+        let mut pos =
+            cohort_rules::Position::parse(&v, "4k3/8/8/8/8/8/Q7/4K3 w").expect("a position");
+        let w = Weights::new(&v);
+        let table = Table::new(10);
+        let mut s = Searcher::new(&w, &table);
+        let first = s.think(&mut pos, 3, |_, _| {});
+        let best = first.best.expect("a move");
+        let undo = pos.make(best);
+        let repeated = pos.hash();
+        pos.unmake(best, undo);
+        let table = Table::new(10);
+        let mut s = Searcher::new(&w, &table);
+        s.seen = vec![pos.hash(), repeated];
+        let second = s.think(&mut pos, 3, |_, _| {});
+        assert_ne!(second.best, Some(best), "the move into the repetition");
+        assert!(second.score > 500, "still a queen up: {}", second.score);
+        // With nothing seen, the same search plays the first move again.
+        let table = Table::new(10);
+        let mut s = Searcher::new(&w, &table);
+        assert_eq!(s.think(&mut pos, 3, |_, _| {}).best, Some(best));
+    }
 
     /// Regression: a win found 2 plies below a node stored at ply 3 (WIN - 5 from the root)
     /// is read back at ply 7 as WIN - 9, a win 2 plies below that node; before the fix it

@@ -222,9 +222,18 @@ mod tests {
         let even = Position::parse(&v, "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w").unwrap();
         let mut samples = vec![];
         for _ in 0..20 {
-            samples.push(Sample { pos: white_up.clone(), result: 1.0 });
-            samples.push(Sample { pos: black_up.clone(), result: 0.0 });
-            samples.push(Sample { pos: even.clone(), result: 0.5 });
+            samples.push(Sample {
+                pos: white_up.clone(),
+                result: 1.0,
+            });
+            samples.push(Sample {
+                pos: black_up.clone(),
+                result: 0.0,
+            });
+            samples.push(Sample {
+                pos: even.clone(),
+                result: 0.5,
+            });
         }
         let mut w = Weights::new(&v);
         let knight = v.kind_of_letter('N').unwrap();
@@ -232,7 +241,15 @@ mod tests {
         let fit = tune(&samples, &mut w, 200, |_, _| {});
         assert_eq!(fit.fitted, vec![knight], "only the Knight's number differs");
         assert!(fit.after[knight] > 200, "{:?}", fit.after);
-        assert!(fit.error_after < fit.error_before / 2.0, "{} {}", fit.error_before, fit.error_after);
-        assert_eq!(values_line(&v, &fit), format!("values = N={}", fit.after[knight]));
+        assert!(
+            fit.error_after < fit.error_before / 2.0,
+            "{} {}",
+            fit.error_before,
+            fit.error_after
+        );
+        assert_eq!(
+            values_line(&v, &fit),
+            format!("values = N={}", fit.after[knight])
+        );
     }
 }

@@ -72,6 +72,17 @@ impl Game {
     pub fn quiet_turns(&self) -> u16 {
         self.quiet
     }
+    /// Hashes of the turn-start positions a later turn start may repeat: those since the
+    /// quiet count last restarted (a capture changes the units for good), the current one
+    /// last. Empty in a variant without the repetition rule. The engine's search scores a
+    /// return to one of them as a draw.
+    pub fn repeatable_turn_starts(&self) -> &[u64] {
+        if self.position.variant().repetition == 0 {
+            return &[];
+        }
+        let n = (self.quiet as usize + 1).min(self.turn_starts.len());
+        &self.turn_starts[self.turn_starts.len() - n..]
+    }
     pub fn legal_steps(&self, list: &mut StepList) {
         list.clear();
         if self.result.is_none() {

@@ -176,3 +176,26 @@ fn play_errors_are_typed() {
     }
     assert!(found, "no step of another chesimal");
 }
+
+#[test]
+fn the_repeatable_turn_starts_are_those_since_the_last_capture() {
+    let chess = cohort_rules::builtin("chess").unwrap();
+    let mut g = Game::new(chess.start());
+    let start = g.position().hash();
+    for s in ["g1-f3", "g8-f6", "f3-g1", "f6-g8"] {
+        g.play_text(s).unwrap();
+    }
+    // Back where it started: five turn starts, the first and the last the same.
+    let seen = g.repeatable_turn_starts().to_vec();
+    assert_eq!(seen.len(), 5);
+    assert_eq!((seen[0], seen[4]), (start, start));
+    // A capture changes the units for good: only the turn starts after it remain.
+    for s in ["e2-e4", "d7-d5", "e4xd5"] {
+        g.play_text(s).unwrap();
+    }
+    assert_eq!(g.repeatable_turn_starts(), &[g.position().hash()]);
+    // A variant without the repetition rule has none to repeat.
+    let v = variant_from("[norep]\nbase = chess\nrepetition = 0\n");
+    let g = Game::new(v.start());
+    assert!(g.repeatable_turn_starts().is_empty());
+}

@@ -159,7 +159,10 @@ fn a_values_line_sets_the_engines_worth_of_kinds_and_names_what_it_refuses() {
         .expect("loads")
         .remove(0);
     let value = |l: char| v.pieces[v.kind_of_letter(l).unwrap()].value;
-    assert_eq!((value('C'), value('G'), value('N')), (Some(812), Some(190), Some(333)));
+    assert_eq!(
+        (value('C'), value('G'), value('N')),
+        (Some(812), Some(190), Some(333))
+    );
     // Kinds the line does not name keep what they had (none in Chesimals: from mobility).
     assert_eq!(value('W'), None);
     for (line, needle) in [
@@ -170,7 +173,11 @@ fn a_values_line_sets_the_engines_worth_of_kinds_and_names_what_it_refuses() {
     ] {
         let text = format!("[tuned]\nbase = chesimals-1\n{line}\n");
         let err = parse_variants("tuned.ini", &text, &base).expect_err(line);
-        assert_eq!((err.field.as_str(), err.line), ("values", 3), "{line}: {err}");
+        assert_eq!(
+            (err.field.as_str(), err.line),
+            ("values", 3),
+            "{line}: {err}"
+        );
         assert!(err.message.contains(needle), "{line}: {err}");
     }
 }
