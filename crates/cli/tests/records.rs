@@ -672,3 +672,69 @@ fn cohort_bot_plays_a_seat_of_a_live_game_through_the_server() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("no game 'nosuchgame'"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `cohort tune` on records `cohort match` wrote: the fitted values come out as a variant
+/// line, and the variant file it writes loads with them (docs/engine.md, "Tuning the values").
+#[test]
+fn tune_fits_values_from_match_records_and_writes_a_variant_that_loads() {
+    let dir = temp("tune");
+    let games = dir.join("games");
+    let o = cohort(&[
+        "match",
+        "--variant",
+        "micro-chieftain",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "24",
+        "--time",
+        "20",
+        "--seed",
+        "5",
+        "--records",
+        games.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let file = dir.join("tuned.ini");
+    let o = cohort(&[
+        "tune",
+        "--variant",
+        "micro-chieftain",
+        "--skip-turns",
+        "0",
+        "--write",
+        file.to_str().unwrap(),
+        games.to_str().unwrap(),
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.contains("records: 24 (24 finished games of micro-chieftain)"),
+        "{out}"
+    );
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("values = "))
+        .unwrap_or_else(|| panic!("no values line: {out}"));
+    // The written file defines micro-chieftain-tuned with exactly those values.
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("[micro-chieftain-tuned]") && text.contains(line),
+        "{text}"
+    );
+    let loaded =
+        cohort_rules::parse_variants("tuned.ini", &text, &cohort_rules::builtin_variants())
+            .expect("the written file loads");
+    let v = &loaded[0];
+    for item in line["values = ".len()..].split_whitespace() {
+        let (letter, n) = item.split_once('=').unwrap();
+        let kind = v.kind_of_letter(letter.chars().next().unwrap()).unwrap();
+        assert_eq!(v.pieces[kind].value, Some(n.parse().unwrap()), "{item}");
+    }
+}
