@@ -331,48 +331,40 @@ const CohortBoard = (() => {
       }
     }
 
-    // Arrows of the steps shown (the opponent's turn, step by step).
-    const arrows = (opts.arrows || []).filter((a) => a.from && a.to && a.from !== a.to);
-    if (arrows.length) {
+    // A set of arrows with their own head: each a line from its step's square to short of
+    // its destination; `line(a, i, geometry)` gives the line's own attributes, `after` may
+    // add to it.
+    const arrowSet = (list, cls, headCls, line, after) => {
+      const shown = (list || []).filter((a) => a.from && a.to && a.from !== a.to);
+      if (!shown.length) return;
       const id = `arrowhead-${++arrowIds}`;
       const defs = el('defs', {}, svg);
       const marker = el('marker', { id, viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto-start-reverse' }, defs);
-      el('path', { d: 'M0 0L10 5L0 10z', class: 'arrow-head' }, marker);
-      const g = el('g', { class: 'arrows' }, svg);
-      arrows.forEach((a, i) => {
+      el('path', { d: 'M0 0L10 5L0 10z', class: headCls }, marker);
+      const g = el('g', { class: cls }, svg);
+      shown.forEach((a, i) => {
         const p = pos(a.from), q = pos(a.to);
         const dx = q.cx - p.cx, dy = q.cy - p.cy, len = Math.hypot(dx, dy) || 1;
         const back = S * 0.28;
         el('line', {
           x1: p.cx, y1: p.cy, x2: q.cx - (dx / len) * back, y2: q.cy - (dy / len) * back,
-          class: `arrow${a.current ? ' current' : ''}`, 'stroke-width': S * (a.current ? 0.13 : 0.09),
-          'marker-end': `url(#${id})`, 'data-arrow': `${a.from}-${a.to}`, 'data-arrow-index': i,
+          'marker-end': `url(#${id})`, 'data-arrow-index': i, ...line(a),
         }, g);
+        if (after) after(g, a, i, shown.length, p, dx, dy);
       });
-    }
-
+    };
+    // Arrows of the steps shown (the opponent's turn, step by step).
+    arrowSet(opts.arrows, 'arrows', 'arrow-head', (a) => ({
+      class: `arrow${a.current ? ' current' : ''}`, 'stroke-width': S * (a.current ? 0.13 : 0.09), 'data-arrow': `${a.from}-${a.to}`,
+    }));
     // The engine's preferred turn (the analysis board): blue arrows, numbered in order.
-    const hints = (opts.hints || []).filter((a) => a.from && a.to && a.from !== a.to);
-    if (hints.length) {
-      const id = `hinthead-${++arrowIds}`;
-      const defs = el('defs', {}, svg);
-      const marker = el('marker', { id, viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto-start-reverse' }, defs);
-      el('path', { d: 'M0 0L10 5L0 10z', class: 'hint-arrow-head' }, marker);
-      const g = el('g', { class: 'arrows hint-arrows' }, svg);
-      hints.forEach((a, i) => {
-        const p = pos(a.from), q = pos(a.to);
-        const dx = q.cx - p.cx, dy = q.cy - p.cy, len = Math.hypot(dx, dy) || 1;
-        const back = S * 0.28;
-        el('line', {
-          x1: p.cx, y1: p.cy, x2: q.cx - (dx / len) * back, y2: q.cy - (dy / len) * back,
-          class: 'hint-arrow', 'stroke-width': S * 0.11, 'marker-end': `url(#${id})`,
-          'data-hint-arrow': `${a.from}-${a.to}`, 'data-arrow-index': i,
-        }, g);
-        if (hints.length > 1) {
-          el('text', { x: p.cx + dx * 0.5, y: p.cy + dy * 0.5, class: 'hint-arrow-number', 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': S * 0.28 }, g).textContent = String(i + 1);
-        }
-      });
-    }
+    arrowSet(opts.hints, 'arrows hint-arrows', 'hint-arrow-head', (a) => ({
+      class: 'hint-arrow', 'stroke-width': S * 0.11, 'data-hint-arrow': `${a.from}-${a.to}`,
+    }), (g, a, i, n, p, dx, dy) => {
+      if (n > 1) {
+        el('text', { x: p.cx + dx * 0.5, y: p.cy + dy * 0.5, class: 'hint-arrow-number', 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': S * 0.28 }, g).textContent = String(i + 1);
+      }
+    });
 
     // Lead model: the leader leading the turn, a gold ring and a star with its mode's initial.
     if (leading && occupied.has(leading.square)) {
