@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use cohort_rules::{Position, Rules, Side, Variant};
 
-use crate::eval::{evaluate, Weights};
+use crate::eval::{score_for, Weights};
 use crate::record::{Record, ReplayError};
 
 /// A position and the result of its game for White (1, 0.5 or 0).
@@ -67,15 +67,11 @@ pub fn samples_of(
 
 /// The evaluation for White.
 fn white_eval(pos: &Position, w: &Weights) -> f64 {
-    let s = evaluate(pos, w) as f64;
-    if pos.side_to_move() == Side::White {
-        s
-    } else {
-        -s
-    }
+    score_for(pos, Side::White, w) as f64
 }
 
-fn expected(eval: f64, k: f64) -> f64 {
+/// White's expected score (0 to 1) of an evaluation for White under scale `k`.
+pub fn expected(eval: f64, k: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
 }
 

@@ -56,8 +56,7 @@ pub struct Analysis {
     /// "running", "done" or "failed".
     pub state: String,
     pub error: Option<String>,
-    /// Positions searched so far and in all, and the time each gets.
-    pub done: usize,
+    /// Positions in all (those done are the points so far), and the time each gets.
     pub total: usize,
     pub ms: u64,
     pub points: Vec<Point>,
@@ -65,10 +64,10 @@ pub struct Analysis {
     pub updated_ms: i64,
 }
 
-/// Expected score (0 to 1) of a score, the usual logistic of chess engines (400 units
-/// give odds of ten to one); forced wins and losses are 1 and 0.
+/// Expected score (0 to 1) of a score: the logistic `cohort tune` fits with its scale at 1
+/// (400 units give odds of ten to one); forced wins and losses are 1 and 0.
 pub fn expected(score: i32) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-(score as f64) / 400.0))
+    cohort_engine::tune::expected(score as f64, 1.0)
 }
 
 /// A turn's mark from what it lost in expected score for its side: 0.15 or more a blunder,
@@ -122,7 +121,6 @@ fn analysis_of(r: &sqlx::any::AnyRow) -> Result<Analysis, StoreError> {
         variant: r.try_get("variant")?,
         state: r.try_get("state")?,
         error: r.try_get("error")?,
-        done: r.try_get::<i64, _>("done")? as usize,
         total: r.try_get::<i64, _>("total")? as usize,
         ms: r.try_get::<i64, _>("ms")? as u64,
         points: serde_json::from_str(&points).map_err(|e| StoreError::Protocol(e.to_string()))?,
@@ -133,13 +131,14 @@ fn analysis_of(r: &sqlx::any::AnyRow) -> Result<Analysis, StoreError> {
 
 impl Store {
     /// Store a new analysis if its owner has `cost_ms` of search left in the budget
-    /// (`per_hour_ms`); otherwise `Err(left_ms)`, what is left.
+    /// (`per_hour_ms`): `Ok(left_ms)`, what is left after it; otherwise `Err(left_ms)`,
+    /// what is left.
     pub async fn add_analysis(
         &self,
         a: &Analysis,
         cost_ms: i64,
         per_hour_ms: i64,
-    ) -> Result<Result<(), i64>, StoreError> {
+    ) -> Result<Result<i64, i64>, StoreError> {
         let mut tx = self.pool.begin().await?;
         if self.kind == "postgres" {
             sqlx::query("SELECT pg_advisory_xact_lock(7362019)")
@@ -158,9 +157,9 @@ impl Store {
             return Ok(Err((per_hour_ms - spent).max(0)));
         }
         sqlx::query(
-            "INSERT INTO analyses (id, owner, game_id, variant, state, error, done, total, ms,
+            "INSERT INTO analyses (id, owner, game_id, variant, state, error, total, ms,
                  cost_ms, points, created_ms, updated_ms)
-             VALUES ($1, $2, $3, $4, $5, NULL, 0, $6, $7, $8, $9, $10, $10)",
+             VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $10)",
         )
         .bind(&a.id)
         .bind(&a.owner)
@@ -175,19 +174,18 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        Ok(Ok(()))
+        Ok(Ok(per_hour_ms - spent - cost_ms))
     }
 
-    /// Write an analysis's progress: its state, points and count done.
+    /// Write an analysis's progress: its state and points.
     pub async fn update_analysis(&self, a: &Analysis) -> Result<(), StoreError> {
         sqlx::query(
-            "UPDATE analyses SET state = $2, error = $3, done = $4, points = $5, updated_ms = $6
+            "UPDATE analyses SET state = $2, error = $3, points = $4, updated_ms = $5
              WHERE id = $1",
         )
         .bind(&a.id)
         .bind(&a.state)
         .bind(a.error.clone())
-        .bind(a.done as i64)
         .bind(serde_json::to_string(&a.points).expect("points are JSON"))
         .bind(a.updated_ms)
         .execute(&self.pool)
@@ -201,18 +199,6 @@ impl Store {
             .fetch_optional(&self.pool)
             .await?;
         row.as_ref().map(analysis_of).transpose()
-    }
-
-    /// What `owner` spent of its budget in the window before `now`.
-    pub async fn analysis_spent(&self, owner: &str, now: i64) -> Result<i64, StoreError> {
-        Ok(sqlx::query(
-            "SELECT CAST(COALESCE(SUM(cost_ms), 0) AS BIGINT) FROM analyses WHERE owner = $1 AND created_ms > $2",
-        )
-        .bind(owner)
-        .bind(now - WINDOW_MS)
-        .fetch_one(&self.pool)
-        .await?
-        .try_get(0)?)
     }
 }
 

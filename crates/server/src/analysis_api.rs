@@ -75,6 +75,8 @@ struct Resolved {
     game: Option<String>,
     /// The game named is over (a whole-game analysis needs it).
     finished: bool,
+    /// A game's turns, each with its steps (none for a variant's source).
+    turns: Vec<crate::live::Turn>,
 }
 
 async fn resolve(app: &Arc<App>, s: &Source) -> Result<Resolved, ApiError> {
@@ -115,6 +117,7 @@ async fn resolve(app: &Arc<App>, s: &Source) -> Result<Resolved, ApiError> {
                 base: all[..at].to_vec(),
                 game: Some(id.clone()),
                 finished: live.game.result().is_some(),
+                turns: live.turns.clone(),
             })
         }
         (None, Some(name)) => {
@@ -144,6 +147,7 @@ async fn resolve(app: &Arc<App>, s: &Source) -> Result<Resolved, ApiError> {
                 base: vec![],
                 game: None,
                 finished: true,
+                turns: vec![],
             })
         }
     }
@@ -154,9 +158,11 @@ impl Resolved {
     /// naming it). Off the request threads: a game's steps may be many.
     async fn play(self, app: &App, free: Vec<String>) -> Result<LiveGame, ApiError> {
         let Resolved {
-            variant, row, base, ..
+            variant,
+            mut row,
+            base,
+            ..
         } = self;
-        let mut row = row;
         row.white = "human".into();
         row.black = "human".into();
         app.heavy
@@ -184,8 +190,7 @@ async fn view(State(app): State<Arc<App>>, raw: Result<Bytes, BytesRejection>) -
     }
     let resolved = resolve(&app, &req).await?;
     let live = resolved.play(&app, req.steps.clone()).await?;
-    let mut v = live.view(Some(live.to_move()));
-    v["seat"] = Value::Null;
+    let mut v = live.view(None);
     v["analysis_steps"] = req.steps.len().into();
     Ok(Json(v))
 }
@@ -227,20 +232,24 @@ async fn start(
     }
     let whole = req.game.is_some() && req.at.is_none() && req.steps.is_empty();
     let (variant_id, game_id) = (resolved.row.variant.clone(), resolved.game.clone());
-    let free = req.steps.clone();
-    let live = resolved.play(&app, free).await?;
-    let turns = live.turns.iter().filter(|t| !t.1.is_empty()).count();
-    if whole && turns > MAX_TURNS {
-        return Err(ApiError::invalid(format!(
-            "game: {turns} turns; an analysis covers at most {MAX_TURNS} (analyse a point of it with `at`)"
-        )));
-    }
     let work = if whole {
-        let (row, variant, turns) = (live.row.clone(), live.variant().clone(), live.turns.clone());
+        let played = resolved.turns.iter().filter(|t| !t.1.is_empty()).count();
+        if played > MAX_TURNS {
+            return Err(ApiError::invalid(format!(
+                "game: {played} turns; an analysis covers at most {MAX_TURNS} (analyse a point of it with `at`)"
+            )));
+        }
+        let Resolved {
+            variant,
+            row,
+            turns,
+            ..
+        } = resolved;
         app.heavy
             .run(move || turn_starts(variant, row, &turns))
             .await??
     } else {
+        let live = resolved.play(&app, req.steps.clone()).await?;
         vec![Work {
             at: live.game.steps().len(),
             game: live.game.clone(),
@@ -261,7 +270,6 @@ async fn start(
         variant: variant_id,
         state: "running".into(),
         error: None,
-        done: 0,
         total: work.len(),
         ms,
         points: vec![],
@@ -274,8 +282,9 @@ async fn start(
         .add_analysis(&a, cost, per_hour)
         .await
         .map_err(|e| ApiError::internal(format!("storing the analysis failed: {e}")))?;
-    if let Err(left) = stored {
-        return Err(ApiError::new(
+    let left = match stored {
+        Ok(left) => left,
+        Err(left) => return Err(ApiError::new(
             Code::LimitReached,
             format!(
                 "this analysis needs {:.1} s of search ({searched} positions at {ms} ms); you have {:.1} s left of your {:.0} s an hour",
@@ -284,16 +293,15 @@ async fn start(
                 per_hour as f64 / 1000.0
             ),
         )
-        .with("left_ms", left));
-    }
-    let answer = json!({
+        .with("left_ms", left)),
+    };
+    let mut answer = json!({
         "id": a.id,
         "total": a.total,
         "ms": ms,
         "cost_ms": cost,
-        "left_ms": per_hour - app.store.analysis_spent(&a.owner, now).await.unwrap_or(per_hour),
+        "left_ms": left,
     });
-    let mut answer = answer;
     if let (true, Some(g)) = (whole, &a.game) {
         // The page that shows it, with the game.
         answer["link"] = format!("/analysis?game={g}&analysis={}", a.id).into();
@@ -384,9 +392,8 @@ async fn run(app: Arc<App>, mut a: Analysis, work: Vec<Work>) {
             }
         };
         a.points.push(point);
-        a.done += 1;
         mark_turns(&mut a.points);
-        if a.done == a.total {
+        if a.points.len() == a.total {
             a.state = "done".into();
         }
         a.updated_ms = now_ms();
@@ -456,5 +463,7 @@ async fn read(State(app): State<Arc<App>>, ApiPath(id): ApiPath<String>) -> Answ
         a.state = "failed".into();
         a.error = Some("cut short: the server running it stopped; start it again".into());
     }
-    Ok(Json(serde_json::to_value(&a).expect("an analysis is JSON")))
+    let mut v = serde_json::to_value(&a).expect("an analysis is JSON");
+    v["done"] = a.points.len().into();
+    Ok(Json(v))
 }

@@ -141,7 +141,6 @@ const MIGRATIONS: &[&str] = &[
         variant TEXT NOT NULL,
         state TEXT NOT NULL,
         error TEXT,
-        done BIGINT NOT NULL,
         total BIGINT NOT NULL,
         ms BIGINT NOT NULL,
         cost_ms BIGINT NOT NULL,
