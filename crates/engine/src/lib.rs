@@ -384,18 +384,31 @@ pub struct EngineAgent {
     /// The game's turn starts a search may repeat (search.rs, `Searcher::seen`); set by
     /// `adapt_to` for each turn.
     seen: Vec<u64>,
+    /// What a draw costs the engine in its searches (`Searcher::contempt`).
+    contempt: i32,
 }
+
+/// The engine's contempt for draws, in the evaluation's units (a Man is worth about 100):
+/// it would rather play on a little behind than repeat an equal position.
+const CONTEMPT: i32 = 0;
+
+/// Half the width of the aspiration window of each depth after the first
+/// (`Searcher::aspiration`).
+const ASPIRATION: i32 = 0;
 
 impl EngineAgent {
     pub fn new(variant: &Arc<Variant>) -> EngineAgent {
         EngineAgent {
             long_turns: false,
             locking_fronts: many_leaders_in_range(variant) || lead_model(variant),
-            reduce_in_turn: chain_model(variant) || lead_model(variant),
+            reduce_in_turn: chain_model(variant)
+                || lead_model(variant)
+                || many_leaders_in_range(variant),
             weights: Weights::new(variant),
             table: search::Table::new(18),
             max_depth: 64,
             seen: Vec::new(),
+            contempt: CONTEMPT,
         }
     }
 
@@ -498,6 +511,8 @@ impl EngineAgent {
         s.stop = stop;
         s.reduce_in_turn = self.reduce_in_turn;
         s.seen = self.seen.clone();
+        s.contempt = self.contempt;
+        s.aspiration = ASPIRATION;
         // More threads: helpers search the same root deeper (lazy SMP) and share what they
         // learn through the table; the main thread's answer is the one played.
         let (out, helper_nodes) = std::thread::scope(|scope| {
@@ -506,6 +521,7 @@ impl EngineAgent {
                     let (table, weights, stop) = (&self.table, &self.weights, &helpers_stop);
                     let reduce_in_turn = self.reduce_in_turn;
                     let seen = self.seen.clone();
+                    let contempt = self.contempt;
                     let mut p = pos.clone();
                     let deadline = s.deadline;
                     scope.spawn(move || {
@@ -514,6 +530,8 @@ impl EngineAgent {
                         helper.stop = Some(stop);
                         helper.reduce_in_turn = reduce_in_turn;
                         helper.seen = seen;
+                        helper.contempt = contempt;
+                        helper.aspiration = ASPIRATION;
                         helper.think_from(&mut p, 1 + h as u32, max_depth + h as u32, |_, _| {});
                         helper.nodes
                     })

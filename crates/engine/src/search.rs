@@ -222,6 +222,13 @@ pub struct Searcher<'a> {
     /// scores as a draw, so the engine steers away from repetitions when it is ahead and
     /// into them when it is behind (the game's own rule draws only at the third).
     pub seen: Vec<u64>,
+    /// What a draw is worth to the side the search is for (`root`): a draw scores
+    /// `-contempt` for it and `+contempt` for its opponent, so that it prefers playing on in
+    /// a position it judges about equal to repeating it. 0: a draw is a draw.
+    pub contempt: i32,
+    root: Option<cohort_rules::Side>,
+    /// Half the width of the aspiration window around the previous depth's score (0: none).
+    pub aspiration: i32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -247,6 +254,19 @@ impl<'a> Searcher<'a> {
             reduce_in_turn: false,
             history: vec![0; 256 * 256],
             seen: Vec::new(),
+            contempt: 0,
+            root: None,
+            aspiration: 0,
+        }
+    }
+
+    /// The score of a draw for `side` (to move at the node): see `contempt`.
+    #[inline]
+    fn draw_score(&self, side: cohort_rules::Side) -> i32 {
+        match self.root {
+            Some(r) if r == side => -self.contempt,
+            Some(_) => self.contempt,
+            None => 0,
         }
     }
 
@@ -263,9 +283,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// Score of a finished or blocked position for the side to move, or None if play goes on.
-    fn terminal<R: Rules>(pos: &R, ply: i32, has_steps: bool) -> Option<i32> {
+    fn terminal<R: Rules>(&self, pos: &R, ply: i32, has_steps: bool) -> Option<i32> {
         match pos.outcome() {
-            Some(Outcome::Draw) => return Some(0),
+            Some(Outcome::Draw) => return Some(self.draw_score(pos.side_to_move())),
             Some(Outcome::Win(s)) => {
                 return Some(if s == pos.side_to_move() {
                     WIN - ply
@@ -280,7 +300,7 @@ impl<'a> Searcher<'a> {
         }
         // No step at all: the rules' verdict (checkmate, stalemate, no legal turn).
         Some(match pos.without_steps().0 {
-            Outcome::Draw => 0,
+            Outcome::Draw => self.draw_score(pos.side_to_move()),
             Outcome::Win(s) if s == pos.side_to_move() => WIN - ply,
             Outcome::Win(_) => -WIN + ply,
         })
@@ -336,14 +356,14 @@ impl<'a> Searcher<'a> {
         // A decided game first; then the table, which may answer before any generation.
         if pos.outcome().is_some() {
             pv.clear();
-            return Self::terminal(pos, ply, true).unwrap_or(0);
+            return self.terminal(pos, ply, true).unwrap_or(0);
         }
         let key = pos.hash();
         // A repetition (see `seen`); tracked only where the game has the rule.
         let turn_start = !self.seen.is_empty() && pos.at_turn_start();
         if turn_start && ply > 0 && self.seen.contains(&key) {
             pv.clear();
-            return 0;
+            return self.draw_score(pos.side_to_move());
         }
         let mut first = None;
         if depth > 0 {
@@ -371,7 +391,7 @@ impl<'a> Searcher<'a> {
             // The frontier of a family whose candidates are pseudo-legal: whether any step is
             // legal is cheaper to learn than the whole list, which quiescence then generates
             // only if standing pat does not cut off.
-            if let Some(t) = Self::terminal(pos, ply, pos.has_legal_step()) {
+            if let Some(t) = self.terminal(pos, ply, pos.has_legal_step()) {
                 pv.clear();
                 return t;
             }
@@ -393,7 +413,7 @@ impl<'a> Searcher<'a> {
                     }
                     None => false,
                 });
-            if let Some(t) = Self::terminal(pos, ply, has_steps) {
+            if let Some(t) = self.terminal(pos, ply, has_steps) {
                 pv.clear();
                 return t;
             }
@@ -417,7 +437,7 @@ impl<'a> Searcher<'a> {
             // Inside one side's turn every node maximises for the same player and alpha-beta
             // prunes little: late quiet steps get a shallower look first.
             let late_quiet = self.reduce_in_turn
-                && depth >= 3
+                && depth >= 2
                 && i >= 4
                 && s.kind == StepKind::Move
                 && pos.unit_at(s.to).is_none();
@@ -425,8 +445,21 @@ impl<'a> Searcher<'a> {
                 continue;
             };
             legal += 1;
+            // Principal variation search: every step after the first is first asked only
+            // whether it beats alpha (a null window).
+            let null_window = legal > 1;
             let score = self.child(
-                pos, s, undo, side, depth, ply, alpha, beta, late_quiet, &mut line,
+                pos,
+                s,
+                undo,
+                side,
+                depth,
+                ply,
+                alpha,
+                beta,
+                late_quiet,
+                null_window,
+                &mut line,
             );
             if self.stopped {
                 break;
@@ -454,7 +487,7 @@ impl<'a> Searcher<'a> {
         if legal == 0 && !self.stopped {
             // Every candidate was illegal: the rules' verdict, as for an empty list.
             pv.clear();
-            return Self::terminal(pos, ply, false).unwrap_or(0);
+            return self.terminal(pos, ply, false).unwrap_or(0);
         }
         if !self.stopped {
             let bound = if best <= alpha0 {
@@ -477,6 +510,9 @@ impl<'a> Searcher<'a> {
 
     /// Search the position after the step `s` (made; `undo` takes it back) and return its
     /// score for `side`, the side that made it: negated only when the side to move changed.
+    /// `late_quiet`: first one step shallower (inside a turn only). `null_window`: first
+    /// with the window (alpha, alpha + 1), which only asks whether the step beats alpha;
+    /// each first look that says yes is searched again as it would have been without it.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn child<R: Rules>(
@@ -490,28 +526,58 @@ impl<'a> Searcher<'a> {
         alpha: i32,
         beta: i32,
         late_quiet: bool,
+        null_window: bool,
+        line: &mut Vec<Step>,
+    ) -> i32 {
+        let same = pos.side_to_move() == side;
+        let reduced = late_quiet && same;
+        let narrow = null_window && beta > alpha + 1;
+        let mut v = self.look(
+            pos,
+            same,
+            depth - 1 - reduced as i32,
+            ply,
+            alpha,
+            if narrow { alpha + 1 } else { beta },
+            line,
+        );
+        if reduced && v > alpha && !self.stopped {
+            v = self.look(
+                pos,
+                same,
+                depth - 1,
+                ply,
+                alpha,
+                if narrow { alpha + 1 } else { beta },
+                line,
+            );
+        }
+        if narrow && v > alpha && v < beta && !self.stopped {
+            v = self.look(pos, same, depth - 1, ply, alpha, beta, line);
+        }
+        pos.unmake(s, undo);
+        v
+    }
+
+    /// The child's search in the parent's terms: `same` when the same side moves on.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn look<R: Rules>(
+        &mut self,
+        pos: &mut R,
+        same: bool,
+        depth: i32,
+        ply: i32,
+        alpha: i32,
+        beta: i32,
         line: &mut Vec<Step>,
     ) -> i32 {
         line.clear();
-        let score = if pos.side_to_move() == side {
-            let mut v = self.search(
-                pos,
-                depth - 1 - late_quiet as i32,
-                ply + 1,
-                alpha,
-                beta,
-                line,
-            );
-            if late_quiet && v > alpha && !self.stopped {
-                line.clear();
-                v = self.search(pos, depth - 1, ply + 1, alpha, beta, line);
-            }
-            v
+        if same {
+            self.search(pos, depth, ply + 1, alpha, beta, line)
         } else {
-            -self.search(pos, depth - 1, ply + 1, -beta, -alpha, line)
-        };
-        pos.unmake(s, undo);
-        score
+            -self.search(pos, depth, ply + 1, -beta, -alpha, line)
+        }
     }
 
     /// Captures only (and `end`, which may be the quiet choice), a few plies deep.
@@ -559,7 +625,7 @@ impl<'a> Searcher<'a> {
             let Some(undo) = pos.make_if_legal(s) else {
                 continue;
             };
-            let score = if let Some(t) = Self::terminal(pos, ply + 1, true) {
+            let score = if let Some(t) = self.terminal(pos, ply + 1, true) {
                 if pos.side_to_move() == side {
                     t
                 } else {
@@ -598,9 +664,37 @@ impl<'a> Searcher<'a> {
         mut report: impl FnMut(&Outcome_, u64),
     ) -> Outcome_ {
         let mut result = Outcome_::default();
+        self.root = Some(pos.side_to_move());
         for depth in first_depth..=max_depth {
             let mut pv = Vec::new();
-            let score = self.search(pos, depth as i32, 0, -WIN - 1, WIN + 1, &mut pv);
+            // Aspiration: a window around the last depth's score, widened to the full one
+            // when the score falls outside it. A finite window lets a side's own turn cut
+            // off where the full window searches every line to the end.
+            let mut score;
+            let mut window = if self.aspiration > 0
+                && result.best.is_some()
+                && result.score.abs() < MATE_BOUND
+            {
+                self.aspiration
+            } else {
+                WIN + 1
+            };
+            loop {
+                let (lo, hi) = if window > WIN {
+                    (-WIN - 1, WIN + 1)
+                } else {
+                    (result.score - window, result.score + window)
+                };
+                score = self.search(pos, depth as i32, 0, lo, hi, &mut pv);
+                if self.stopped || (score > lo && score < hi) || window > WIN {
+                    break;
+                }
+                window = if window * 4 > WIN {
+                    WIN + 1
+                } else {
+                    window * 4
+                };
+            }
             if self.stopped && result.best.is_some() {
                 break;
             }
@@ -656,6 +750,38 @@ mod tests {
     /// Regression: a win found 2 plies below a node stored at ply 3 (WIN - 5 from the root)
     /// is read back at ply 7 as WIN - 9, a win 2 plies below that node; before the fix it
     /// came back as WIN - 5, a win nearer than the root could reach it.
+    /// Contempt: where every move repeats a position, the search is worth exactly the draw,
+    /// which costs the side searched `contempt` (and nothing without it).
+    #[test]
+    fn a_draw_costs_the_side_searched_its_contempt() {
+        let v = cohort_rules::builtin("chess").unwrap();
+        let mut pos =
+            cohort_rules::Position::parse(&v, "4k3/8/8/8/8/8/8/R3K3 w").expect("a position");
+        let w = Weights::new(&v);
+        let mut list = StepList::new();
+        pos.legal_steps(&mut list);
+        let mut seen = vec![pos.hash()];
+        for &st in list.iter() {
+            let undo = pos.make(st);
+            seen.push(pos.hash());
+            pos.unmake(st, undo);
+        }
+        for contempt in [0, 30] {
+            let table = Table::new(10);
+            let mut s = Searcher::new(&w, &table);
+            s.seen = seen.clone();
+            s.contempt = contempt;
+            assert_eq!(s.think(&mut pos, 3, |_, _| {}).score, -contempt);
+        }
+        let table = Table::new(10);
+        let mut s = Searcher::new(&w, &table);
+        s.contempt = 30;
+        assert!(
+            s.think(&mut pos, 3, |_, _| {}).score > 300,
+            "a rook up, nothing repeated"
+        );
+    }
+
     #[test]
     fn mate_scores_are_stored_relative_to_the_node() {
         let stored = score_to_table(WIN - 5, 3);
