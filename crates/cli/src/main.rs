@@ -262,7 +262,11 @@ enum Command {
         command: RecordCommand,
     },
     /// The engine protocol on standard input and output (docs/protocol.md).
-    Engine,
+    Engine {
+        /// Search threads (1: deterministic under `go nodes`).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
     /// Connect a protocol engine (docs/protocol.md) to a seat of a live game on a server and
     /// play until the game ends: cohort bot --server <url> --game <id> --token <t> -- <command>.
     Bot {
@@ -635,7 +639,12 @@ fn run(cli: Cli) -> Res<()> {
         Command::Record {
             command: RecordCommand::Export { database, game },
         } => records::export(&database, &game)?,
-        Command::Engine => protocol::run_engine(),
+        Command::Engine { threads } => {
+            if threads == 0 || threads > 64 {
+                return Err(Fail("--threads must be from 1 to 64".into()));
+            }
+            protocol::run_engine(threads)
+        }
         Command::Bot {
             server,
             game,

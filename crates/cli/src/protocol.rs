@@ -157,8 +157,9 @@ fn go_number(words: &[&str], key: &str) -> Option<u64> {
         .and_then(|v| v.parse().ok())
 }
 
-/// `cohort engine`: read commands until `quit` or the end of input.
-pub fn run_engine() {
+/// `cohort engine`: read commands until `quit` or the end of input; each search on
+/// `threads` threads.
+pub fn run_engine(threads: usize) {
     let stop = Arc::new(AtomicBool::new(false));
     let mut worker: Option<JoinHandle<()>> = None;
     let mut session: Option<Session> = None;
@@ -266,7 +267,7 @@ pub fn run_engine() {
                     time,
                     nodes: go_number(&words[1..], "nodes"),
                     seed: 1,
-                    threads: 1,
+                    threads,
                 };
                 let depth = go_number(&words[1..], "depth").map_or(64, |d| d.clamp(1, 64) as u32);
                 let game = s.game.clone();

@@ -403,7 +403,8 @@ impl EngineAgent {
             locking_fronts: many_leaders_in_range(variant) || lead_model(variant),
             reduce_in_turn: chain_model(variant)
                 || lead_model(variant)
-                || many_leaders_in_range(variant),
+                || many_leaders_in_range(variant)
+                || variant.command.stacked_units(),
             weights: Weights::new(variant),
             table: search::Table::new(18),
             max_depth: 64,
