@@ -1095,3 +1095,31 @@ fn worker_and_ai_flags_are_checked() {
         );
     }
 }
+
+/// `cohort engine --threads N` searches on N threads and answers as with one; a count of 0
+/// is refused before any command is read.
+#[test]
+fn engine_takes_a_thread_count() {
+    use std::io::Write;
+    assert_user_error(&["engine", "--threads", "0"], "--threads");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cohort"))
+        .args(["engine", "--threads", "2"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"variant micro-chieftain\ngo nodes 20000\ncohort\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let turn = text
+        .lines()
+        .find_map(|l| l.strip_prefix("bestturn "))
+        .unwrap_or_else(|| panic!("no bestturn in {text}"));
+    assert!(turn.ends_with("end"), "a whole turn: {turn}");
+}
