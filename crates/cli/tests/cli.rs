@@ -691,9 +691,16 @@ fn check_games_refuses_a_database_file_that_does_not_exist() {
 
 /// `cohort play` with `input` on standard input: its standard output.
 fn play(args: &[&str], input: &str) -> String {
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    with_input(&all, input)
+}
+
+/// `cohort <args>` with `input` on its standard input: its standard output, after checking
+/// that it exited with status 0.
+fn with_input(args: &[&str], input: &str) -> String {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_cohort"))
-        .arg("play")
         .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -1100,23 +1107,11 @@ fn worker_and_ai_flags_are_checked() {
 /// is refused before any command is read.
 #[test]
 fn engine_takes_a_thread_count() {
-    use std::io::Write;
     assert_user_error(&["engine", "--threads", "0"], "--threads");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cohort"))
-        .args(["engine", "--threads", "2"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"variant micro-chieftain\ngo nodes 20000\ncohort\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = with_input(
+        &["engine", "--threads", "2"],
+        "variant micro-chieftain\ngo nodes 20000\ncohort\nquit\n",
+    );
     let turn = text
         .lines()
         .find_map(|l| l.strip_prefix("bestturn "))

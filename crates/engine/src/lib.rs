@@ -384,8 +384,6 @@ pub struct EngineAgent {
     /// The game's turn starts a search may repeat (search.rs, `Searcher::seen`); set by
     /// `adapt_to` for each turn.
     seen: Vec<u64>,
-    /// What a draw costs the engine in its searches (`Searcher::contempt`).
-    contempt: i32,
 }
 
 /// The engine's contempt for draws, in the evaluation's units (a Man is worth about 100):
@@ -409,7 +407,6 @@ impl EngineAgent {
             table: search::Table::new(18),
             max_depth: 64,
             seen: Vec::new(),
-            contempt: CONTEMPT,
         }
     }
 
@@ -495,6 +492,22 @@ impl EngineAgent {
         })
     }
 
+    /// A searcher with the engine's settings, its table and weights (one per thread).
+    fn searcher<'s>(
+        &'s self,
+        deadline: Option<(Instant, Duration)>,
+        stop: Option<&'s AtomicBool>,
+    ) -> Searcher<'s> {
+        let mut s = Searcher::new(&self.weights, &self.table);
+        s.deadline = deadline;
+        s.stop = stop;
+        s.reduce_in_turn = self.reduce_in_turn;
+        s.seen = self.seen.clone();
+        s.contempt = CONTEMPT;
+        s.aspiration = ASPIRATION;
+        s
+    }
+
     /// `think_limited` on a position of any family.
     pub fn think_on<R: Rules>(
         &self,
@@ -506,33 +519,17 @@ impl EngineAgent {
     ) -> (search::Outcome_, Stats) {
         let started = Instant::now();
         let helpers_stop = AtomicBool::new(false);
-        let mut s = Searcher::new(&self.weights, &self.table);
+        let deadline = limits.time.map(|t| (started, t));
+        let mut s = self.searcher(deadline, stop);
         s.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        s.deadline = limits.time.map(|t| (started, t));
-        s.stop = stop;
-        s.reduce_in_turn = self.reduce_in_turn;
-        s.seen = self.seen.clone();
-        s.contempt = self.contempt;
-        s.aspiration = ASPIRATION;
         // More threads: helpers search the same root deeper (lazy SMP) and share what they
         // learn through the table; the main thread's answer is the one played.
         let (out, helper_nodes) = std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..limits.threads.max(1))
                 .map(|h| {
-                    let (table, weights, stop) = (&self.table, &self.weights, &helpers_stop);
-                    let reduce_in_turn = self.reduce_in_turn;
-                    let seen = self.seen.clone();
-                    let contempt = self.contempt;
+                    let mut helper = self.searcher(deadline, Some(&helpers_stop));
                     let mut p = pos.clone();
-                    let deadline = s.deadline;
                     scope.spawn(move || {
-                        let mut helper = Searcher::new(weights, table);
-                        helper.deadline = deadline;
-                        helper.stop = Some(stop);
-                        helper.reduce_in_turn = reduce_in_turn;
-                        helper.seen = seen;
-                        helper.contempt = contempt;
-                        helper.aspiration = ASPIRATION;
                         helper.think_from(&mut p, 1 + h as u32, max_depth + h as u32, |_, _| {});
                         helper.nodes
                     })

@@ -532,25 +532,18 @@ impl<'a> Searcher<'a> {
         let same = pos.side_to_move() == side;
         let reduced = late_quiet && same;
         let narrow = null_window && beta > alpha + 1;
+        let first_beta = if narrow { alpha + 1 } else { beta };
         let mut v = self.look(
             pos,
             same,
             depth - 1 - reduced as i32,
             ply,
             alpha,
-            if narrow { alpha + 1 } else { beta },
+            first_beta,
             line,
         );
         if reduced && v > alpha && !self.stopped {
-            v = self.look(
-                pos,
-                same,
-                depth - 1,
-                ply,
-                alpha,
-                if narrow { alpha + 1 } else { beta },
-                line,
-            );
+            v = self.look(pos, same, depth - 1, ply, alpha, first_beta, line);
         }
         if narrow && v > alpha && v < beta && !self.stopped {
             v = self.look(pos, same, depth - 1, ply, alpha, beta, line);
@@ -689,11 +682,7 @@ impl<'a> Searcher<'a> {
                 if self.stopped || (score > lo && score < hi) || window > WIN {
                     break;
                 }
-                window = if window * 4 > WIN {
-                    WIN + 1
-                } else {
-                    window * 4
-                };
+                window = (window * 4).min(WIN + 1);
             }
             if self.stopped && result.best.is_some() {
                 break;
@@ -747,9 +736,6 @@ mod tests {
         assert_eq!(s.think(&mut pos, 3, |_, _| {}).best, Some(best));
     }
 
-    /// Regression: a win found 2 plies below a node stored at ply 3 (WIN - 5 from the root)
-    /// is read back at ply 7 as WIN - 9, a win 2 plies below that node; before the fix it
-    /// came back as WIN - 5, a win nearer than the root could reach it.
     /// Contempt: where every move repeats a position, the search is worth exactly the draw,
     /// which costs the side searched `contempt` (and nothing without it).
     #[test]
@@ -782,6 +768,9 @@ mod tests {
         );
     }
 
+    /// Regression: a win found 2 plies below a node stored at ply 3 (WIN - 5 from the root)
+    /// is read back at ply 7 as WIN - 9, a win 2 plies below that node; before the fix it
+    /// came back as WIN - 5, a win nearer than the root could reach it.
     #[test]
     fn mate_scores_are_stored_relative_to_the_node() {
         let stored = score_to_table(WIN - 5, 3);
