@@ -137,11 +137,11 @@ fn turn_time(words: &[&str], white: bool) -> Result<Option<Duration>, String> {
     } else if let Some(&t) = fields.get("time") {
         Some(Duration::from_millis(t.max(1)))
     } else if let Some(&left) = fields.get(clock) {
-        let togo = fields.get("turnstogo").copied().unwrap_or(30).max(1);
+        let togo = fields.get("turnstogo").copied().unwrap_or(30);
         let inc = fields.get(inc).copied().unwrap_or(0);
-        Some(Duration::from_millis(
-            (left / togo + inc * 3 / 4).min(left / 2).max(1),
-        ))
+        Some(Duration::from_millis(cohort_engine::clock_turn_time(
+            left, inc, togo,
+        )))
     } else if fields.contains_key("depth") || fields.contains_key("nodes") {
         None
     } else {

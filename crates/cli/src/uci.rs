@@ -135,8 +135,9 @@ impl Limits {
         } else if let Some(mt) = num("movetime") {
             Some(mt.max(1))
         } else if let Some(t) = time {
-            let togo = num("movestogo").unwrap_or(30).max(1);
-            Some((t / togo + inc.unwrap_or(0) * 3 / 4).min(t / 2).max(1))
+            let togo = num("movestogo").unwrap_or(30).max(1) as u64;
+            let inc = inc.unwrap_or(0).max(0) as u64;
+            Some(cohort_engine::clock_turn_time(t.max(0) as u64, inc, togo) as i64)
         } else if num("depth").is_some() {
             None
         } else {

@@ -44,6 +44,17 @@ impl Default for Limits {
     }
 }
 
+/// The time to spend on one turn, in milliseconds, for a side with `left_ms` on its clock,
+/// `inc_ms` added after each turn and `turns_to_go` turns to play before the clock is
+/// topped up (30 when unknown): an even share of the clock plus three quarters of the
+/// increment, never more than half of what is left, and at least 1. One rule for
+/// `cohort engine`, `cohort uci` and the server's AI.
+pub fn clock_turn_time(left_ms: u64, inc_ms: u64, turns_to_go: u64) -> u64 {
+    (left_ms / turns_to_go.max(1) + inc_ms * 3 / 4)
+        .min(left_ms / 2)
+        .max(1)
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
     pub nodes: u64,

@@ -208,14 +208,72 @@ async fn run_job(app: Arc<App>, job: AiJob, permit: Permit) {
     }
 }
 
-/// The AI's time for its turn: its setting, the server's cap, and its clock.
+/// The AI's time for its turn: its setting and the server's cap, and on a live clock at
+/// most the engine's share of what it has left and of its increment
+/// (`cohort_engine::clock_turn_time`, the rule `cohort engine` follows), with 50 ms kept
+/// for the steps to reach the clock.
 fn ai_time(live: &LiveGame, cap: u64) -> u64 {
-    let mut t = (live.row.ai_time_ms as u64).min(cap);
+    let t = (live.row.ai_time_ms as u64).min(cap);
     let c = &live.row.clock;
-    if let TimeControl::Live { .. } = c.control {
-        let side = live.to_move();
-        let left = c.left(side, side, now_ms()).max(0) as u64;
-        t = t.min((left / 10).max(50));
+    match c.control {
+        TimeControl::Live { inc_ms, .. } => {
+            let side = live.to_move();
+            let left = c.left(side, side, now_ms()).max(0) as u64;
+            let share = cohort_engine::clock_turn_time(left, inc_ms.max(0) as u64, 30);
+            t.min(share.saturating_sub(50).max(20))
+        }
+        _ => t,
     }
-    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::Clock;
+    use crate::store::GameRow;
+
+    /// A chess game with the AI's setting `setting_ms`, White to move with `white_ms` left.
+    fn game(control: TimeControl, white_ms: i64, setting_ms: i64) -> LiveGame {
+        let mut clock = Clock::start(control, now_ms());
+        clock.remaining_ms[0] = white_ms;
+        let row = GameRow {
+            id: "t".into(),
+            variant: "chess".into(),
+            start: cohort_rules::builtin("chess").unwrap().start().to_text(),
+            white: "ai".into(),
+            black: "human".into(),
+            ai_agent: "engine".into(),
+            ai_time_ms: setting_ms,
+            clock,
+            ..GameRow::default()
+        };
+        LiveGame::replay(row, &[]).expect("a game")
+    }
+
+    /// The AI's time is its setting under the cap, cut to its share of a live clock: that
+    /// share counts the increment, which comes back after the turn.
+    #[test]
+    fn the_ais_time_heeds_its_setting_the_cap_its_clock_and_its_increment() {
+        let none = game(TimeControl::None, 0, 800);
+        assert_eq!(ai_time(&none, 5000), 800);
+        assert_eq!(ai_time(&none, 300), 300);
+        let live = |inc_ms| TimeControl::Live {
+            base_ms: 60_000,
+            inc_ms,
+        };
+        // Plenty on the clock: the setting.
+        assert_eq!(ai_time(&game(live(0), 60_000, 800), 5000), 800);
+        // 3 s left, no increment: a thirtieth of it less the margin, at most.
+        let short = ai_time(&game(live(0), 3_000, 800), 5000);
+        assert!((20..=60).contains(&short), "{short} ms of 3 s left");
+        // The same clock with a 2 s increment: most of the increment is spent.
+        let with_inc = ai_time(&game(live(2_000), 3_000, 5000), 5000);
+        assert!(
+            (1_400..=1_600).contains(&with_inc),
+            "{with_inc} ms of 3 s left and 2 s a turn"
+        );
+        // Never more than half of what is left, even with a large increment.
+        let low = ai_time(&game(live(10_000), 1_000, 5000), 5000);
+        assert!(low <= 500, "{low} ms of 1 s left");
+    }
 }
