@@ -229,6 +229,8 @@ pub struct Searcher<'a> {
     root: Option<cohort_rules::Side>,
     /// Half the width of the aspiration window around the previous depth's score (0: none).
     pub aspiration: i32,
+    /// The best root step of the last finished depth, searched first at the next.
+    root_best: Option<Step>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -257,6 +259,7 @@ impl<'a> Searcher<'a> {
             contempt: 0,
             root: None,
             aspiration: 0,
+            root_best: None,
         }
     }
 
@@ -385,6 +388,11 @@ impl<'a> Searcher<'a> {
                     }
                 }
             }
+        }
+        if ply == 0 && self.root_best.is_some() {
+            // The last depth's best first, whatever the table kept in this slot since: a
+            // depth cut short trusts the steps searched after it (`think_from`).
+            first = self.root_best;
         }
         let exact = R::CANDIDATES_ARE_LEGAL;
         if depth <= 0 && !exact {
@@ -658,7 +666,9 @@ impl<'a> Searcher<'a> {
     ) -> Outcome_ {
         let mut result = Outcome_::default();
         self.root = Some(pos.side_to_move());
+        self.root_best = None;
         for depth in first_depth..=max_depth {
+            self.root_best = result.best;
             let mut pv = Vec::new();
             // Aspiration: a window around the last depth's score, widened to the full one
             // when the score falls outside it. A finite window lets a side's own turn cut
@@ -685,6 +695,20 @@ impl<'a> Searcher<'a> {
                 window = (window * 4).min(WIN + 1);
             }
             if self.stopped && result.best.is_some() {
+                // Cut short: the root steps searched to the end before the stop were
+                // searched in order, the last depth's best first, and a line is kept only
+                // for a step searched to the end. A step that beat it at this depth is the
+                // better-informed answer (with a branching factor of five, most of the
+                // time goes to this last, unfinished depth).
+                // Only from a full window: a narrower one's score may be a bound.
+                if window > WIN && pv.first().is_some_and(|&b| Some(b) != result.best) {
+                    result = Outcome_ {
+                        best: pv.first().copied(),
+                        score,
+                        pv,
+                        depth: result.depth,
+                    };
+                }
                 break;
             }
             if let Some(&b) = pv.first() {
