@@ -390,6 +390,8 @@ pub struct EngineAgent {
     reduce_in_turn: bool,
     /// Kept across searches (and turns); shared by the search threads.
     table: search::Table,
+    /// Quiescence looks for captures off the destination square too (`Searcher::ultima`).
+    ultima: bool,
     /// Deepest search of each step of a turn, in steps (64: no limit but time and nodes).
     max_depth: u32,
     /// The game's turn starts a search may repeat (search.rs, `Searcher::seen`); set by
@@ -405,6 +407,11 @@ const CONTEMPT: i32 = 0;
 /// (`Searcher::aspiration`).
 const ASPIRATION: i32 = 0;
 
+/// Quiescence also makes the steps that may capture off their destination (Chessma 84's
+/// Ultima pieces, `Rules::may_capture_elsewhere`). Built and measured: it halves the nodes
+/// searched a second and won no more games (docs/engine.md), so it is off.
+const ULTIMA_QUIESCENCE: bool = false;
+
 impl EngineAgent {
     pub fn new(variant: &Arc<Variant>) -> EngineAgent {
         EngineAgent {
@@ -416,6 +423,7 @@ impl EngineAgent {
                 || variant.command.stacked_units(),
             weights: Weights::new(variant),
             table: search::Table::new(18),
+            ultima: ULTIMA_QUIESCENCE && variant.ultima_captures(),
             max_depth: 64,
             seen: Vec::new(),
         }
@@ -516,6 +524,7 @@ impl EngineAgent {
         s.seen = self.seen.clone();
         s.contempt = CONTEMPT;
         s.aspiration = ASPIRATION;
+        s.ultima = self.ultima;
         s
     }
 

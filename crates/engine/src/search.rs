@@ -231,6 +231,9 @@ pub struct Searcher<'a> {
     pub aspiration: i32,
     /// The best root step of the last finished depth, searched first at the next.
     root_best: Option<Step>,
+    /// Steps may capture off their destination (Chessma 84's Ultima pieces): quiescence
+    /// makes every step to find the captures among them.
+    pub ultima: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -260,6 +263,7 @@ impl<'a> Searcher<'a> {
             root: None,
             aspiration: 0,
             root_best: None,
+            ultima: false,
         }
     }
 
@@ -619,13 +623,30 @@ impl<'a> Searcher<'a> {
         let side = pos.side_to_move();
         let mut ordered = Ordered::new();
         self.order(pos, list, None, &mut ordered);
+        let enemies = if self.ultima {
+            pos.occupied(side.other()).count()
+        } else {
+            0
+        };
         for (key, s) in ordered.iter(list) {
-            if key < 1 << 19 {
-                break; // captures and promotions come first; the rest is not searched here
+            // Captures onto the victim and promotions come first; the rest is searched here
+            // only where a step may capture off its destination (Ultima's withdrawal, long
+            // leap, coordination, enclosure, `Rules::may_capture_elsewhere`): each such step
+            // is made, and kept if it took an enemy unit.
+            let off_square = key < 1 << 19;
+            if off_square && !self.ultima {
+                break;
+            }
+            if off_square && !pos.may_capture_elsewhere(s) {
+                continue;
             }
             let Some(undo) = pos.make_if_legal(s) else {
                 continue;
             };
+            if off_square && pos.occupied(side.other()).count() >= enemies {
+                pos.unmake(s, undo);
+                continue;
+            }
             let score = if let Some(t) = self.terminal(pos, ply + 1, true) {
                 if pos.side_to_move() == side {
                     t

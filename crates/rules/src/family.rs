@@ -328,6 +328,9 @@ impl Rules for Position {
     fn frozen(&self, side: Side) -> Bitboard {
         each!(self, g => g.frozen(side))
     }
+    fn may_capture_elsewhere(&self, step: Step) -> bool {
+        each!(self, g => g.may_capture_elsewhere(step))
+    }
     fn royals(&self, side: Side) -> Bitboard {
         each!(self, g => g.royals(side))
     }

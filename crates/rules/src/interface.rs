@@ -100,6 +100,14 @@ pub trait Rules: Clone + Send + Sync + 'static {
         });
         b
     }
+    /// Whether `step` may take a unit that does not stand on its destination (Ultima's
+    /// withdrawal, long leap, coordination and enclosure, a push, en passant): a cheap
+    /// test, true for every step that does, so that a search can find the captures no
+    /// destination shows by making only these. Families whose captures all land on the
+    /// victim answer false.
+    fn may_capture_elsewhere(&self, _step: Step) -> bool {
+        false
+    }
     /// Where the unit on `from` could go by itself (for the evaluation's threats).
     fn destinations(&self, from: Square) -> Bitboard {
         let mut list = StepList::new();

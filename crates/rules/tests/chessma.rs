@@ -769,3 +769,46 @@ fn candidates_made_if_legal_are_the_legal_steps() {
     assert!(checked > 10_000, "{checked} candidates tried");
     assert!(refused > 0, "some candidates are illegal");
 }
+
+/// `may_capture_elsewhere` is true for every legal step that takes a unit off a square
+/// other than its destination, along random games (the search makes only those steps to
+/// find such captures), and such captures occur.
+#[test]
+fn every_capture_off_the_destination_is_announced() {
+    let v = cohort_rules::builtin("chessma-84").unwrap();
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut list = StepList::new();
+    let mut fx = cohort_rules::Effects::new();
+    let (mut elsewhere, mut announced, mut checked) = (0, 0, 0);
+    for _ in 0..16 {
+        let mut game = Position::parse(&v, &v.setup).unwrap();
+        for _ in 0..100 {
+            game.legal_steps(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            for &s in list.iter() {
+                let says = game.may_capture_elsewhere(s);
+                announced += says as u32;
+                let undo = game.make_reporting(s, &mut fx);
+                let off = fx.removed().any(|(_, _, sq, _)| sq != s.to);
+                game.unmake(s, undo);
+                if off {
+                    elsewhere += 1;
+                    assert!(says, "{} in {}", game.step_text(s), game.to_text());
+                }
+                checked += 1;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let s = list.as_slice()[(rng % list.len() as u64) as usize];
+            game.make(s);
+        }
+    }
+    assert!(
+        elsewhere > 0,
+        "no capture off a destination in {checked} steps"
+    );
+    assert!(announced < checked, "not every step is announced");
+}

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::board::{kind, side, Board, Saved, E, EMPTY, ES, L, LETTERS};
+use super::board::{kind, side, Board, Saved, E, EMPTY, ES, I, L, LETTERS, P};
 use super::rules::{Game, How, MoveBuf};
 use super::tables::NONE;
 use super::{ChessmaState, Tell};
@@ -299,6 +299,20 @@ impl Rules for ChessmaGame {
     }
 
     #[inline]
+    /// Every Ultima piece's move (its captures are the arrival's effects), a push, and a
+    /// Pawn's diagonal move (en passant).
+    fn may_capture_elsewhere(&self, step: Step) -> bool {
+        use crate::step::StepKind;
+        match step.kind {
+            StepKind::Push(_) => true,
+            StepKind::Move | StepKind::Promote(_) => {
+                let cell = self.state.board.cells[step.from.index()];
+                cell != EMPTY
+                    && (kind(cell) >= I || (kind(cell) == P && step.from.file() != step.to.file()))
+            }
+            _ => false,
+        }
+    }
     fn unit_at(&self, sq: Square) -> Option<Unit> {
         self.unit_of(sq.index() as u8)
     }
