@@ -232,7 +232,7 @@ pub struct Searcher<'a> {
     /// The best root step of the last finished depth, searched first at the next.
     root_best: Option<Step>,
     /// Steps may capture off their destination (Chessma 84's Ultima pieces): quiescence
-    /// makes every step to find the captures among them.
+    /// also makes the steps that may (`Rules::may_capture_elsewhere`) to find them.
     pub ultima: bool,
 }
 
