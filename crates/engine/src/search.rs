@@ -687,7 +687,6 @@ impl<'a> Searcher<'a> {
     ) -> Outcome_ {
         let mut result = Outcome_::default();
         self.root = Some(pos.side_to_move());
-        self.root_best = None;
         for depth in first_depth..=max_depth {
             self.root_best = result.best;
             let mut pv = Vec::new();

@@ -298,7 +298,6 @@ impl Rules for ChessmaGame {
         )
     }
 
-    #[inline]
     /// Every Ultima piece's move (its captures are the arrival's effects), a push, and a
     /// Pawn's diagonal move (en passant).
     fn may_capture_elsewhere(&self, step: Step) -> bool {
@@ -313,6 +312,7 @@ impl Rules for ChessmaGame {
             _ => false,
         }
     }
+    #[inline]
     fn unit_at(&self, sq: Square) -> Option<Unit> {
         self.unit_of(sq.index() as u8)
     }
