@@ -202,6 +202,13 @@ impl Ordered {
     }
 }
 
+/// Plies with killer steps kept (deeper nodes have none).
+const MAX_PLY: usize = 128;
+
+/// Quiet steps searched at a node inside a turn 1 and 2 steps from the horizon
+/// (`Searcher::prune_late`).
+const LATE_MOVES: [usize; 3] = [usize::MAX, 10, 20];
+
 pub struct Searcher<'a> {
     pub weights: &'a Weights,
     pub table: &'a Table,
@@ -217,6 +224,13 @@ pub struct Searcher<'a> {
     pub reduce_in_turn: bool,
     /// History heuristic: quiet steps that caused cut-offs, by from/to square.
     history: Vec<i32>,
+    /// Killer steps: the last two quiet steps that caused a cut-off at each ply, tried
+    /// right after the captures (a step good after one sibling is often good after the
+    /// next: in a long turn most siblings move another unit).
+    killers: Vec<[Option<Step>; 2]>,
+    /// Late-move pruning inside a turn: at a node this many steps from the horizon (1 or
+    /// 2), quiet steps after the first `LATE_MOVES[depth]` are not searched at all.
+    pub prune_late: bool,
     /// Turn-start positions already reached: the game's repeatable ones (`Game::
     /// repeatable_turn_starts`), then those on the path searched. A turn start met again
     /// scores as a draw, so the engine steers away from repetitions when it is ahead and
@@ -258,6 +272,8 @@ impl<'a> Searcher<'a> {
             stopped: false,
             reduce_in_turn: false,
             history: vec![0; 256 * 256],
+            killers: vec![[None; 2]; MAX_PLY],
+            prune_late: false,
             seen: Vec::new(),
             contempt: 0,
             root: None,
@@ -265,6 +281,11 @@ impl<'a> Searcher<'a> {
             root_best: None,
             ultima: false,
         }
+    }
+
+    #[inline]
+    fn killers_at(&self, ply: i32) -> [Option<Step>; 2] {
+        self.killers.get(ply as usize).copied().unwrap_or([None; 2])
     }
 
     /// The score of a draw for `side` (to move at the node): see `contempt`.
@@ -315,12 +336,24 @@ impl<'a> Searcher<'a> {
 
     /// Fill `o` with the steps of `list` in search order. `o` is the caller's (returning a
     /// 16 KB list by value copied it at every node, a fifth of the chess search's time).
-    fn order<R: Rules>(&self, pos: &R, list: &StepList, first: Option<Step>, o: &mut Ordered) {
+    /// `killers`: the ply's killer steps (none in quiescence, which makes only captures).
+    fn order<R: Rules>(
+        &self,
+        pos: &R,
+        list: &StepList,
+        first: Option<Step>,
+        killers: [Option<Step>; 2],
+        o: &mut Ordered,
+    ) {
         let w = self.weights;
         o.len = 0;
         for (i, &s) in list.iter().enumerate() {
             let key = if Some(s) == first {
                 1 << 30
+            } else if Some(s) == killers[0] {
+                1002
+            } else if Some(s) == killers[1] {
+                1001
             } else if s.kind == StepKind::End {
                 1000
             } else if let Some(victim) = pos
@@ -440,19 +473,27 @@ impl<'a> Searcher<'a> {
         let mut line = Vec::new();
         let side = pos.side_to_move();
         let mut ordered = Ordered::new();
-        self.order(pos, &list, first, &mut ordered);
+        let killers = self.killers_at(ply);
+        self.order(pos, &list, first, killers, &mut ordered);
         let mut legal = 0u32;
+        let late_moves = if self.prune_late && depth <= 2 {
+            LATE_MOVES[depth as usize]
+        } else {
+            usize::MAX
+        };
         if turn_start {
             self.seen.push(key);
         }
         for (i, (_, s)) in ordered.iter(&list).enumerate() {
             // Inside one side's turn every node maximises for the same player and alpha-beta
             // prunes little: late quiet steps get a shallower look first.
-            let late_quiet = self.reduce_in_turn
-                && depth >= 2
-                && i >= 4
-                && s.kind == StepKind::Move
-                && pos.unit_at(s.to).is_none();
+            let quiet = s.kind == StepKind::Move && pos.unit_at(s.to).is_none();
+            let late_quiet = self.reduce_in_turn && depth >= 2 && i >= 4 && quiet;
+            // Near the horizon the late quiet steps are not searched at all (a node whose
+            // steps are all quiet still searches its first ones).
+            if quiet && i >= late_moves && legal > 0 && !pos.at_turn_start() {
+                continue;
+            }
             let Some(undo) = pos.make_if_legal(s) else {
                 continue;
             };
@@ -489,6 +530,12 @@ impl<'a> Searcher<'a> {
             if alpha >= beta {
                 if pos.unit_at(s.to).is_none() && s.kind == StepKind::Move {
                     self.history[s.from.index() * 256 + s.to.index()] += depth * depth;
+                    if let Some(k) = self.killers.get_mut(ply as usize) {
+                        if k[0] != Some(s) {
+                            k[1] = k[0];
+                            k[0] = Some(s);
+                        }
+                    }
                 }
                 break;
             }
@@ -622,7 +669,7 @@ impl<'a> Searcher<'a> {
         };
         let side = pos.side_to_move();
         let mut ordered = Ordered::new();
-        self.order(pos, list, None, &mut ordered);
+        self.order(pos, list, None, [None; 2], &mut ordered);
         let enemies = if self.ultima {
             pos.occupied(side.other()).count()
         } else {
