@@ -521,7 +521,7 @@ impl EngineAgent {
         s.deadline = deadline;
         s.stop = stop;
         s.reduce_in_turn = self.reduce_in_turn;
-        s.prune_late = self.reduce_in_turn && std::env::var_os("COHORT_NO_LMP").is_none();
+        s.prune_late = self.reduce_in_turn;
         s.seen = self.seen.clone();
         s.contempt = CONTEMPT;
         s.aspiration = ASPIRATION;

@@ -491,6 +491,8 @@ impl<'a> Searcher<'a> {
             let late_quiet = self.reduce_in_turn && depth >= 2 && i >= 4 && quiet;
             // Near the horizon the late quiet steps are not searched at all (a node whose
             // steps are all quiet still searches its first ones).
+            // Not at a turn's start: pruning there too was measured (lifeform, 100 games:
+            // +0 +- 39).
             if quiet && i >= late_moves && legal > 0 && !pos.at_turn_start() {
                 continue;
             }
@@ -856,6 +858,39 @@ mod tests {
         assert!(
             s.think(&mut pos, 3, |_, _| {}).score > 300,
             "a rook up, nothing repeated"
+        );
+    }
+
+    /// Late-move pruning inside a turn: a Chieftain turn (four activations) searched to the
+    /// same depth visits fewer than half the nodes with it, still plays a legal step, and
+    /// scores no higher than the full search (the three steps searched are all White's, so
+    /// pruning only drops White's options).
+    #[test]
+    fn late_quiet_steps_inside_a_turn_are_pruned_near_the_horizon() {
+        let v = cohort_rules::builtin("chieftain").unwrap();
+        let mut pos = v.start();
+        let w = Weights::new(&v);
+        let mut run = |prune: bool| {
+            let table = Table::new(16);
+            let mut s = Searcher::new(&w, &table);
+            s.reduce_in_turn = true;
+            s.prune_late = prune;
+            let out = s.think(&mut pos, 3, |_, _| {});
+            (out, s.nodes)
+        };
+        let (full, full_nodes) = run(false);
+        let (pruned, pruned_nodes) = run(true);
+        assert!(
+            pruned_nodes * 2 < full_nodes,
+            "pruned {pruned_nodes} nodes, full {full_nodes}"
+        );
+        let best = pruned.best.expect("a step");
+        assert!(pos.is_legal(best));
+        assert!(
+            pruned.score <= full.score,
+            "pruning only drops lines: {} > {}",
+            pruned.score,
+            full.score
         );
     }
 
