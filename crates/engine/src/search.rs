@@ -350,10 +350,6 @@ impl<'a> Searcher<'a> {
         for (i, &s) in list.iter().enumerate() {
             let key = if Some(s) == first {
                 1 << 30
-            } else if Some(s) == killers[0] {
-                1002
-            } else if Some(s) == killers[1] {
-                1001
             } else if s.kind == StepKind::End {
                 1000
             } else if let Some(victim) = pos
@@ -370,6 +366,11 @@ impl<'a> Searcher<'a> {
                     }
             } else if matches!(s.kind, StepKind::Promote(_)) {
                 1 << 19
+            } else if Some(s) == killers[0] {
+                // After the captures: a killer that captures here is ordered as a capture.
+                1002
+            } else if Some(s) == killers[1] {
+                1001
             } else {
                 self.history[s.from.index() * 256 + s.to.index()].min(999)
             };
