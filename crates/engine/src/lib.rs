@@ -7,6 +7,7 @@ pub mod matches;
 pub mod planner;
 pub mod record;
 pub mod search;
+mod split;
 pub mod sprt;
 pub mod tactics;
 pub mod tune;
@@ -390,6 +391,9 @@ pub struct EngineAgent {
     reduce_in_turn: bool,
     /// Kept across searches (and turns); shared by the search threads.
     table: search::Table,
+    /// The main thread's history of cut-offs, carried from one search to the next
+    /// (`Searcher::set_history`): the searches of one turn follow each other's lines.
+    history: std::sync::Mutex<Vec<i32>>,
     /// Quiescence looks for captures off the destination square too (`Searcher::ultima`).
     ultima: bool,
     /// Deepest search of each step of a turn, in steps (64: no limit but time and nodes).
@@ -407,6 +411,9 @@ const CONTEMPT: i32 = 0;
 /// (`Searcher::aspiration`).
 const ASPIRATION: i32 = 0;
 
+/// Each search starts from the last one's history of cut-offs, halved (`history`).
+const CARRY_HISTORY: bool = false;
+
 /// Quiescence also makes the steps that may capture off their destination (Chessma 84's
 /// Ultima pieces, `Rules::may_capture_elsewhere`). Built and measured: it halves the nodes
 /// searched a second and won no more games (docs/engine.md), so it is off.
@@ -423,6 +430,7 @@ impl EngineAgent {
                 || variant.command.stacked_units(),
             weights: Weights::new(variant),
             table: search::Table::new(18),
+            history: std::sync::Mutex::new(Vec::new()),
             ultima: ULTIMA_QUIESCENCE && variant.ultima_captures(),
             max_depth: 64,
             seen: Vec::new(),
@@ -539,29 +547,42 @@ impl EngineAgent {
         report: impl FnMut(&search::Outcome_, u64),
     ) -> (search::Outcome_, Stats) {
         let started = Instant::now();
-        let helpers_stop = AtomicBool::new(false);
         let deadline = limits.time.map(|t| (started, t));
+        let split = split::SplitRoot::default();
         let mut s = self.searcher(deadline, stop);
         s.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        // More threads: helpers search the same root deeper (lazy SMP) and share what they
-        // learn through the table; the main thread's answer is the one played.
+        if CARRY_HISTORY {
+            s.set_history(std::mem::take(
+                &mut *self.history.lock().unwrap_or_else(|e| e.into_inner()),
+            ));
+        }
+        // More threads: the root's steps are shared among them (split.rs); helpers stop
+        // when the main thread's search ends.
+        let threads = limits.threads.max(1);
+        if threads > 1 {
+            s.split = Some(&split);
+        }
         let (out, helper_nodes) = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..limits.threads.max(1))
-                .map(|h| {
-                    let mut helper = self.searcher(deadline, Some(&helpers_stop));
+            let helpers: Vec<_> = (1..threads)
+                .map(|_| {
+                    let mut helper = self.searcher(deadline, Some(split.done_flag()));
+                    helper.split = Some(&split);
                     let mut p = pos.clone();
                     scope.spawn(move || {
-                        helper.think_from(&mut p, 1 + h as u32, max_depth + h as u32, |_, _| {});
+                        helper.help(&mut p);
                         helper.nodes
                     })
                 })
                 .collect();
             let mut p = pos.clone();
             let out = s.think(&mut p, max_depth, report);
-            helpers_stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            split.finish();
             let nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
             (out, nodes)
         });
+        if CARRY_HISTORY {
+            *self.history.lock().unwrap_or_else(|e| e.into_inner()) = s.take_history();
+        }
         let stats = Stats {
             nodes: s.nodes + helper_nodes,
             depth: out.depth,

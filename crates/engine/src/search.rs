@@ -14,6 +14,7 @@ use cohort_rules::{Outcome, Rules, Square, Step, StepKind, StepList};
 /// The score of a won game; kept here under its old path (`search::WIN`) for callers.
 pub use crate::eval::WIN;
 use crate::eval::{evaluate, Weights};
+use crate::split::{Job, SplitRoot};
 
 #[derive(Copy, Clone, Default)]
 struct Entry {
@@ -209,6 +210,10 @@ const MAX_PLY: usize = 128;
 /// (`Searcher::prune_late`).
 const LATE_MOVES: [usize; 3] = [usize::MAX, 10, 20];
 
+/// Roots searched this deep or deeper share their steps with the helper threads
+/// (`Searcher::split`); shallower ones take less time than handing the steps out.
+const SPLIT_DEPTH: i32 = 3;
+
 pub struct Searcher<'a> {
     pub weights: &'a Weights,
     pub table: &'a Table,
@@ -248,6 +253,9 @@ pub struct Searcher<'a> {
     /// Steps may capture off their destination (Chessma 84's Ultima pieces): quiescence
     /// also makes the steps that may (`Rules::may_capture_elsewhere`) to find them.
     pub ultima: bool,
+    /// Several threads: the root's steps after the first are shared among them
+    /// (split.rs). None: this thread searches the whole tree.
+    pub(crate) split: Option<&'a SplitRoot>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -280,6 +288,23 @@ impl<'a> Searcher<'a> {
             aspiration: 0,
             root_best: None,
             ultima: false,
+            split: None,
+        }
+    }
+
+    /// The history table, to carry into the next search (`set_history`).
+    pub fn take_history(&mut self) -> Vec<i32> {
+        std::mem::take(&mut self.history)
+    }
+
+    /// Start from an earlier search's history (as `take_history` gave it), each count
+    /// halved: the steps that cut off there are still likely to, the older the less.
+    pub fn set_history(&mut self, mut history: Vec<i32>) {
+        if history.len() == self.history.len() {
+            for h in history.iter_mut() {
+                *h /= 2;
+            }
+            self.history = history;
         }
     }
 
@@ -488,58 +513,64 @@ impl<'a> Searcher<'a> {
         if turn_start {
             self.seen.push(key);
         }
-        for (i, (_, s)) in ordered.iter(&list).enumerate() {
-            // Inside one side's turn every node maximises for the same player and alpha-beta
-            // prunes little: late quiet steps get a shallower look first.
-            let quiet = s.kind == StepKind::Move && pos.unit_at(s.to).is_none();
-            let late_quiet = self.reduce_in_turn && depth >= 2 && i >= 4 && quiet;
-            if quiet && i >= late_moves && legal > 0 {
-                continue;
-            }
-            let Some(undo) = pos.make_if_legal(s) else {
-                continue;
-            };
-            legal += 1;
-            // Principal variation search: every step after the first is first asked only
-            // whether it beats alpha (a null window).
-            let null_window = legal > 1;
-            let score = self.child(
-                pos,
-                s,
-                undo,
-                side,
-                depth,
-                ply,
-                alpha,
-                beta,
-                late_quiet,
-                null_window,
-                &mut line,
-            );
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                best_step = Some(s);
-                pv.clear();
-                pv.push(s);
-                pv.extend_from_slice(&line);
-            }
-            if score > alpha {
-                alpha = score;
-            }
-            if alpha >= beta {
-                if quiet {
-                    self.history[s.from.index() * 256 + s.to.index()] += depth * depth;
-                    if let Some(k) = self.killers.get_mut(ply as usize) {
-                        if k[0] != Some(s) {
-                            k[1] = k[0];
-                            k[0] = Some(s);
+        if ply == 0 && depth >= SPLIT_DEPTH && self.split.is_some() {
+            // Several threads: the root's steps are shared among them.
+            let steps: Vec<Step> = ordered.iter(&list).map(|(_, s)| s).collect();
+            (best, best_step, legal) = self.search_root_shared(pos, &steps, depth, alpha, beta, pv);
+        } else {
+            for (i, (_, s)) in ordered.iter(&list).enumerate() {
+                // Inside one side's turn every node maximises for the same player and alpha-beta
+                // prunes little: late quiet steps get a shallower look first.
+                let quiet = s.kind == StepKind::Move && pos.unit_at(s.to).is_none();
+                let late_quiet = self.reduce_in_turn && depth >= 2 && i >= 4 && quiet;
+                if quiet && i >= late_moves && legal > 0 {
+                    continue;
+                }
+                let Some(undo) = pos.make_if_legal(s) else {
+                    continue;
+                };
+                legal += 1;
+                // Principal variation search: every step after the first is first asked only
+                // whether it beats alpha (a null window).
+                let null_window = legal > 1;
+                let score = self.child(
+                    pos,
+                    s,
+                    undo,
+                    side,
+                    depth,
+                    ply,
+                    alpha,
+                    beta,
+                    late_quiet,
+                    null_window,
+                    &mut line,
+                );
+                if self.stopped {
+                    break;
+                }
+                if score > best {
+                    best = score;
+                    best_step = Some(s);
+                    pv.clear();
+                    pv.push(s);
+                    pv.extend_from_slice(&line);
+                }
+                if score > alpha {
+                    alpha = score;
+                }
+                if alpha >= beta {
+                    if quiet {
+                        self.history[s.from.index() * 256 + s.to.index()] += depth * depth;
+                        if let Some(k) = self.killers.get_mut(ply as usize) {
+                            if k[0] != Some(s) {
+                                k[1] = k[0];
+                                k[0] = Some(s);
+                            }
                         }
                     }
+                    break;
                 }
-                break;
             }
         }
         if turn_start {
@@ -567,6 +598,115 @@ impl<'a> Searcher<'a> {
             });
         }
         best
+    }
+
+    /// The root with several threads (`split`): the first legal step of `steps` (in search
+    /// order) alone, then the rest shared with the helpers, each against the best score so
+    /// far. Returns the best score, its step and the number of legal steps seen (0: none).
+    fn search_root_shared<R: Rules>(
+        &mut self,
+        pos: &mut R,
+        steps: &[Step],
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        pv: &mut Vec<Step>,
+    ) -> (i32, Option<Step>, u32) {
+        let Some(split) = self.split else {
+            return (-WIN - 1, None, 0);
+        };
+        let side = pos.side_to_move();
+        let mut line = Vec::new();
+        let mut skip = 0;
+        // Young brothers wait: the first step's score is the bound the others must beat.
+        let first = loop {
+            let Some(&s) = steps.get(skip) else {
+                return (-WIN - 1, None, 0);
+            };
+            skip += 1;
+            if let Some(undo) = pos.make_if_legal(s) {
+                let score = self.child(
+                    pos, s, undo, side, depth, 0, alpha, beta, false, false, &mut line,
+                );
+                break (s, score);
+            }
+        };
+        if self.stopped {
+            return (-WIN - 1, None, 1);
+        }
+        pv.clear();
+        pv.push(first.0);
+        pv.extend_from_slice(&line);
+        if first.1 >= beta || skip >= steps.len() {
+            return (first.1, Some(first.0), 1);
+        }
+        let job = split.publish(depth, beta, steps, skip, alpha.max(first.1), first.1, pv);
+        self.work(pos, &job);
+        if !self.stopped {
+            let (stop, deadline) = (self.stop, self.deadline);
+            let told = || {
+                stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                    || deadline.is_some_and(|(t, d)| t.elapsed() >= d)
+            };
+            split.wait_idle(told);
+            // A helper stops only at the deadline or when told: its last step is then
+            // unfinished, and so is this depth.
+            self.stopped = told();
+        }
+        let (score, best_line) = split.result();
+        pv.clear();
+        pv.extend_from_slice(&best_line);
+        (score, best_line.first().copied(), 1)
+    }
+
+    /// Search steps of the shared root `job` until none is left to take, each with a null
+    /// window at the best score so far; each that beats it is searched again in full and
+    /// offered as the new best.
+    fn work<R: Rules>(&mut self, pos: &mut R, job: &Job) {
+        let Some(split) = self.split else { return };
+        let side = pos.side_to_move();
+        let (mut line, mut found) = (Vec::new(), Vec::new());
+        while let Some(i) = split.take(job) {
+            let s = job.steps[i];
+            let quiet = s.kind == StepKind::Move && pos.unit_at(s.to).is_none();
+            let late_quiet = self.reduce_in_turn && job.depth >= 2 && i >= 4 && quiet;
+            let Some(undo) = pos.make_if_legal(s) else {
+                continue;
+            };
+            let alpha = split.alpha();
+            let score = self.child(
+                pos, s, undo, side, job.depth, 0, alpha, job.beta, late_quiet, true, &mut line,
+            );
+            if self.stopped {
+                break;
+            }
+            if score > alpha {
+                found.clear();
+                found.push(s);
+                found.extend_from_slice(&line);
+                split.offer(job, score, &found);
+            }
+        }
+    }
+
+    /// A helper thread: work on each root job the main thread shares until the search ends.
+    pub fn help<R: Rules>(&mut self, pos: &mut R) {
+        let Some(split) = self.split else { return };
+        self.root = Some(pos.side_to_move());
+        if !self.seen.is_empty() && pos.at_turn_start() {
+            // As the main thread's root does (`search`): a path back to it repeats.
+            self.seen.push(pos.hash());
+        }
+        let mut generation = 0;
+        while let Some(job) = split.next_job(generation) {
+            generation = job.generation;
+            split.working(true);
+            self.work(pos, &job);
+            split.working(false);
+            if self.stopped {
+                break;
+            }
+        }
     }
 
     /// Search the position after the step `s` (made; `undo` takes it back) and return its
@@ -858,6 +998,57 @@ mod tests {
         assert!(
             s.think(&mut pos, 3, |_, _| {}).score > 300,
             "a rook up, nothing repeated"
+        );
+    }
+
+    /// Two threads on one root (split.rs): the helper searches some of its steps, so the
+    /// main thread searches fewer nodes than alone, and the answer is the one thread's.
+    #[test]
+    fn two_threads_share_the_roots_steps() {
+        let v = cohort_rules::builtin("chesimals-1").unwrap();
+        let pos = v.start();
+        let w = Weights::new(&v);
+        let alone = {
+            let table = Table::new(18);
+            let mut s = Searcher::new(&w, &table);
+            s.reduce_in_turn = true;
+            let out = s.think(&mut pos.clone(), 6, |_, _| {});
+            (out, s.nodes)
+        };
+        let table = Table::new(18);
+        let split = SplitRoot::default();
+        let (out, main_nodes, helper_nodes) = std::thread::scope(|scope| {
+            let mut helper = Searcher::new(&w, &table);
+            helper.reduce_in_turn = true;
+            helper.stop = Some(split.done_flag());
+            helper.split = Some(&split);
+            let mut p = pos.clone();
+            let h = scope.spawn(move || {
+                helper.help(&mut p);
+                helper.nodes
+            });
+            let mut s = Searcher::new(&w, &table);
+            s.reduce_in_turn = true;
+            s.split = Some(&split);
+            let out = s.think(&mut pos.clone(), 6, |_, _| {});
+            split.finish();
+            (out, s.nodes, h.join().unwrap())
+        });
+        assert_eq!(out.depth, 6, "the search finished its depths");
+        assert!(pos.is_legal(out.best.expect("a step")));
+        assert!(helper_nodes > 0, "the helper searched root steps");
+        assert!(
+            main_nodes < alone.1,
+            "the main thread searched {main_nodes} nodes, alone {}",
+            alone.1
+        );
+        // The same tree, split: the score of one thread (the shared table and each
+        // thread's own history may order a few lines apart, hence a margin).
+        assert!(
+            (out.score - alone.0.score).abs() <= 30,
+            "two threads {} against one {}",
+            out.score,
+            alone.0.score
         );
     }
 

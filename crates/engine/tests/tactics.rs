@@ -68,6 +68,17 @@ fn whole_turn(
 
 #[test]
 fn engine_solves_every_tactical_position() {
+    solve_the_suite(1);
+}
+
+/// With two search threads (the root's steps shared, src/split.rs) the answers hold too: the
+/// node budget bounds the main thread's search, the helper adds to it.
+#[test]
+fn engine_with_two_threads_solves_every_tactical_position() {
+    solve_the_suite(2);
+}
+
+fn solve_the_suite(threads: usize) {
     let text = include_str!("tactics.tsv");
     let (mut failures, mut counts) = (Vec::new(), std::collections::BTreeMap::new());
     for line in text
@@ -90,13 +101,13 @@ fn engine_solves_every_tactical_position() {
                 time: Some(std::time::Duration::from_millis(ms)),
                 nodes: None,
                 seed: 1,
-                threads: 1,
+                threads,
             },
             None => Limits {
                 time: None,
                 nodes: Some(NODES),
                 seed: 1,
-                threads: 1,
+                threads,
             },
         };
         let choice = engine.choose_turn(&game, &limits);
