@@ -5,7 +5,7 @@
 //! command (a leaderless chesimal, a piece out of every Chieftain's range) count less, and
 //! a royal unit that enemy units can reach next turn is penalised.
 
-use cohort_rules::{Bitboard, BodyRole, Position, Rules, Side, Square, Unit, Variant};
+use cohort_rules::{Bitboard, Position, Rules, Side, Square, Unit, Variant};
 
 /// The score of a won game (a lost one is its negation); every evaluation stays well inside.
 pub const WIN: i32 = 1_000_000;
@@ -30,8 +30,6 @@ pub struct Weights {
     pub profile: Profile,
     /// The pawn's kind, if the variant has one (`P`).
     pub pawn: Option<usize>,
-    /// Each kind's body part (Lifeform's body model), if any: see `body_weakness`.
-    pub roles: Vec<Option<BodyRole>>,
 }
 
 /// The evaluation's form. `Command`: units under command, nearness to enemy royals, threats
@@ -83,7 +81,6 @@ impl Weights {
             hunt: 0,
             threats_from_any: variant.command.declared_leader(),
             pawn: variant.kind_of_letter('P'),
-            roles: variant.pieces.iter().map(|p| p.role).collect(),
             // Ultima captures threaten in ways the command profile's attack maps do not
             // see, and its mobility probes cost too much there: material and king safety.
             profile: if variant.ultima_captures() {
@@ -235,71 +232,8 @@ pub fn evaluate<R: Rules>(pos: &R, w: &Weights) -> i32 {
             }
         }
     }
-    if BODY_WEAKNESS && w.roles.iter().any(|r| r.is_some()) {
-        for side in [Side::White, Side::Black] {
-            score[side.index()] -= body_weakness(units, side, w);
-        }
-    }
     let me = pos.side_to_move().index();
     score[me] - score[1 - me]
-}
-
-/// Lifeform's weak bodies count (`body_weakness`).
-const BODY_WEAKNESS: bool = false;
-
-/// Lifeform: what one capture could cost `side` beyond the unit taken. A Limb whose loss
-/// cuts Limbs, Hands or Feet off the Torso takes them with it at the end of the turn (the
-/// regulations), so a body held together by single Limbs is weak: an eighth of what each
-/// Limb's loss would remove. A Neck made by one Limb alone (Head and Torso not adjacent)
-/// loses the game with that Limb.
-fn body_weakness(units: &[Unit], side: Side, w: &Weights) -> i32 {
-    let (mut torso, mut head, mut limbs) = (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
-    let mut limb_value = 0;
-    for u in units.iter().filter(|u| u.side == side) {
-        match w.roles[u.kind as usize] {
-            Some(BodyRole::Torso) => torso.set(u.square),
-            Some(BodyRole::Head) => head.set(u.square),
-            Some(BodyRole::Limb) => {
-                limbs.set(u.square);
-                limb_value = w.value[u.kind as usize];
-            }
-            _ => {}
-        }
-    }
-    // The Limbs linked to the Torso through Limbs, with one of them gone.
-    let linked = |limbs: Bitboard| {
-        let mut set = limbs & torso.king_dilate();
-        loop {
-            let grown = set.king_dilate() & limbs;
-            if grown == set {
-                return set;
-            }
-            set = grown;
-        }
-    };
-    let all = linked(limbs);
-    let near_all = all.king_dilate();
-    let mut cut = 0;
-    for l in all.iter() {
-        let mut without = all;
-        without.clear(l);
-        let rest = linked(without);
-        cut += (without & !rest).count() as i32 * limb_value;
-        let near_rest = rest.king_dilate();
-        for u in units.iter().filter(|u| u.side == side) {
-            if matches!(
-                w.roles[u.kind as usize],
-                Some(BodyRole::Hand | BodyRole::Foot)
-            ) && near_all.has(u.square)
-                && !near_rest.has(u.square)
-            {
-                cut += w.value[u.kind as usize];
-            }
-        }
-    }
-    let neck_limbs = head.king_dilate() & torso.king_dilate() & limbs;
-    let weak_neck = (head.king_dilate() & torso).is_empty() && neck_limbs.count() == 1;
-    cut / 8 + if weak_neck { 150 } else { 0 }
 }
 
 /// The units of a position on the stack, filled without initialising the unused room (the

@@ -391,9 +391,6 @@ pub struct EngineAgent {
     reduce_in_turn: bool,
     /// Kept across searches (and turns); shared by the search threads.
     table: search::Table,
-    /// The main thread's history of cut-offs, carried from one search to the next
-    /// (`Searcher::set_history`): the searches of one turn follow each other's lines.
-    history: std::sync::Mutex<Vec<i32>>,
     /// Quiescence looks for captures off the destination square too (`Searcher::ultima`).
     ultima: bool,
     /// Deepest search of each step of a turn, in steps (64: no limit but time and nodes).
@@ -411,9 +408,6 @@ const CONTEMPT: i32 = 0;
 /// (`Searcher::aspiration`).
 const ASPIRATION: i32 = 0;
 
-/// Each search starts from the last one's history of cut-offs, halved (`history`).
-const CARRY_HISTORY: bool = false;
-
 /// Quiescence also makes the steps that may capture off their destination (Chessma 84's
 /// Ultima pieces, `Rules::may_capture_elsewhere`). Built and measured: it halves the nodes
 /// searched a second and won no more games (docs/engine.md), so it is off.
@@ -430,7 +424,6 @@ impl EngineAgent {
                 || variant.command.stacked_units(),
             weights: Weights::new(variant),
             table: search::Table::new(18),
-            history: std::sync::Mutex::new(Vec::new()),
             ultima: ULTIMA_QUIESCENCE && variant.ultima_captures(),
             max_depth: 64,
             seen: Vec::new(),
@@ -551,11 +544,6 @@ impl EngineAgent {
         let split = split::SplitRoot::default();
         let mut s = self.searcher(deadline, stop);
         s.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        if CARRY_HISTORY {
-            s.set_history(std::mem::take(
-                &mut *self.history.lock().unwrap_or_else(|e| e.into_inner()),
-            ));
-        }
         // More threads: the root's steps are shared among them (split.rs); helpers stop
         // when the main thread's search ends.
         let threads = limits.threads.max(1);
@@ -580,9 +568,6 @@ impl EngineAgent {
             let nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
             (out, nodes)
         });
-        if CARRY_HISTORY {
-            *self.history.lock().unwrap_or_else(|e| e.into_inner()) = s.take_history();
-        }
         let stats = Stats {
             nodes: s.nodes + helper_nodes,
             depth: out.depth,

@@ -292,22 +292,6 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The history table, to carry into the next search (`set_history`).
-    pub fn take_history(&mut self) -> Vec<i32> {
-        std::mem::take(&mut self.history)
-    }
-
-    /// Start from an earlier search's history (as `take_history` gave it), each count
-    /// halved: the steps that cut off there are still likely to, the older the less.
-    pub fn set_history(&mut self, mut history: Vec<i32>) {
-        if history.len() == self.history.len() {
-            for h in history.iter_mut() {
-                *h /= 2;
-            }
-            self.history = history;
-        }
-    }
-
     #[inline]
     fn killers_at(&self, ply: i32) -> [Option<Step>; 2] {
         self.killers.get(ply as usize).copied().unwrap_or([None; 2])
