@@ -850,7 +850,7 @@ impl<'a> Searcher<'a> {
         self.think_from(pos, 1, max_depth, report)
     }
 
-    /// Iterative deepening from `first_depth` (helper threads start deeper).
+    /// Iterative deepening from `first_depth` (`think` starts at 1).
     pub fn think_from<R: Rules>(
         &mut self,
         pos: &mut R,
