@@ -438,7 +438,7 @@ impl<'a> Searcher<'a> {
         }
         if ply == 0 && self.root_best.is_some() {
             // The last depth's best first, whatever the table kept in this slot since: a
-            // depth cut short trusts the steps searched after it (`think_from`).
+            // depth cut short trusts the steps searched after it (`think`).
             first = self.root_best;
         }
         let exact = R::CANDIDATES_ARE_LEGAL;
@@ -497,16 +497,16 @@ impl<'a> Searcher<'a> {
         if turn_start {
             self.seen.push(key);
         }
-        if ply == 0 && depth >= SPLIT_DEPTH && self.split.is_some() {
+        if let Some(split) = self.split.filter(|_| ply == 0 && depth >= SPLIT_DEPTH) {
             // Several threads: the root's steps are shared among them.
             let steps: Vec<Step> = ordered.iter(&list).map(|(_, s)| s).collect();
-            (best, best_step, legal) = self.search_root_shared(pos, &steps, depth, alpha, beta, pv);
+            (best, best_step, legal) =
+                self.search_root_shared(split, pos, &steps, depth, alpha, beta, pv);
         } else {
             for (i, (_, s)) in ordered.iter(&list).enumerate() {
                 // Inside one side's turn every node maximises for the same player and alpha-beta
                 // prunes little: late quiet steps get a shallower look first.
-                let quiet = s.kind == StepKind::Move && pos.unit_at(s.to).is_none();
-                let late_quiet = self.reduce_in_turn && depth >= 2 && i >= 4 && quiet;
+                let (quiet, late_quiet) = self.quiet_and_late(pos, s, depth, i);
                 if quiet && i >= late_moves && legal > 0 {
                     continue;
                 }
@@ -584,11 +584,22 @@ impl<'a> Searcher<'a> {
         best
     }
 
+    /// Whether step `s` (the `i`-th in the order at a node `depth` steps from the horizon)
+    /// is quiet (a move onto an empty square), and whether it is first searched a step
+    /// shallower (late and quiet inside a long turn, see `child`).
+    #[inline(always)]
+    fn quiet_and_late<R: Rules>(&self, pos: &R, s: Step, depth: i32, i: usize) -> (bool, bool) {
+        let quiet = s.kind == StepKind::Move && pos.unit_at(s.to).is_none();
+        (quiet, self.reduce_in_turn && depth >= 2 && i >= 4 && quiet)
+    }
+
     /// The root with several threads (`split`): the first legal step of `steps` (in search
     /// order) alone, then the rest shared with the helpers, each against the best score so
     /// far. Returns the best score, its step and the number of legal steps seen (0: none).
+    #[allow(clippy::too_many_arguments)]
     fn search_root_shared<R: Rules>(
         &mut self,
+        split: &SplitRoot,
         pos: &mut R,
         steps: &[Step],
         depth: i32,
@@ -596,9 +607,6 @@ impl<'a> Searcher<'a> {
         beta: i32,
         pv: &mut Vec<Step>,
     ) -> (i32, Option<Step>, u32) {
-        let Some(split) = self.split else {
-            return (-WIN - 1, None, 0);
-        };
         let side = pos.side_to_move();
         let mut line = Vec::new();
         let mut skip = 0;
@@ -625,7 +633,7 @@ impl<'a> Searcher<'a> {
             return (first.1, Some(first.0), 1);
         }
         let job = split.publish(depth, beta, steps, skip, alpha.max(first.1), first.1, pv);
-        self.work(pos, &job);
+        self.work(split, pos, &job);
         if !self.stopped {
             let (stop, deadline) = (self.stop, self.deadline);
             let told = || {
@@ -646,14 +654,12 @@ impl<'a> Searcher<'a> {
     /// Search steps of the shared root `job` until none is left to take, each with a null
     /// window at the best score so far; each that beats it is searched again in full and
     /// offered as the new best.
-    fn work<R: Rules>(&mut self, pos: &mut R, job: &Job) {
-        let Some(split) = self.split else { return };
+    fn work<R: Rules>(&mut self, split: &SplitRoot, pos: &mut R, job: &Job) {
         let side = pos.side_to_move();
         let (mut line, mut found) = (Vec::new(), Vec::new());
         while let Some(i) = split.take(job) {
             let s = job.steps[i];
-            let quiet = s.kind == StepKind::Move && pos.unit_at(s.to).is_none();
-            let late_quiet = self.reduce_in_turn && job.depth >= 2 && i >= 4 && quiet;
+            let (_, late_quiet) = self.quiet_and_late(pos, s, job.depth, i);
             let Some(undo) = pos.make_if_legal(s) else {
                 continue;
             };
@@ -685,7 +691,7 @@ impl<'a> Searcher<'a> {
         while let Some(job) = split.next_job(generation) {
             generation = job.generation;
             split.working(true);
-            self.work(pos, &job);
+            self.work(split, pos, &job);
             split.working(false);
             if self.stopped {
                 break;
@@ -845,22 +851,11 @@ impl<'a> Searcher<'a> {
         &mut self,
         pos: &mut R,
         max_depth: u32,
-        report: impl FnMut(&Outcome_, u64),
-    ) -> Outcome_ {
-        self.think_from(pos, 1, max_depth, report)
-    }
-
-    /// Iterative deepening from `first_depth` (`think` starts at 1).
-    pub fn think_from<R: Rules>(
-        &mut self,
-        pos: &mut R,
-        first_depth: u32,
-        max_depth: u32,
         mut report: impl FnMut(&Outcome_, u64),
     ) -> Outcome_ {
         let mut result = Outcome_::default();
         self.root = Some(pos.side_to_move());
-        for depth in first_depth..=max_depth {
+        for depth in 1..=max_depth {
             self.root_best = result.best;
             let mut pv = Vec::new();
             // Aspiration: a window around the last depth's score, widened to the full one
