@@ -587,6 +587,7 @@ pub fn play_game(variant: &Arc<Variant>, settings: &Settings, index: usize) -> G
             nodes: settings.nodes,
             seed: seed.wrapping_add(tally.turns.len() as u64 * 7919),
             threads: 1,
+            clock: None,
         };
         let choice = engines[side.index()].choose_turn(&game, &limits);
         nodes[side.index()] += choice.stats.nodes;

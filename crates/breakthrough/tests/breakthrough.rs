@@ -186,6 +186,7 @@ fn the_engine_searches_it_and_takes_a_win() {
         nodes: Some(20_000),
         seed: 1,
         threads: 1,
+        clock: None,
     };
     let (out, stats) = engine.think_on(&b, &limits, 8, None, |_, _| {});
     let best = out.best.expect("a step");
@@ -211,6 +212,7 @@ fn matches_play_it_and_the_engine_beats_random_play() {
         nodes: Some(3_000),
         seed: 7,
         threads: 1,
+        clock: None,
     };
     let mut rng = Rng(42);
     let mut engine_wins = 0;

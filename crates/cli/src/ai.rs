@@ -97,6 +97,7 @@ pub fn analyze(
         nodes,
         seed: 1,
         threads,
+        clock: None,
     };
     // The turn the engine plays (one search per step, as `cohort engine` and the server's
     // AI seats play it); the depths printed are the first step's search.
@@ -186,6 +187,8 @@ pub struct MatchArgs {
     pub protocol_variant: String,
     pub opening_turns: usize,
     pub max_turns: usize,
+    /// Played on a clock (`--clock`): each game starts with these clocks.
+    pub clock: Option<cohort_engine::Clock>,
     /// A sequential test of agent a: the match stops once it accepts a hypothesis.
     pub sprt: Option<Sprt>,
 }
@@ -247,6 +250,7 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
         nodes: None,
         seed,
         threads: args.search_threads,
+        clock: args.clock,
     };
     let bar = indicatif::ProgressBar::new(args.games as u64);
     bar.set_style(
@@ -360,10 +364,18 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
         0,
         std::collections::BTreeMap::<String, u32>::new(),
     );
+    // On a clock: the least agent a and agent b had left after a turn.
+    let mut min_clock = [None::<u64>; 2];
     for (_, r, a_white) in &results {
         let (a, b) = if *a_white { (0, 1) } else { (1, 0) };
         max_overrun[0] = max_overrun[0].max(r.max_overrun[a]);
         max_overrun[1] = max_overrun[1].max(r.max_overrun[b]);
+        for (agent, side) in [(0, a), (1, b)] {
+            if let Some(ms) = r.min_clock_ms[side] {
+                let m = min_clock[agent].get_or_insert(ms);
+                *m = (*m).min(ms);
+            }
+        }
         illegal += r.illegal.is_some() as u32;
         *reasons.entry(r.reason.clone()).or_default() += 1;
     }
@@ -380,11 +392,16 @@ pub fn run_match(start: Position, args: MatchArgs) -> Result<(), Fail> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    println!(
-        "illegal steps: {illegal}; largest time overrun: a {:.1} ms, b {:.1} ms",
-        max_overrun[0].as_secs_f64() * 1000.0,
-        max_overrun[1].as_secs_f64() * 1000.0
-    );
+    match (args.clock, min_clock) {
+        (Some(_), [Some(a), Some(b)]) => {
+            println!("illegal steps: {illegal}; least clock left after a turn: a {a} ms, b {b} ms")
+        }
+        _ => println!(
+            "illegal steps: {illegal}; largest time overrun: a {:.1} ms, b {:.1} ms",
+            max_overrun[0].as_secs_f64() * 1000.0,
+            max_overrun[1].as_secs_f64() * 1000.0
+        ),
+    }
     println!("score: {w}-{d}-{l} elo: {e:.0} +- {ci:.0}");
     println!("los: {:.1}%", 100.0 * los(w, d, l));
     if let Some(sprt) = &args.sprt {

@@ -191,7 +191,7 @@ pub fn run(
             })
             .unwrap_or_default();
         let steps = engine
-            .best_turn(&start, &played, Duration::from_millis(time_ms))
+            .best_turn(&start, &played, Duration::from_millis(time_ms), None)
             .map_err(Fail)?;
         if steps.is_empty() {
             return Err(Fail(format!(

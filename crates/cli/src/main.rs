@@ -128,6 +128,10 @@ enum Command {
         /// Milliseconds per turn for agents without their own.
         #[arg(long, default_value_t = 200)]
         time: u64,
+        /// Play on a clock instead: BASE+INC seconds for each side's game, like 4+0.05.
+        /// A side whose clock runs out loses; engines may spend more on critical turns.
+        #[arg(long, value_name = "BASE+INC", allow_hyphen_values = true)]
+        clock: Option<String>,
         /// Games played at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -345,6 +349,32 @@ fn main() -> ExitCode {
     }
 }
 
+/// `--clock BASE+INC`: seconds on each side's clock and seconds added after each turn
+/// (decimals allowed: 4+0.05).
+fn parse_clock(text: &str) -> Res<cohort_engine::Clock> {
+    let bad = || {
+        Fail(format!(
+            "--clock '{text}': want BASE+INC in seconds, like 4+0.05 (BASE above 0)"
+        ))
+    };
+    let (base, inc) = text.split_once('+').ok_or_else(bad)?;
+    let secs = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x >= 0.0 && *x < 1e7)
+    };
+    let (base, inc) = (secs(base).ok_or_else(bad)?, secs(inc).ok_or_else(bad)?);
+    let base_ms = (base * 1000.0).round() as u64;
+    if base_ms == 0 {
+        return Err(bad());
+    }
+    Ok(cohort_engine::Clock::new(
+        base_ms,
+        (inc * 1000.0).round() as u64,
+    ))
+}
+
 /// `--sprt ELO0,ELO1` with `--alpha` and `--beta` (0.05 each unless given).
 fn parse_sprt(text: &str, alpha: Option<f64>, beta: Option<f64>) -> Res<cohort_engine::Sprt> {
     let bounds: Vec<&str> = text.split(',').map(str::trim).collect();
@@ -530,6 +560,7 @@ fn run(cli: Cli) -> Res<()> {
             b,
             games,
             time,
+            clock,
             threads,
             search_threads,
             seed,
@@ -541,6 +572,10 @@ fn run(cli: Cli) -> Res<()> {
             alpha,
             beta,
         } => {
+            let clock = match clock {
+                Some(text) => Some(parse_clock(&text)?),
+                None => None,
+            };
             let sprt = match sprt {
                 Some(text) => Some(parse_sprt(&text, alpha, beta)?),
                 None => None,
@@ -577,6 +612,7 @@ fn run(cli: Cli) -> Res<()> {
                 b: ai::parse_agent(&b)?,
                 games,
                 time_ms: time,
+                clock,
                 threads,
                 search_threads,
                 seed,

@@ -92,8 +92,12 @@ fn set_position(variant: &Arc<Variant>, words: &[&str]) -> Result<Game, String> 
 }
 
 /// Time for one turn from `go`'s fields: `time <ms>` (the turn's budget), or the side's
-/// remaining clock `wtime`/`btime` with increments `winc`/`binc` (and `turnstogo`).
-fn turn_time(words: &[&str], white: bool) -> Result<Option<Duration>, String> {
+/// remaining clock `wtime`/`btime` with increments `winc`/`binc` (and `turnstogo`); with a
+/// clock, the clocks too (the engine may then spend more on a critical turn).
+fn turn_time(
+    words: &[&str],
+    white: bool,
+) -> Result<(Option<Duration>, Option<cohort_engine::Clock>), String> {
     let mut fields = std::collections::HashMap::new();
     let mut i = 0;
     while i < words.len() {
@@ -133,19 +137,28 @@ fn turn_time(words: &[&str], white: bool) -> Result<Option<Duration>, String> {
         ("btime", "binc")
     };
     Ok(if fields.contains_key("infinite") {
-        None
+        (None, None)
     } else if let Some(&t) = fields.get("time") {
-        Some(Duration::from_millis(t.max(1)))
+        (Some(Duration::from_millis(t.max(1))), None)
     } else if let Some(&left) = fields.get(clock) {
-        let togo = fields.get("turnstogo").copied().unwrap_or(30);
-        let inc = fields.get(inc).copied().unwrap_or(0);
-        Some(Duration::from_millis(cohort_engine::clock_turn_time(
-            left, inc, togo,
-        )))
+        // The other side's clock, when not given, is taken to be the same.
+        let get = |key: &str, own: u64| fields.get(key).copied().unwrap_or(own);
+        let own_inc = fields.get(inc).copied().unwrap_or(0);
+        let c = cohort_engine::Clock {
+            left_ms: [get("wtime", left), get("btime", left)],
+            inc_ms: [get("winc", own_inc), get("binc", own_inc)],
+            turns_to_go: fields.get("turnstogo").copied(),
+        };
+        let side = if white {
+            cohort_rules::Side::White
+        } else {
+            cohort_rules::Side::Black
+        };
+        (Some(c.turn_time(side)), Some(c))
     } else if fields.contains_key("depth") || fields.contains_key("nodes") {
-        None
+        (None, None)
     } else {
-        Some(Duration::from_millis(1000))
+        (Some(Duration::from_millis(1000)), None)
     })
 }
 
@@ -252,7 +265,7 @@ pub fn run_engine(threads: usize) {
                     continue;
                 }
                 let white = s.game.position().side_to_move() == cohort_rules::Side::White;
-                let time = match turn_time(&words[1..], white) {
+                let (time, clock) = match turn_time(&words[1..], white) {
                     Ok(t) => t,
                     Err(e) => {
                         say(&format!("error {}", one_line(&e)));
@@ -268,6 +281,7 @@ pub fn run_engine(threads: usize) {
                     nodes: go_number(&words[1..], "nodes"),
                     seed: 1,
                     threads,
+                    clock,
                 };
                 let depth = go_number(&words[1..], "depth").map_or(64, |d| d.clamp(1, 64) as u32);
                 let game = s.game.clone();
@@ -471,12 +485,14 @@ impl ProtocolEngine {
     }
 
     /// Set the position (start and steps so far, `end`s included), let it think for `time`
-    /// and return the steps of its `bestturn`.
+    /// (or, on a clock, as the clocks say: `go wtime .. btime .. winc .. binc ..`) and return
+    /// the steps of its `bestturn`.
     pub fn best_turn(
         &mut self,
         start: &str,
         steps: &[String],
         time: Duration,
+        clock: Option<&cohort_engine::Clock>,
     ) -> Result<Vec<String>, String> {
         let mut line = format!("position {start}");
         if !steps.is_empty() {
@@ -484,9 +500,23 @@ impl ProtocolEngine {
             line += &steps.join(" ");
         }
         self.send(&line)?;
-        self.send(&format!("go time {}", time.as_millis().max(1)))?;
+        let (go, wait) = match clock {
+            Some(c) => {
+                let mut go = format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    c.left_ms[0], c.left_ms[1], c.inc_ms[0], c.inc_ms[1]
+                );
+                if let Some(n) = c.turns_to_go {
+                    go += &format!(" turnstogo {n}");
+                }
+                let most = Duration::from_millis(c.left_ms[0].max(c.left_ms[1]));
+                (go, most)
+            }
+            None => (format!("go time {}", time.as_millis().max(1)), time * 3),
+        };
+        self.send(&go)?;
         // Generous: the engine's own time plus start-up and slack for a loaded machine.
-        let answer = self.wait_for(time * 3 + Duration::from_secs(10), |l| {
+        let answer = self.wait_for(wait + Duration::from_secs(10), |l| {
             l == "bestturn" || l.starts_with("bestturn ")
         })?;
         Ok(answer
@@ -554,7 +584,7 @@ impl ProtocolAgent {
             })
             .collect();
         let time = limits.time.unwrap_or(Duration::from_millis(1000));
-        let texts = engine.best_turn(&start, &played, time)?;
+        let texts = engine.best_turn(&start, &played, time, limits.clock.as_ref())?;
         let mut pos = game.position().clone();
         let mut steps = vec![];
         for t in &texts {

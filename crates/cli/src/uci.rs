@@ -163,6 +163,7 @@ fn search(pos: Position, limits: Limits, stop: &AtomicBool) -> String {
         nodes: None,
         seed: 1,
         threads: limits.threads,
+        clock: None,
     };
     let (out, _) = engine.think_limited(
         &pos,

@@ -380,6 +380,64 @@ fn match_ends_with_the_score_line_and_writes_games() {
     );
 }
 
+/// `--clock BASE+INC`: each game on a clock, through the protocol too (`go wtime ...`);
+/// the summary says the least each agent had left. A malformed clock is a user error.
+#[test]
+fn match_on_a_clock_runs_each_sides_clock() {
+    let me = env!("CARGO_BIN_EXE_cohort");
+    let engine = format!("cmd:{me} engine");
+    let o = cohort(&[
+        "match",
+        "--variant",
+        "mini-chieftain",
+        "--a",
+        "engine",
+        "--b",
+        &engine,
+        "--games",
+        "2",
+        "--clock",
+        "3+0.02",
+        "--max-turns",
+        "16",
+    ]);
+    let text = stdout(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let least = summary_line(&text, "illegal steps:");
+    assert_eq!(
+        least[2..8].join(" "),
+        "0; least clock left after a",
+        "{text}"
+    );
+    // Each agent's least is a number of milliseconds below its 3 s (plus increments).
+    for at in [10, 13] {
+        let ms: u64 = least[at].parse().unwrap_or_else(|_| panic!("{text}"));
+        assert!(ms < 3000 + 16 * 20, "{text}");
+    }
+    assert_eq!(summary_line(&text, "2 games")[0], "2", "{text}");
+    for bad in ["3", "3+", "x+1", "0+1", "-1+0", "3+0.1+1"] {
+        assert_user_error(
+            &[
+                "match",
+                "--variant",
+                "mini-chieftain",
+                "--a",
+                "random",
+                "--b",
+                "random",
+                "--clock",
+                bad,
+            ],
+            "--clock",
+        );
+    }
+}
+
 /// The match's summary line starting with `key`, split into words.
 fn summary_line<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
     text.lines()

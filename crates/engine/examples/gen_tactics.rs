@@ -36,6 +36,7 @@ fn main() {
                 nodes: None,
                 seed,
                 threads: 1,
+                clock: None,
             };
             let mut turn = 0;
             while game.result().is_none() && turn < 300 {

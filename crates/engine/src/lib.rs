@@ -32,6 +32,50 @@ pub struct Limits {
     pub seed: u64,
     /// Search threads (1: deterministic for a seed and node limit).
     pub threads: usize,
+    /// The game's clocks when it is played on time (`go wtime ...`, `cohort match --clock`):
+    /// `time` is then the turn's planned time, and the engine may spend up to
+    /// `Clock::turn_cap` on a turn whose first search is unsettled (`EngineAgent::turn_from`).
+    pub clock: Option<Clock>,
+}
+
+/// Both sides' clocks, in milliseconds, at the start of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left, White's then Black's.
+    pub left_ms: [u64; 2],
+    /// Added after each of the side's turns.
+    pub inc_ms: [u64; 2],
+    /// Turns to play before the clock is topped up (None: unknown, 30 assumed).
+    pub turns_to_go: Option<u64>,
+}
+
+impl Clock {
+    /// The same clock for both sides.
+    pub fn new(left_ms: u64, inc_ms: u64) -> Clock {
+        Clock {
+            left_ms: [left_ms; 2],
+            inc_ms: [inc_ms; 2],
+            turns_to_go: None,
+        }
+    }
+
+    /// The planned time of `side`'s turn (`clock_turn_time`).
+    pub fn turn_time(&self, side: cohort_rules::Side) -> Duration {
+        let s = side.index();
+        Duration::from_millis(clock_turn_time(
+            self.left_ms[s],
+            self.inc_ms[s],
+            self.turns_to_go.unwrap_or(30),
+        ))
+    }
+
+    /// The most a critical turn of `side` may take: three planned turns, and never more
+    /// than a quarter of what is left (nor less than the planned time).
+    pub fn turn_cap(&self, side: cohort_rules::Side) -> Duration {
+        let planned = self.turn_time(side);
+        let quarter = Duration::from_millis(self.left_ms[side.index()] / 4);
+        (planned * 3).min(quarter).max(planned)
+    }
 }
 
 impl Default for Limits {
@@ -41,6 +85,7 @@ impl Default for Limits {
             nodes: None,
             seed: 1,
             threads: 1,
+            clock: None,
         }
     }
 }
@@ -400,6 +445,24 @@ pub struct EngineAgent {
     seen: Vec<u64>,
 }
 
+/// A fall of the first search's score, from two finished depths before to the end, that
+/// makes a turn critical (`critical`).
+const CRITICAL_FALL: i32 = 30;
+
+/// Whether the first search of a turn is unsettled enough to deserve more time on a clock:
+/// its best step changed at its last finished depth (or in the depth it was stopped in), or
+/// its score fell by `CRITICAL_FALL` or more since two depths before (compared two depths
+/// apart because scores swing with the side that ends the line).
+fn critical(depths: &[(Option<Step>, i32)], out: &search::Outcome_) -> bool {
+    let n = depths.len();
+    if n < 3 || out.score.abs() >= search::WIN - 1000 {
+        return false;
+    }
+    let changed = depths[n - 1].0 != depths[n - 2].0 || out.best != depths[n - 1].0;
+    let fell = out.score < depths[n - 3].1 - CRITICAL_FALL;
+    changed || fell
+}
+
 /// The engine's contempt for draws, in the evaluation's units (a Man is worth about 100):
 /// it would rather play on a little behind than repeat an equal position.
 const CONTEMPT: i32 = 0;
@@ -478,6 +541,7 @@ impl EngineAgent {
             nodes: None,
             seed: 0,
             threads: 1,
+            clock: None,
         };
         self.think_limited(pos, &unlimited, depth, None, |_, _| {})
     }
@@ -646,6 +710,7 @@ impl EngineAgent {
                 nodes: limits.nodes.map(|n| n * 35 / 100),
                 seed: limits.seed,
                 threads: limits.threads,
+                clock: None,
             };
             let (out, stats) = self.think(pos, &tactical, None, |_, _| {});
             if out.score.abs() < search::WIN - 1000 {
@@ -725,9 +790,16 @@ impl EngineAgent {
         } else {
             (3, 5)
         };
+        // On a clock, a turn whose first search is unsettled may take up to the clock's cap
+        // (`critical`); the steps after it then share what is left of the cap.
+        let cap = limits
+            .clock
+            .map(|c| c.turn_cap(side))
+            .filter(|&cap| limits.time.is_some_and(|t| cap > t));
+        let mut budget = limits.time;
         while pos.side_to_move() == side && pos.outcome().is_none() {
-            let left = limits.time.map(|t| t.saturating_sub(started.elapsed()));
-            let step_limits = Limits {
+            let left = budget.map(|t| t.saturating_sub(started.elapsed()));
+            let mut step_limits = Limits {
                 time: left.map(|l| {
                     if choice.steps.is_empty() {
                         l * first_share.0 / first_share.1
@@ -740,6 +812,7 @@ impl EngineAgent {
                     .map(|n| if choice.steps.is_empty() { n } else { n / 4 }),
                 seed: limits.seed,
                 threads: limits.threads,
+                clock: None,
             };
             // No time even for depth 1, or told to stop: the first legal step (`end` if
             // possible).
@@ -760,12 +833,40 @@ impl EngineAgent {
                 choice.steps.push(s);
                 continue;
             }
-            let (out, stats) = {
+            let first = choice.steps.is_empty();
+            // The first search's finished depths: best step and score of each.
+            let mut depths: Vec<(Option<Step>, i32)> = Vec::new();
+            let (mut out, mut stats) = {
                 let (report, made) = (&mut *watch.report, &choice.steps);
                 self.think_on(&pos, &step_limits, watch.max_depth, watch.stop, |o, n| {
+                    if first {
+                        depths.push((o.best, o.score));
+                    }
                     report(made, o, n)
                 })
             };
+            let stopped = watch
+                .stop
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::SeqCst));
+            if let Some(cap) = cap.filter(|_| first && !stopped && critical(&depths, &out)) {
+                // More time for this turn: the first step is searched again (the table keeps
+                // what the first search learnt) with its share of the cap.
+                budget = Some(cap);
+                let left = cap.saturating_sub(started.elapsed());
+                step_limits.time = Some(left * first_share.0 / first_share.1);
+                let (report, made) = (&mut *watch.report, &choice.steps);
+                let (again, more) =
+                    self.think_on(&pos, &step_limits, watch.max_depth, watch.stop, |o, n| {
+                        report(made, o, n)
+                    });
+                if again.best.is_some() {
+                    out = again;
+                }
+                stats.nodes += more.nodes;
+                stats.depth = stats.depth.max(more.depth);
+                stats.tt_probes += more.tt_probes;
+                stats.tt_hits += more.tt_hits;
+            }
             let step = match out
                 .best
                 .filter(|&s| pos.is_legal(s))
@@ -793,5 +894,73 @@ impl EngineAgent {
         }
         choice.stats.elapsed = started.elapsed();
         choice
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cohort_rules::{Side, Square, StepKind};
+
+    fn step(from: u8, to: u8) -> Option<Step> {
+        Some(Step {
+            from: Square::new(from, 0),
+            to: Square::new(to, 0),
+            kind: StepKind::Move,
+        })
+    }
+
+    fn out(best: Option<Step>, score: i32) -> search::Outcome_ {
+        search::Outcome_ {
+            best,
+            score,
+            pv: vec![],
+            depth: 5,
+        }
+    }
+
+    /// More time goes to a turn whose best step changed at the end, or whose score fell;
+    /// not to a settled one, nor to one whose search is too short to tell, nor to a won one.
+    #[test]
+    fn a_turn_is_critical_when_its_first_search_is_unsettled() {
+        let (a, b) = (step(1, 2), step(3, 4));
+        let settled = [(a, 10), (a, 12), (a, 11), (a, 14)];
+        assert!(!critical(&settled, &out(a, 14)));
+        // The best step changed at the last finished depth, or in the depth cut short.
+        let changed = [(a, 10), (a, 12), (a, 11), (b, 14)];
+        assert!(critical(&changed, &out(b, 14)));
+        assert!(critical(&settled, &out(b, 20)));
+        // The score fell by more than CRITICAL_FALL since two depths before.
+        let falling = [(a, 10), (a, 60), (a, 11), (a, 60 - CRITICAL_FALL - 1)];
+        assert!(critical(&falling, &out(a, 60 - CRITICAL_FALL - 1)));
+        let within = [(a, 10), (a, 60), (a, 11), (a, 60 - CRITICAL_FALL)];
+        assert!(!critical(&within, &out(a, 60 - CRITICAL_FALL)));
+        // Too few depths to tell; a won game needs no more time.
+        assert!(!critical(&changed[..2], &out(b, 12)));
+        assert!(!critical(&changed, &out(b, search::WIN - 5)));
+    }
+
+    /// The cap of a critical turn is three planned turns, at most a quarter of the clock,
+    /// never less than the planned time.
+    #[test]
+    fn a_critical_turn_may_take_three_planned_turns_within_a_quarter_of_the_clock() {
+        let c = Clock::new(30_000, 0);
+        assert_eq!(c.turn_time(Side::White), Duration::from_millis(1000));
+        assert_eq!(c.turn_cap(Side::White), Duration::from_millis(3000));
+        // Little left: the quarter binds.
+        let low = Clock {
+            left_ms: [30_000, 400],
+            inc_ms: [0, 1000],
+            turns_to_go: None,
+        };
+        assert_eq!(low.turn_time(Side::Black), Duration::from_millis(200));
+        assert_eq!(low.turn_cap(Side::Black), Duration::from_millis(200));
+        let mid = Clock {
+            left_ms: [30_000, 3000],
+            inc_ms: [0, 100],
+            turns_to_go: None,
+        };
+        assert_eq!(mid.turn_time(Side::Black), Duration::from_millis(175));
+        assert_eq!(mid.turn_cap(Side::Black), Duration::from_millis(525));
     }
 }

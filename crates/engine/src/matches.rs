@@ -18,8 +18,12 @@ pub struct GameRecord {
     /// "1-0", "0-1" or "1/2-1/2".
     pub result: String,
     pub reason: String,
-    /// Largest time a turn took beyond its limit, for White and for Black (0 if never).
+    /// Largest time a turn took beyond its limit, for White and for Black (0 if never; not
+    /// counted on a clock, where the clock judges).
     pub max_overrun: [Duration; 2],
+    /// On a clock: the least each side had left after a turn, increment included (0: it
+    /// ran out).
+    pub min_clock_ms: [Option<u64>; 2],
     /// Set if an agent offered an illegal step (it then loses).
     pub illegal: Option<String>,
     pub nodes: [u64; 2],
@@ -87,10 +91,13 @@ pub fn play_game(
         result: String::new(),
         reason: String::new(),
         max_overrun: [Duration::ZERO; 2],
+        min_clock_ms: [None; 2],
         illegal: None,
         nodes: [0; 2],
     };
     let mut reason = None;
+    // Played on time: the clocks the limits start with run for the whole game.
+    let mut clock = white_limits.clock.or(black_limits.clock);
     while game.result().is_none() && record.turns.len() < max_turns {
         let side = game.position().side_to_move();
         let (agent, limits): (&mut dyn Agent, &Limits) = match side {
@@ -99,10 +106,26 @@ pub fn play_game(
         };
         let mut turn_limits = limits.clone();
         turn_limits.seed = limits.seed.wrapping_add(record.turns.len() as u64 * 7919);
+        if let Some(c) = clock {
+            turn_limits.clock = Some(c);
+            turn_limits.time = Some(c.turn_time(side));
+        }
         let t = Instant::now();
         let choice = agent.choose_turn(&game, &turn_limits);
         let took = t.elapsed();
-        if let Some(limit) = limits.time {
+        if let Some(c) = clock.as_mut() {
+            // A turn that took longer than its clock had left loses the game, unplayed.
+            let s = side.index();
+            let ms = took.as_millis() as u64;
+            if ms > c.left_ms[s] {
+                record.min_clock_ms[s] = Some(0);
+                reason = Some((Outcome::Win(side.other()), "out of time".to_string()));
+                break;
+            }
+            c.left_ms[s] = c.left_ms[s] - ms + c.inc_ms[s];
+            let low = record.min_clock_ms[s].get_or_insert(c.left_ms[s]);
+            *low = (*low).min(c.left_ms[s]);
+        } else if let Some(limit) = limits.time {
             let o = &mut record.max_overrun[side.index()];
             *o = (*o).max(took.saturating_sub(limit));
         }

@@ -12,6 +12,7 @@ fn limits(nodes: u64, seed: u64) -> Limits {
         nodes: Some(nodes),
         seed,
         threads: 1,
+        clock: None,
     }
 }
 
@@ -146,4 +147,57 @@ fn engine_runs_the_last_chieftain_down_in_chieftain_chess() {
         );
         assert!(r.turns.len() < 90, "{text}: took {} turns", r.turns.len());
     }
+}
+
+/// On a clock (`Limits::clock`) a side whose turn takes longer than its clock has left
+/// loses, that turn unplayed; each turn is planned from the clock as it stands.
+#[test]
+fn a_side_whose_clock_runs_out_loses_the_game() {
+    /// Random turns, each after a pause longer than half the clock it starts with.
+    struct Slow(Vec<Option<std::time::Duration>>);
+    impl Agent for Slow {
+        fn name(&self) -> String {
+            "slow".into()
+        }
+        fn choose_turn(&mut self, game: &Game, limits: &Limits) -> cohort_engine::TurnChoice {
+            self.0.push(limits.time);
+            std::thread::sleep(std::time::Duration::from_millis(60));
+            agent("random", game.position().variant())
+                .unwrap()
+                .choose_turn(game, limits)
+        }
+    }
+    let v = cohort_rules::builtin("chieftain").unwrap();
+    let on_clock = Limits {
+        time: None,
+        nodes: None,
+        seed: 1,
+        threads: 1,
+        clock: Some(cohort_engine::Clock::new(100, 0)),
+    };
+    let mut slow = Slow(vec![]);
+    let mut quick = agent("random", &v).unwrap();
+    let r = play_game(
+        v.start(),
+        &mut slow,
+        &on_clock,
+        quick.as_mut(),
+        &on_clock,
+        40,
+    );
+    assert_eq!(
+        (r.result.as_str(), r.reason.as_str()),
+        ("0-1", "out of time")
+    );
+    // 100 ms, less 60 for the first turn: the second turn runs out, unplayed.
+    assert_eq!(r.turns.len(), 2, "{:?}", r.turns);
+    assert_eq!(r.min_clock_ms[0], Some(0));
+    assert!(
+        r.min_clock_ms[1].is_some_and(|ms| ms > 50),
+        "{:?}",
+        r.min_clock_ms
+    );
+    // Each turn was planned from the clock left: 100 ms, then less.
+    assert_eq!(slow.0.len(), 2);
+    assert!(slow.0[0] > slow.0[1], "{:?}", slow.0);
 }

@@ -102,12 +102,14 @@ fn solve_the_suite(threads: usize) {
                 nodes: None,
                 seed: 1,
                 threads,
+                clock: None,
             },
             None => Limits {
                 time: None,
                 nodes: Some(NODES),
                 seed: 1,
                 threads,
+                clock: None,
             },
         };
         let choice = engine.choose_turn(&game, &limits);

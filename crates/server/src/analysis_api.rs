@@ -370,6 +370,7 @@ async fn run(app: Arc<App>, mut a: Analysis, work: Vec<Work>) {
                         nodes: None,
                         seed: 1,
                         threads: 1,
+                        clock: None,
                     };
                     let choice = e.choose_turn(&w.game, &limits);
                     (e, point_of(&w, &choice))

@@ -142,6 +142,7 @@ async fn run_job(app: Arc<App>, job: AiJob, permit: Permit) {
             nodes: None,
             seed,
             threads: 1,
+            clock: None,
         };
         Some(agent.choose_turn(&game, &limits))
     });
