@@ -256,7 +256,12 @@ pub struct Searcher<'a> {
     /// Several threads: the root's steps after the first are shared among them
     /// (split.rs). None: this thread searches the whole tree.
     pub(crate) split: Option<&'a SplitRoot>,
+    /// Evaluations already made in this search, by position hash (`evaluate_cached`).
+    eval_cache: Vec<u64>,
 }
+
+/// Slots of a search's evaluation cache (a power of two; 512 KiB).
+const EVAL_CACHE: usize = 1 << 16;
 
 #[derive(Clone, Debug, Default)]
 pub struct Outcome_ {
@@ -289,7 +294,24 @@ impl<'a> Searcher<'a> {
             root_best: None,
             ultima: false,
             split: None,
+            eval_cache: vec![0; EVAL_CACHE],
         }
+    }
+
+    /// `evaluate`, remembered by position hash: a turn's steps made in another order reach
+    /// the same position, and in the command games the evaluation is most of a leaf's cost.
+    /// A slot holds the hash's upper half and the score; a slot of 0 matches nothing.
+    #[inline]
+    fn evaluate_cached<R: Rules>(&mut self, pos: &R) -> i32 {
+        let key = pos.hash();
+        let tag = key >> 32;
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+        if *slot != 0 && *slot >> 32 == tag {
+            return *slot as u32 as i32;
+        }
+        let v = evaluate(pos, self.weights);
+        *slot = tag << 32 | v as u32 as u64;
+        v
     }
 
     #[inline]
@@ -785,7 +807,7 @@ impl<'a> Searcher<'a> {
             pos.unmake(Step::END, undo);
             v
         } else {
-            evaluate(pos, self.weights)
+            self.evaluate_cached(pos)
         };
         if left == 0 || stand >= beta || self.check_stop() {
             return stand;
