@@ -330,12 +330,11 @@ fn finish(worker: &mut Option<JoinHandle<()>>, stop: &AtomicBool) {
     }
 }
 
-/// The rest of the side to move's turn, as the engine agent chooses it (one search per
-/// step, each with the time left), reporting `info` lines from each search. Always a
-/// complete turn: when stopped or out of time, the remaining steps are the first legal
-/// ones, `end` as soon as it is legal.
-/// The turn the engine plays (`Agent::choose_turn`: one search per step), with an `info`
-/// line for each finished depth of each step's search; a `stop` ends it at once.
+/// The rest of the side to move's turn, as the engine agent chooses it (`Agent::
+/// choose_turn`: one search per step, each with the time left, a critical turn longer on a
+/// clock), with an `info` line for each finished depth of each step's search. Always a
+/// complete turn: when stopped (`stop` ends it at once) or out of time, the remaining steps
+/// are the first legal ones, `end` as soon as it is legal.
 fn best_turn(game: &Game, limits: &Limits, max_depth: u32, stop: &AtomicBool) -> Vec<Step> {
     let mut engine = EngineAgent::new(game.position().variant());
     let started = Instant::now();
