@@ -114,6 +114,13 @@ impl Stats {
     pub fn nodes_per_second(&self) -> f64 {
         self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
+    /// Count a later search of the same turn in: its nodes and table probes (the depth and
+    /// time stay the first search's).
+    pub fn add_search(&mut self, more: &Stats) {
+        self.nodes += more.nodes;
+        self.tt_probes += more.tt_probes;
+        self.tt_hits += more.tt_hits;
+    }
     pub fn tt_hit_rate(&self) -> f64 {
         self.tt_hits as f64 / (self.tt_probes.max(1)) as f64
     }
@@ -865,10 +872,8 @@ impl EngineAgent {
                 if again.best.is_some() {
                     out = again;
                 }
-                stats.nodes += more.nodes;
+                stats.add_search(&more);
                 stats.depth = stats.depth.max(more.depth);
-                stats.tt_probes += more.tt_probes;
-                stats.tt_hits += more.tt_hits;
             }
             let step = match out
                 .best
@@ -883,9 +888,7 @@ impl EngineAgent {
                 choice.score = out.score;
                 choice.stats = stats;
             } else {
-                choice.stats.nodes += stats.nodes;
-                choice.stats.tt_probes += stats.tt_probes;
-                choice.stats.tt_hits += stats.tt_hits;
+                choice.stats.add_search(&stats);
             }
             pos.make(step);
             choice.steps.push(step);
