@@ -137,6 +137,8 @@ impl UnitBoard {
         self.board[to.index()] = id;
         self.occupied[s.index()].set(to);
         self.units[id as usize].square = to;
+        self.toggle_part(&u, from);
+        self.toggle_part(&u, to);
         self.hash ^= ZOBRIST.unit_moved(u.side, u.kind, u.group, from, to);
     }
 
@@ -154,7 +156,16 @@ impl UnitBoard {
         self.shared.clear(u.square);
         self.occupied[u.side.index()].clear(u.square);
         self.units[id as usize].alive = false;
+        self.toggle_part(&u, u.square);
         self.hash ^= Self::unit_key(&u);
+    }
+
+    /// Flip `u`'s square in the body model's index of parts (`UnitBoard::parts`).
+    #[inline(always)]
+    fn toggle_part(&mut self, u: &Unit, sq: Square) {
+        if let Some(role) = self.variant.pieces[u.kind as usize].role {
+            self.parts[u.side.index()][role as usize].toggle(sq);
+        }
     }
 
     /// A unit of `kind` enters from the side to move's pocket onto the empty square `to`.
@@ -172,6 +183,7 @@ impl UnitBoard {
             alive: true,
         };
         self.units.push(unit);
+        self.toggle_part(&unit, to);
         self.board[to.index()] = id;
         self.occupied[s].set(to);
         let n = self.pocket[s][kind as usize];
@@ -233,10 +245,19 @@ impl UnitBoard {
                 }
             }
             Change::Unit { id, square, alive } => {
+                let u = self.units[id as usize];
+                if u.alive {
+                    self.toggle_part(&u, u.square);
+                }
+                if alive {
+                    self.toggle_part(&u, square);
+                }
                 self.units[id as usize].square = square;
                 self.units[id as usize].alive = alive;
             }
-            Change::Dropped { side, kind, .. } => {
+            Change::Dropped { side, kind, to } => {
+                let u = self.units[self.units.len() - 1];
+                self.toggle_part(&u, to);
                 self.units.pop();
                 self.pocket[side.index()][kind as usize] += 1;
             }

@@ -72,7 +72,14 @@ pub struct UnitBoard {
     pub(crate) journal: Vec<Change>,
     /// Units of each kind each side has in hand (placement variants).
     pub(crate) pocket: [[u8; MAX_KINDS]; 2],
+    /// Index for the body model: the squares of each side's living units of each body role
+    /// (`BodyRole as usize`; pinned units included). Kept by `add_unit` and the stacked
+    /// primitives of journal.rs, the only ones the body model uses; empty in other models.
+    pub(crate) parts: [[Bitboard; BODY_ROLES]; 2],
 }
+
+/// How many body roles there are (`BodyRole`'s variants).
+pub(crate) const BODY_ROLES: usize = 6;
 
 /// The units of a board by id, inline: one slot per possible `u8` id, so that an id indexes
 /// without a bounds check or a pointer to follow (make and unmake touch a unit each step).
@@ -208,6 +215,7 @@ impl UnitBoard {
             shared: Bitboard::EMPTY,
             journal: Vec::with_capacity(256),
             pocket: [[0; MAX_KINDS]; 2],
+            parts: [[Bitboard::EMPTY; BODY_ROLES]; 2],
         }
     }
 
@@ -255,6 +263,9 @@ impl UnitBoard {
         self.board[unit.square.index()] = id;
         self.occupied[s].set(unit.square);
         self.groups[s][g].set(unit.square);
+        if let Some(role) = kind.role {
+            self.parts[s][role as usize].set(unit.square);
+        }
         self.units.push(unit);
         Ok(())
     }

@@ -9,12 +9,12 @@
 //! costs its own changes (no snapshot of the board and units).
 
 use crate::bitboard::{Bitboard, Square};
-use crate::command::flood;
+use crate::command::flood_connected as flood;
 use crate::error::Illegal;
 use crate::geometry::DIRECTIONS;
-use crate::outcome::{Outcome, Side};
+use crate::outcome::{Outcome, Side, NO_UNIT};
 use crate::step::{Step, StepKind};
-use crate::unit_board::UnitBoard;
+use crate::unit_board::{UnitBoard, MAX_UNITS};
 use crate::variant::BodyRole;
 
 /// One side's body parts as bitboards (pinned parts included: they still count for links).
@@ -31,26 +31,17 @@ impl UnitBoard {
         self.variant.pieces[self.units[id as usize].kind as usize].role
     }
 
+    /// `side`'s body, read from the index of parts (`UnitBoard::parts`).
+    #[inline(always)]
     fn body(&self, side: Side) -> Body {
-        let mut b = Body {
-            head: Bitboard::EMPTY,
-            torso: Bitboard::EMPTY,
-            hands_feet: Bitboard::EMPTY,
-            hair: Bitboard::EMPTY,
-            limbs: Bitboard::EMPTY,
-        };
-        for u in self.units.iter().filter(|u| u.alive && u.side == side) {
-            let set = match self.variant.pieces[u.kind as usize].role {
-                Some(BodyRole::Head) => &mut b.head,
-                Some(BodyRole::Torso) => &mut b.torso,
-                Some(BodyRole::Hand | BodyRole::Foot) => &mut b.hands_feet,
-                Some(BodyRole::Hair) => &mut b.hair,
-                Some(BodyRole::Limb) => &mut b.limbs,
-                None => continue,
-            };
-            set.set(u.square);
+        let p = &self.parts[side.index()];
+        Body {
+            head: p[BodyRole::Head as usize],
+            torso: p[BodyRole::Torso as usize],
+            hands_feet: p[BodyRole::Hand as usize] | p[BodyRole::Foot as usize],
+            hair: p[BodyRole::Hair as usize],
+            limbs: p[BodyRole::Limb as usize],
         }
-        b
     }
 
     /// Squares holding a unit of `side` that is pinned under an enemy Hand.
@@ -226,12 +217,27 @@ impl UnitBoard {
             if (doomed[0] | doomed[1]).is_empty() {
                 return;
             }
-            // Removed simultaneously: every violator of either side (judged before any goes).
-            for id in 0..self.units.len() as u8 {
-                let u = self.units[id as usize];
-                if u.alive && doomed[u.side.index()].has(u.square) {
-                    self.lift(id);
+            // Removed simultaneously: every violator of either side (judged before any goes),
+            // found from its square (a shared square holds one unit of each side), lifted in
+            // id order as the record of the step lists them.
+            let mut ids = [0u8; MAX_UNITS];
+            let mut n = 0;
+            for (s, set) in doomed.iter().enumerate() {
+                for sq in set.iter() {
+                    for id in [self.board[sq.index()], self.under[sq.index()]] {
+                        if id != NO_UNIT && self.units[id as usize].side.index() == s {
+                            ids[n] = id;
+                            n += 1;
+                        }
+                    }
                 }
+            }
+            if n == 0 {
+                return; // (cannot happen while `parts` holds the living units)
+            }
+            ids[..n].sort_unstable();
+            for &id in &ids[..n] {
+                self.lift(id);
             }
         }
     }
@@ -343,5 +349,63 @@ impl UnitBoard {
         } else {
             Illegal::MainMoveMade
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::step::StepList;
+
+    /// The index of parts as a scan of the living units would find it.
+    fn scanned(pos: &UnitBoard) -> [[Bitboard; crate::unit_board::BODY_ROLES]; 2] {
+        let mut parts = [[Bitboard::EMPTY; crate::unit_board::BODY_ROLES]; 2];
+        for u in pos.units.iter().filter(|u| u.alive) {
+            if let Some(role) = pos.variant.pieces[u.kind as usize].role {
+                parts[u.side.index()][role as usize].set(u.square);
+            }
+        }
+        parts
+    }
+
+    /// Random games of Lifeform (captures, pins, regulations, placements) keep `parts` equal
+    /// to a scan after every step and after taking each back.
+    #[test]
+    fn the_index_of_parts_follows_every_step_and_its_undo() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut removals = 0;
+        for id in ["lifeform", "lifeform-free"] {
+            let variant = crate::builtin(id).expect("a built-in variant");
+            for _game in 0..20 {
+                let mut pos = UnitBoard::parse(&variant, &variant.setup).expect("the start parses");
+                assert_eq!(pos.parts, scanned(&pos));
+                for _ in 0..300 {
+                    let mut list = StepList::new();
+                    pos.legal_steps(&mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let steps: Vec<Step> = list.iter().copied().collect();
+                    // Every step is tried and taken back, then one is kept.
+                    for &s in &steps {
+                        let before = pos.parts;
+                        let alive = pos.units.iter().filter(|u| u.alive).count();
+                        let undo = pos.make(s);
+                        assert_eq!(pos.parts, scanned(&pos), "after {s:?}");
+                        if pos.units.iter().filter(|u| u.alive).count() < alive {
+                            removals += 1;
+                        }
+                        pos.unmake(s, undo);
+                        assert_eq!(pos.parts, before, "after taking {s:?} back");
+                    }
+                    let s = steps[(seed % steps.len() as u64) as usize];
+                    pos.make(s);
+                }
+            }
+        }
+        assert!(removals > 100, "the games removed units {removals} times");
     }
 }
