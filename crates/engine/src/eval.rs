@@ -5,7 +5,7 @@
 //! command (a leaderless chesimal, a piece out of every Chieftain's range) count less, and
 //! a royal unit that enemy units can reach next turn is penalised.
 
-use cohort_rules::{Bitboard, Position, Rules, Side, Square, Unit, Variant};
+use cohort_rules::{Bitboard, BodyRole, Position, Rules, Side, Square, Unit, Variant};
 
 /// The score of a won game (a lost one is its negation); every evaluation stays well inside.
 pub const WIN: i32 = 1_000_000;
@@ -73,7 +73,14 @@ impl Weights {
                 }
             })
             .collect();
-        let royal = variant.pieces.iter().map(|p| p.royal).collect();
+        // Lifeform's Head and Torso are not royal in the rules (the body model judges the
+        // loss), but losing either loses the game: the evaluation presses on them and
+        // counts threats to them as it does for royal units.
+        let royal = variant
+            .pieces
+            .iter()
+            .map(|p| p.royal || matches!(p.role, Some(BodyRole::Head | BodyRole::Torso)))
+            .collect();
         Weights {
             value,
             royal,

@@ -308,3 +308,54 @@ fn hyper_captures_on_each_move_and_stops_at_seven() {
     assert_eq!(step_texts(&p), vec!["end".to_string()]);
     assert!(p.parse_step("a3-a4").unwrap_err().contains("7"));
 }
+
+/// `is_legal` on a `lead` step (the search asks it of stored steps) answers what the list of
+/// legal steps says: every own and enemy square, every mode, and a lead that names a
+/// destination, in the start position, a boxed-in Prince's and one mid-game.
+#[test]
+fn is_legal_agrees_with_the_listed_lead_steps() {
+    use cohort_rules::{Step, StepKind};
+    let boxed = fusion(
+        &[
+            ("a1", "C(1)"),
+            ("a2", "N(1)"),
+            ("b1", "N(1)"),
+            ("b2", "N(1)"),
+            ("h1", "K(2)"),
+        ],
+        &[],
+    );
+    let start = cohort_rules::builtin("chesimal-fusion-1").unwrap().start();
+    let mut later = start.clone();
+    for text in ["lead:e2", "e2-e4", "end", "lead:e11", "e11-e9", "end"] {
+        play(&mut later, text);
+    }
+    let modes = 3u8;
+    let (mut listed_total, mut asked) = (0, 0);
+    for p in [boxed, start, later] {
+        let mut list = StepList::new();
+        p.legal_steps(&mut list);
+        let listed: Vec<Step> = list.iter().copied().collect();
+        listed_total += listed.len();
+        for sq in (p.occupied(Side::White) | p.occupied(Side::Black)).iter() {
+            for mode in 0..=modes {
+                for to in [sq, cohort_rules::Square::new(0, 0)] {
+                    let step = Step {
+                        from: sq,
+                        to,
+                        kind: StepKind::Lead(mode),
+                    };
+                    asked += 1;
+                    assert_eq!(
+                        p.is_legal(step),
+                        listed.contains(&step),
+                        "{} in {}",
+                        p.step_text(step),
+                        p.to_text()
+                    );
+                }
+            }
+        }
+    }
+    assert!(listed_total >= 6 && asked > 300, "{listed_total} {asked}");
+}

@@ -39,6 +39,19 @@ impl UnitBoard {
         moved: Bitboard,
         moves: u8,
     ) -> Bitboard {
+        self.lead_movers_with(lead, mode, moved, moves, || self.lead_linked(lead))
+    }
+
+    /// `lead_movers_for` with the units linked to the leader given (asked only if needed).
+    #[inline(always)]
+    fn lead_movers_with(
+        &self,
+        lead: u8,
+        mode: u8,
+        moved: Bitboard,
+        moves: u8,
+        linked: impl FnOnce() -> Bitboard,
+    ) -> Bitboard {
         let m = &self.variant.lead_modes[mode as usize];
         let leader = &self.units[lead as usize];
         if !leader.alive || moves >= m.budget {
@@ -53,14 +66,22 @@ impl UnitBoard {
         if moves - self_moved as u8 >= m.others {
             return movers;
         }
-        let s = self.side.index();
-        let within = self.link_field(s, leader.group as usize, self.lead_links_any());
-        let linked = flood(Bitboard::from_square(at), within);
-        let mut others = linked & !moved & !Bitboard::from_square(at);
-        if m.activates != u16::MAX {
+        let mut others = linked() & !moved & !Bitboard::from_square(at);
+        // (A mode that activates every kind, like the King's, needs no look at the kinds.)
+        let every_kind = (1u32 << self.variant.pieces.len()) - 1;
+        if m.activates as u32 & every_kind != every_kind {
             others &= self.units_of_kinds(m.activates);
         }
         movers | others
+    }
+
+    /// The side to move's units linked to the leader `lead` where it stands now.
+    #[inline(always)]
+    fn lead_linked(&self, lead: u8) -> Bitboard {
+        let leader = &self.units[lead as usize];
+        let s = self.side.index();
+        let within = self.link_field(s, leader.group as usize, self.lead_links_any());
+        flood(Bitboard::from_square(leader.square), within)
     }
 
     /// The declared turn's movers (empty before `lead`).
@@ -91,8 +112,9 @@ impl UnitBoard {
 
     /// Whether leading with `lead` in `mode` leaves at least one legal unit move (RULES.md:
     /// a `lead` step is legal only then).
-    fn lead_has_move(&self, lead: u8, mode: u8) -> bool {
-        let movers = self.lead_movers_for(lead, mode, Bitboard::EMPTY, 0);
+    /// `linked`: the units linked to the leader (`lead_linked`), shared by its modes.
+    fn lead_has_move(&self, lead: u8, mode: u8, linked: Bitboard) -> bool {
+        let movers = self.lead_movers_with(lead, mode, Bitboard::EMPTY, 0, || linked);
         let s = self.side.index();
         let enemy = self.occupied[s ^ 1];
         let empty = self.variant.geometry.squares & !(self.occupied[s] | enemy);
@@ -106,6 +128,26 @@ impl UnitBoard {
         })
     }
 
+    /// Whether `lead` from `from` to `to` in `mode` is among `for_each_lead_step`'s steps
+    /// (asked of that one leader and mode only: the search tries stored steps often).
+    pub(crate) fn lead_is_legal(&self, from: Square, to: Square, mode: u8) -> bool {
+        if self.outcome.is_some() || self.turn.lead.leader != NO_UNIT || from != to {
+            return false;
+        }
+        let Some(m) = self.variant.lead_modes.get(mode as usize) else {
+            return false;
+        };
+        let id = self.board[from.index()];
+        if id == NO_UNIT {
+            return false;
+        }
+        let u = &self.units[id as usize];
+        u.side == self.side
+            && self.variant.pieces[u.kind as usize].leader
+            && m.leader == u.kind
+            && self.lead_has_move(id, mode, self.lead_linked(id))
+    }
+
     /// At a turn start: every legal `lead` step.
     pub(crate) fn for_each_lead_step(&self, mut f: impl FnMut(Step)) {
         if self.outcome.is_some() || self.turn.lead.leader != NO_UNIT {
@@ -116,8 +158,9 @@ impl UnitBoard {
             if !u.alive || u.side != side || !self.variant.pieces[u.kind as usize].leader {
                 continue;
             }
+            let linked = self.lead_linked(id as u8);
             for (mode, m) in self.variant.lead_modes.iter().enumerate() {
-                if m.leader == u.kind && self.lead_has_move(id as u8, mode as u8) {
+                if m.leader == u.kind && self.lead_has_move(id as u8, mode as u8, linked) {
                     f(Step {
                         from: u.square,
                         to: u.square,
@@ -227,7 +270,7 @@ impl UnitBoard {
             });
         };
         let id = self.board[sq.index()];
-        if !self.lead_has_move(id, index as u8) {
+        if !self.lead_has_move(id, index as u8, self.lead_linked(id)) {
             let why = Illegal::LeadWithoutMove.to_string();
             return refuse(Illegal::LeadWithoutMove, why);
         }

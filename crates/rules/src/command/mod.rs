@@ -100,7 +100,13 @@ impl UnitBoard {
             CommandModel::Lead { links_any_friendly } => {
                 let mut linked = Bitboard::EMPTY;
                 for u in self.units.iter() {
-                    if u.alive && u.side == side && self.variant.pieces[u.kind as usize].leader {
+                    // A leader already reached stands in a field flooded before: its own
+                    // (group fields are disjoint), so its flood would add nothing.
+                    if u.alive
+                        && u.side == side
+                        && self.variant.pieces[u.kind as usize].leader
+                        && !linked.has(u.square)
+                    {
                         let within = self.link_field(s, u.group as usize, links_any_friendly);
                         linked |= flood(Bitboard::from_square(u.square), within);
                     }
@@ -215,11 +221,7 @@ impl UnitBoard {
             return list.contains(step);
         }
         match step.kind {
-            StepKind::Lead(_) => {
-                let mut found = false;
-                self.for_each_lead_step(|s| found |= s == step);
-                found
-            }
+            StepKind::Lead(mode) => self.lead_is_legal(step.from, step.to, mode),
             StepKind::Pin | StepKind::Drop(_) | StepKind::Promote(_) | StepKind::Push(_) => false,
             StepKind::End => self.end_is_legal(),
             StepKind::Move => {
