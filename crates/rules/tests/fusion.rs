@@ -327,7 +327,14 @@ fn is_legal_agrees_with_the_listed_lead_steps() {
     );
     let start = cohort_rules::builtin("chesimal-fusion-1").unwrap().start();
     let mut later = start.clone();
-    for text in ["lead:b2:ortho", "b3-b4", "end", "lead:b11:ortho", "b10-b9", "end"] {
+    for text in [
+        "lead:b2:ortho",
+        "b3-b4",
+        "end",
+        "lead:b11:ortho",
+        "b10-b9",
+        "end",
+    ] {
         play(&mut later, text);
     }
     let modes = 3u8;
