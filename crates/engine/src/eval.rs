@@ -15,13 +15,9 @@ pub struct Weights {
     /// Value of each piece kind.
     pub value: Vec<i32>,
     pub royal: Vec<bool>,
-    /// Bonus per rank that a commanded unit has advanced, set by the engine when the game
-    /// has gone some turns without a capture (0 otherwise): a push to break locked fronts
-    /// before the quiet-turn rule draws the game.
-    pub advance: i32,
     /// Bonus per square that a unit is nearer the closest enemy royal unit, set by
     /// the engine when the opponent has little left but its royals (0 otherwise): a won game
-    /// is won only by running the last royals down, and a board-wide push leaves them behind.
+    /// is won only by running the last royals down.
     pub hunt: i32,
     /// Count threats to a royal unit from enemy units that are not under command now too:
     /// in the lead model (Fusion) a turn of up to nine steps links them before they strike.
@@ -84,7 +80,6 @@ impl Weights {
         Weights {
             value,
             royal,
-            advance: 0,
             hunt: 0,
             threats_from_any: variant.command.declared_leader(),
             pawn: variant.kind_of_letter('P'),
@@ -217,27 +212,6 @@ pub fn evaluate<R: Rules>(pos: &R, w: &Weights) -> i32 {
                 w.hunt
             };
             score[s] += k * (span - d);
-        }
-    }
-    if w.advance != 0 {
-        let ranks = geo.ranks as i32;
-        for u in units {
-            let s = u.side.index();
-            if commanded[s].has(u.square) {
-                let rank = u.square.rank() as i32;
-                let progress = if u.side == Side::White {
-                    rank
-                } else {
-                    ranks - 1 - rank
-                };
-                // Leaders follow more slowly: they must stay in reach of what they command.
-                let k = if w.royal[u.kind as usize] {
-                    w.advance / 2
-                } else {
-                    w.advance
-                };
-                score[s] += k * progress;
-            }
         }
     }
     // Royal units that enemy units could capture next turn: only enemies within three

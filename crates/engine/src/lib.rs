@@ -437,13 +437,8 @@ pub struct EngineAgent {
     /// (docs/benchmarks.md), hence not the default.
     long_turns: bool,
     /// The range model with three or more leaders (Chieftain Chess) and the lead model
-    /// (Chesimal Fusion): the hunt when far ahead, and the push (`push_when_quiet`); see
-    /// `adapt_to`.
+    /// (Chesimal Fusion): the hunt when far ahead; see `adapt_to`.
     locking_fronts: bool,
-    /// Push forward after three turns without a capture (Chieftain Chess only). In Chesimal
-    /// Fusion the engine without the push scored 60-32-8 (+200 +- 61) against 114ee5a,
-    /// with it 29-55-16 (+45 +- 46); the hunt stays.
-    push_when_quiet: bool,
     /// The chain model (Chesimals): turns of up to a dozen steps of one side, where plain
     /// alpha-beta prunes little; late quiet steps inside a turn are searched shallower first.
     reduce_in_turn: bool,
@@ -497,7 +492,6 @@ impl EngineAgent {
         EngineAgent {
             long_turns: false,
             locking_fronts: many_leaders_in_range(variant) || lead_model(variant),
-            push_when_quiet: many_leaders_in_range(variant),
             reduce_in_turn: chain_model(variant)
                 || lead_model(variant)
                 || many_leaders_in_range(variant)
@@ -524,28 +518,23 @@ impl EngineAgent {
         }
     }
 
-    /// Set the evaluation for the state of `game` as `choose_turn` does (Chieftain Chess: run
-    /// the enemy royals down when far ahead, push forward when the quiet-turn rule nears);
-    /// the table is cleared when the evaluation changes.
+    /// Set the evaluation for the state of `game` as `choose_turn` does (Chieftain Chess and
+    /// Chesimal Fusion: run the enemy royals down when far ahead); the table is cleared when
+    /// the evaluation changes.
     pub fn adapt_to(&mut self, game: &Game) {
         self.seen = game.repeatable_turn_starts().to_vec();
-        // Only in games of big Chieftain armies (measured in docs/benchmarks.md, where the
-        // push made Chesimals II weaker). Far ahead in material: run the enemy royals down
-        // (a push leaves them behind, and the quiet-turn rule then draws a won game).
-        // Otherwise, long without a capture: push forward before the quiet-turn rule draws
-        // the game (the fronts lock).
-        let quiet_rule = game.position().variant().quiet_turns > 0;
-        let (advance, hunt) = if !self.locking_fronts {
-            (0, 0)
-        } else if far_ahead(game.position(), &self.weights) {
-            (0, 20)
-        } else if self.push_when_quiet && quiet_rule && game.quiet_turns() >= 3 {
-            (80, 0)
+        // Far ahead in material: run the enemy royals down (otherwise the army stands on
+        // the far side, the last royals wander behind it and the quiet-turn rule draws a won
+        // game). There was also a push forward after three turns without a capture (80 a
+        // rank): it beat `greedy`, but against 114ee5a the engine without it scored +177
+        // instead of +104 in Chieftain Chess and +200 instead of +45 in Fusion
+        // (docs/benchmarks.md, nineteenth session), so it went.
+        let hunt = if self.locking_fronts && far_ahead(game.position(), &self.weights) {
+            20
         } else {
-            (0, 0)
+            0
         };
-        if advance != self.weights.advance || hunt != self.weights.hunt {
-            self.weights.advance = advance;
+        if hunt != self.weights.hunt {
             self.weights.hunt = hunt;
             self.table.clear();
         }
