@@ -5,7 +5,9 @@
 //! command (a leaderless chesimal, a piece out of every Chieftain's range) count less, and
 //! a royal unit that enemy units can reach next turn is penalised.
 
-use cohort_rules::{Bitboard, BodyRole, Position, Rules, Side, Square, Unit, Variant};
+use cohort_rules::{
+    Bitboard, BodyRole, CommandModel, Position, Rules, Side, Square, Unit, Variant,
+};
 
 /// The score of a won game (a lost one is its negation); every evaluation stays well inside.
 pub const WIN: i32 = 1_000_000;
@@ -72,10 +74,11 @@ impl Weights {
         // Lifeform's Head and Torso are not royal in the rules (the body model judges the
         // loss), but losing either loses the game: the evaluation presses on them and
         // counts threats to them as it does for royal units.
+        let body = variant.command == CommandModel::Body;
         let royal = variant
             .pieces
             .iter()
-            .map(|p| p.royal || matches!(p.role, Some(BodyRole::Head | BodyRole::Torso)))
+            .map(|p| p.royal || body && matches!(p.role, Some(BodyRole::Head | BodyRole::Torso)))
             .collect();
         Weights {
             value,

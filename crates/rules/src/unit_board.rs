@@ -73,8 +73,9 @@ pub struct UnitBoard {
     /// Units of each kind each side has in hand (placement variants).
     pub(crate) pocket: [[u8; MAX_KINDS]; 2],
     /// Index for the body model: the squares of each side's living units of each body role
-    /// (`BodyRole as usize`; pinned units included). Kept by `add_unit` and the stacked
-    /// primitives of journal.rs, the only ones the body model uses; empty in other models.
+    /// (`BodyRole as usize`; pinned units included). Set by `add_unit` and kept by the
+    /// stacked primitives of journal.rs, the only ones the body model uses; only the body
+    /// model reads it (elsewhere a role flag means nothing and the index is not kept).
     pub(crate) parts: [[Bitboard; BODY_ROLES]; 2],
 }
 
