@@ -17,16 +17,9 @@ fn fusion(white: &[(&str, &str)], black: &[(&str, &str)]) -> Position {
     pos("chesimal-fusion-1", &place(16, 12, &units, 'w'))
 }
 
-fn step_texts(p: &Position) -> Vec<String> {
-    let mut list = StepList::new();
-    p.legal_steps(&mut list);
-    list.iter().map(|s| p.step_text(*s)).collect()
-}
-
-#[test]
-fn lead_is_legal_only_when_a_unit_move_follows() {
-    // The Prince on a1 is boxed in by its own Knights, which a Prince never activates.
-    let p = fusion(
+/// The Prince on a1 boxed in by its own Knights, which a Prince never activates; a King on h1.
+fn boxed_prince() -> Position {
+    fusion(
         &[
             ("a1", "C(1)"),
             ("a2", "N(1)"),
@@ -35,7 +28,18 @@ fn lead_is_legal_only_when_a_unit_move_follows() {
             ("h1", "K(2)"),
         ],
         &[],
-    );
+    )
+}
+
+fn step_texts(p: &Position) -> Vec<String> {
+    let mut list = StepList::new();
+    p.legal_steps(&mut list);
+    list.iter().map(|s| p.step_text(*s)).collect()
+}
+
+#[test]
+fn lead_is_legal_only_when_a_unit_move_follows() {
+    let p = boxed_prince();
     let steps = step_texts(&p);
     assert!(steps.contains(&"lead:h1".to_string()), "{steps:?}");
     assert!(!steps.iter().any(|s| s.starts_with("lead:a1")), "{steps:?}");
@@ -315,16 +319,7 @@ fn hyper_captures_on_each_move_and_stops_at_seven() {
 #[test]
 fn is_legal_agrees_with_the_listed_lead_steps() {
     use cohort_rules::{Step, StepKind};
-    let boxed = fusion(
-        &[
-            ("a1", "C(1)"),
-            ("a2", "N(1)"),
-            ("b1", "N(1)"),
-            ("b2", "N(1)"),
-            ("h1", "K(2)"),
-        ],
-        &[],
-    );
+    let boxed = boxed_prince();
     let start = cohort_rules::builtin("chesimal-fusion-1").unwrap().start();
     let mut later = start.clone();
     for text in [
