@@ -9,7 +9,7 @@
 //! costs its own changes (no snapshot of the board and units).
 
 use crate::bitboard::{Bitboard, Square};
-use crate::command::flood_connected as flood;
+use crate::command::flood_connected;
 use crate::error::Illegal;
 use crate::geometry::DIRECTIONS;
 use crate::outcome::{Outcome, Side, NO_UNIT};
@@ -24,6 +24,31 @@ struct Body {
     hands_feet: Bitboard,
     hair: Bitboard,
     limbs: Bitboard,
+}
+
+/// The parts of one side's body that break a regulation (RULES.md section 6).
+struct Unlinked {
+    /// Limbs not linked to the Torso (next to it, or through adjacent Limbs).
+    limbs: Bitboard,
+    /// Hands and Feet with no linked Limb next to them (the Torso itself is not enough).
+    hands_feet: Bitboard,
+    /// Hair not next to the Head, Torso, a Hand or a Foot, nor to Hair that is.
+    hair: Bitboard,
+}
+
+impl Body {
+    /// What the regulations would remove of this body; `body_problem` names the first.
+    #[inline(always)]
+    fn unlinked(&self) -> Unlinked {
+        let linked = flood_connected(self.torso.king_dilate() & self.limbs, self.limbs);
+        let anchors = self.head | self.torso | self.hands_feet;
+        let hair = flood_connected(self.hair & anchors.king_dilate(), self.hair);
+        Unlinked {
+            limbs: self.limbs & !linked,
+            hands_feet: self.hands_feet & !linked.king_dilate(),
+            hair: self.hair & !hair,
+        }
+    }
 }
 
 impl UnitBoard {
@@ -88,17 +113,16 @@ impl UnitBoard {
         if left > 0 {
             return Some(format!("{left} piece(s) still to place"));
         }
-        let b = self.body(side);
+        let bad = self.body(side).unlinked();
         let geo = &self.variant.geometry;
         let name = |sq| geo.square_name(sq);
-        let linked = flood(b.torso.king_dilate() & b.limbs, b.limbs);
-        if let Some(sq) = (b.limbs & !linked).first() {
+        if let Some(sq) = bad.limbs.first() {
             return Some(format!(
                 "the Limb on {} is not linked to the Torso (next to it, or through adjacent Limbs)",
                 name(sq)
             ));
         }
-        if let Some(sq) = (b.hands_feet & !linked.king_dilate()).first() {
+        if let Some(sq) = bad.hands_feet.first() {
             let what = self.unit_at(sq).map_or("piece".into(), |u| {
                 self.variant.pieces[u.kind as usize].name.clone()
             });
@@ -107,8 +131,7 @@ impl UnitBoard {
                 name(sq)
             ));
         }
-        let anchors = b.head | b.torso | b.hands_feet;
-        if let Some(sq) = (b.hair & !flood(b.hair & anchors.king_dilate(), b.hair)).first() {
+        if let Some(sq) = bad.hair.first() {
             return Some(format!(
                 "the Hair on {} is not linked to the Head, Torso, a Hand or a Foot",
                 name(sq)
@@ -204,15 +227,8 @@ impl UnitBoard {
         loop {
             let mut doomed = [Bitboard::EMPTY; 2];
             for side in [Side::White, Side::Black] {
-                let b = self.body(side);
-                // Limbs linked to the Torso: adjacent to it, or through adjacent Limbs.
-                let linked = flood(b.torso.king_dilate() & b.limbs, b.limbs);
-                // Hands and Feet need a linked Limb next to them (the Torso itself is not enough).
-                let bad = (b.limbs & !linked) | (b.hands_feet & !linked.king_dilate());
-                // Hair: next to the Head, Torso, a Hand or a Foot, or to Hair that is.
-                let anchors = b.head | b.torso | b.hands_feet;
-                let bad = bad | (b.hair & !flood(b.hair & anchors.king_dilate(), b.hair));
-                doomed[side.index()] = bad;
+                let bad = self.body(side).unlinked();
+                doomed[side.index()] = bad.limbs | bad.hands_feet | bad.hair;
             }
             if (doomed[0] | doomed[1]).is_empty() {
                 return;
