@@ -15,6 +15,7 @@ pub mod game;
 pub mod geometry;
 pub mod interface;
 mod journal;
+mod load;
 pub mod movement;
 mod notation;
 pub mod outcome;
@@ -35,14 +36,12 @@ pub use error::{Illegal, PlayError, StepError};
 pub use family::{AnyUndo, BodyGame, ChessmaGame, CommandGame, FideGame, Position, Visit};
 pub use game::{EndReason, Game};
 pub use interface::Rules;
+pub use load::{builtin_variants, parse_variants, variant_warnings};
 pub use outcome::{Outcome, Side, Unit};
 pub use rules_text::RulesText;
 pub use step::{Step, StepKind, StepList};
 pub use unit_board::{PositionError, TurnState, Undo, UnitBoard};
-pub use variant::{
-    builtin_variants, parse_variants, variant_warnings, BodyRole, CommandModel, LeadMode, Variant,
-    VariantError,
-};
+pub use variant::{BodyRole, CommandModel, LeadMode, Variant, VariantError};
 
 use std::sync::Arc;
 

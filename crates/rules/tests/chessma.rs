@@ -2,7 +2,7 @@
 //! inventor's worked examples (read at test time), and a test per settled point and per
 //! open question X1-X8, each on a position built for it.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

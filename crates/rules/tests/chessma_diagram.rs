@@ -3,7 +3,7 @@
 //! lies on one board; twin rows 1/1' and 8/8'; the corners z0 i0 z9 i9), not from the Betza
 //! letters on the 10x12 frame. The expected squares are worked out by hand from 7.1-7.4.
 
-mod common;
+use crate::common;
 
 use cohort_rules::diagram::{kind_targets, piece_diagram};
 use cohort_rules::{builtin, Bitboard, Position, Rules, Side};

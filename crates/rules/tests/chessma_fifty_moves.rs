@@ -6,7 +6,7 @@
 use cohort_rules::Rules;
 use cohort_rules::{Effects, Game, Position, Side, StepList};
 
-mod common;
+use crate::common;
 use common::chessma_pos as pos;
 
 /// The legal steps of the side to move from `from` (any square when None), with what each

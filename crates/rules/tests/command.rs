@@ -1,7 +1,7 @@
 //! Command rules: the chesimal chain to the leader (RULES.md section 2) and Chieftain
 //! activation (section 5), plus what ends a game mid-turn.
 
-mod common;
+use crate::common;
 use cohort_rules::Rules;
 use cohort_rules::{Outcome, Side, StepList};
 use common::*;

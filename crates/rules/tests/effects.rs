@@ -3,7 +3,7 @@
 //! board and pockets after it. This is the one place that still compares boards: as a test of
 //! the report, which everything else reads instead.
 
-mod common;
+use crate::common;
 use cohort_rules::Rules;
 use cohort_rules::{builtin_variants, Effect, Effects, Position, Side, Square, StepList};
 use common::Rng;

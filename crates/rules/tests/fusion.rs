@@ -1,6 +1,6 @@
 //! Chesimal Fusion I (RULES.md section 4) and Chesimals 0.75 (section 3), a test per rule.
 
-mod common;
+use crate::common;
 use cohort_rules::Rules;
 use cohort_rules::{Outcome, Position, Side, StepList};
 use common::*;

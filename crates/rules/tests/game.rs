@@ -1,6 +1,6 @@
 //! Games: the draw rules of RULES.md section 8, loss without a legal turn, undo in a turn.
 
-mod common;
+use crate::common;
 use cohort_rules::Rules;
 use cohort_rules::{builtin_variants, parse_variants, EndReason, Game, Outcome, Position, Side};
 use common::*;

@@ -1,7 +1,7 @@
 //! Lifeform Chess, a test per rule and ruling of RULES.md section 6 (and NOTATION.md's
 //! Lifeform section). Letters: K Head, Q Torso, B Hand, N Foot, R Hair, P Limb.
 
-mod common;
+use crate::common;
 use cohort_rules::Rules;
 use cohort_rules::{Outcome, Position, Side, StepList};
 use common::*;

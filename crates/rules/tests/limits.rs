@@ -1,7 +1,7 @@
 //! Regression tests for what used to fail after a variant loaded, and for positions whose
 //! game is already over (NOTATION.md: no legal steps).
 
-mod common;
+use crate::common;
 use cohort_rules::Rules;
 use cohort_rules::{
     builtin, builtin_variants, parse_variants, perft::perft, Outcome, Position, Side, StepList,

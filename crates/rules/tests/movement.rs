@@ -1,7 +1,7 @@
 //! RULES.md section 1, piece by piece, in real variants: blocked slides, leaps over occupied
 //! squares, the inclusive third-square rule, the bent general, capture by replacement.
 
-mod common;
+use crate::common;
 use common::*;
 
 // mini-Chieftain boards: Chieftains are royal leaders with activation range 3, so a piece

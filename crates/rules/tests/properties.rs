@@ -2,7 +2,7 @@
 //! position and its hash exactly, the incremental hash equals the hash from scratch, and
 //! position strings round-trip at every turn start.
 
-mod common;
+use crate::common;
 use cohort_rules::Rules;
 use cohort_rules::{builtin_variants, Position, StepList};
 use common::Rng;

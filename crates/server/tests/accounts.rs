@@ -3,7 +3,7 @@
 //! request from another site acting for a logged-in player, no seat moving without its token,
 //! and every error of the new routes answered in JSON.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

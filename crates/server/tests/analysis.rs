@@ -11,7 +11,7 @@ use cohort_server::sched::Class;
 use cohort_server::{App, Config};
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 use common::*;
 
 async fn open(tag: &str, config: Config) -> Arc<App> {

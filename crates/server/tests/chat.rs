@@ -3,7 +3,7 @@
 //! lines kept across a restart, and lines delivered over the room's WebSocket, also from
 //! another instance on the same PostgreSQL database.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! time running from the stored timestamps, the AI's thinking counts on its clock, and a flag
 //! fall in a rated game changes both ratings.
 
-mod common;
+use crate::common;
 
 use cohort_rules::Rules;
 use std::time::Duration;

@@ -13,7 +13,7 @@ use cohort_server::store::{now_ms, GameRow, Store};
 use cohort_server::{App, Config};
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 use common::*;
 
 const TINY: &str = "# a 6x6 Chieftain game

@@ -8,7 +8,7 @@ use cohort_server::error::Code;
 use cohort_server::App;
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 use common::*;
 
 /// A step of a White unit, after `first`, that the rules refuse because the unit belongs to

@@ -6,7 +6,7 @@ use axum::http::StatusCode;
 use cohort_server::App;
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 use common::*;
 
 /// The removal lists as sorted (square, letter, side) triples.

@@ -11,7 +11,7 @@ use cohort_server::sched::Class;
 use cohort_server::{App, Config};
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 use common::*;
 
 fn config(max_time: u64, max_games: usize) -> Config {

@@ -3,7 +3,7 @@
 //! instance holding the game brings it up to date and sends the new view to its watchers
 //! (what its WebSocket forwards).
 
-mod common;
+use crate::common;
 use std::time::Duration;
 
 use axum::http::StatusCode;

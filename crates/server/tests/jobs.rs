@@ -3,7 +3,7 @@
 //! job, a lease that runs out is taken over and its old holder can no longer renew or finish
 //! it, and a store that closes gives its jobs back.
 
-mod common;
+use crate::common;
 use cohort_server::sched::Class;
 use cohort_server::store::Store;
 use common::{postgres_url, temp_db, with_fresh_database};

@@ -11,7 +11,7 @@ use cohort_server::store::{now_ms, GameRow};
 use cohort_server::App;
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 use common::*;
 
 /// A chess game between two people (one step a turn): its id and the two seats' tokens.

@@ -9,7 +9,7 @@ use cohort_rules::{builtin, Game};
 use cohort_server::App;
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 use common::*;
 
 /// A mini-Chieftain record of a few turns, written by the library from a real game.

@@ -6,7 +6,7 @@
 //! rating change before two turns; sessions purged and ended everywhere; security headers
 //! on every answer; every body limited; a time forfeit recorded as one.
 
-mod common;
+use crate::common;
 
 use cohort_rules::Rules;
 use std::time::{Duration, Instant};

@@ -8,7 +8,7 @@ use cohort_server::clock::{Clock, TimeControl};
 use cohort_server::live::LiveGame;
 use cohort_server::store::{now_ms, Change, GameRow, Store};
 
-mod common;
+use crate::common;
 use common::{postgres_url, with_fresh_database};
 
 fn row(id: &str, variant: &str) -> GameRow {

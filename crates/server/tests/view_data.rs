@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 use common::*;
 
 async fn game(app: &std::sync::Arc<cohort_server::App>, body: Value) -> (String, String, Value) {

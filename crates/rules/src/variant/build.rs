@@ -494,11 +494,7 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
         lead_modes,
         range_box,
     };
-    let variant = Arc::new(variant);
-    if let Err(e) = crate::Position::parse(&variant, &variant.setup) {
-        return Err(err(setup, e.to_string()));
-    }
-    Arc::try_unwrap(variant).map_err(|_| err(setup, "internal: setup kept a reference".into()))
+    Ok(variant)
 }
 
 impl VariantError {

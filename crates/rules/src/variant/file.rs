@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use super::build::build;
 use super::{CommandModel, Variant, VariantError};
-use crate::Rules;
 
 #[derive(Clone)]
 pub(super) struct Entry {
@@ -51,9 +50,30 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ),
 ];
 
+/// Reads a variant's setup as its family would, or says why it cannot. The family layer
+/// supplies it (this module does not know the families): `crate::parse_variants`.
+pub(crate) type SetupCheck<'a> = &'a dyn Fn(&Arc<Variant>) -> Result<(), String>;
+
+/// What the family layer tells the warnings about a variant's start position.
+pub(crate) struct SetupFacts {
+    /// Bit k: some unit of piece kind k stands on the board.
+    pub(crate) kinds_on_board: u64,
+    /// The game is already decided in the setup.
+    pub(crate) over: bool,
+    /// The side to move has no legal step in the setup.
+    pub(crate) no_step: bool,
+}
+
 /// Settings that load but make no sense together, or do nothing: (file, line, field, why).
-pub fn variant_warnings(file: &str, text: &str, known: &[Arc<Variant>]) -> Vec<VariantError> {
-    let Ok(variants) = parse_variants(file, text, known) else {
+/// `facts` describes a variant's start position (the family layer computes it).
+pub(crate) fn warnings_with(
+    file: &str,
+    text: &str,
+    known: &[Arc<Variant>],
+    check: SetupCheck,
+    facts: &dyn Fn(&Arc<Variant>) -> SetupFacts,
+) -> Vec<VariantError> {
+    let Ok(variants) = parse_variants_with(file, text, known, check) else {
         return vec![];
     };
     let Ok(sections) = split_sections(file, text) else {
@@ -100,9 +120,9 @@ pub fn variant_warnings(file: &str, text: &str, known: &[Arc<Variant>]) -> Vec<V
             }
         }
         // Pieces that never stand on the board: not in the setup, nothing to place.
-        let start = v.start();
+        let start = facts(v);
         for (kind, p) in v.pieces.iter().enumerate() {
-            let on_board = start.units().any(|u| u.kind as usize == kind);
+            let on_board = start.kinds_on_board & (1 << kind) != 0;
             let placed = v.placement.as_ref().is_some_and(|pl| pl.counts[kind] > 0);
             if !on_board && !placed {
                 let key = format!("piece {}", p.letter);
@@ -111,12 +131,12 @@ pub fn variant_warnings(file: &str, text: &str, known: &[Arc<Variant>]) -> Vec<V
                 }
             }
         }
-        if start.outcome().is_some() {
+        if start.over {
             if let Some(e) = sec.entries.iter().find(|e| e.key == "setup") {
                 out.push(warn(e, "the game is already over in this setup".into()));
             }
         }
-        if start.count_steps() == 0 && start.outcome().is_none() {
+        if start.no_step {
             if let Some(e) = sec.entries.iter().find(|e| e.key == "setup") {
                 out.push(warn(
                     e,
@@ -128,26 +148,29 @@ pub fn variant_warnings(file: &str, text: &str, known: &[Arc<Variant>]) -> Vec<V
     out
 }
 
-/// Parse a variant file. `known` are variants it may name as `base` (for example the built-ins).
-pub fn parse_variants(
+/// Parse a variant file. `known` are variants it may name as `base` (for example the
+/// built-ins); `check` reads each variant's setup.
+pub(crate) fn parse_variants_with(
     file: &str,
     text: &str,
     known: &[Arc<Variant>],
+    check: SetupCheck,
 ) -> Result<Vec<Arc<Variant>>, VariantError> {
     let builtin = if known.is_empty() {
         HashMap::new()
     } else {
         builtin_entries()
     };
-    parse_with(file, text, known, builtin).map(|(variants, _)| variants)
+    parse_with(file, text, known, builtin, check).map(|(variants, _)| variants)
 }
 
 /// The built-in variants and the merged entries of each (for user files that extend one
-/// with `base`), parsed once.
+/// with `base`), parsed once. Their setups are read by the family layer
+/// (`crate::builtin_variants`), which refuses to start on a bad one.
 static BUILTIN: std::sync::LazyLock<Parsed> = std::sync::LazyLock::new(|| {
     let (mut all, mut raw) = (Vec::new(), HashMap::new());
     for (file, text) in BUILTIN_FILES {
-        let (variants, entries) = parse_with(file, text, &[], raw)
+        let (variants, entries) = parse_with(file, text, &[], raw, &|_| Ok(()))
             .unwrap_or_else(|e| panic!("built-in variant file: {e}"));
         all.extend(variants);
         raw = entries;
@@ -167,6 +190,7 @@ fn parse_with(
     text: &str,
     known: &[Arc<Variant>],
     mut raw: HashMap<String, Vec<Entry>>,
+    check: SetupCheck,
 ) -> Result<Parsed, VariantError> {
     let sections = split_sections(file, text)?;
     let mut out: Vec<Arc<Variant>> = Vec::new();
@@ -206,9 +230,18 @@ fn parse_with(
                 format!("variant '{}' is defined twice", s.id),
             ));
         }
-        let v = build(file, s, &entries)?;
+        let v = Arc::new(build(file, s, &entries)?);
+        if let Err(message) = check(&v) {
+            let setup = entries.iter().find(|e| e.key == "setup");
+            return Err(VariantError {
+                file: setup.map_or_else(|| file.into(), |e| e.file.clone()),
+                line: setup.map_or(s.line, |e| e.line),
+                field: "setup".into(),
+                message,
+            });
+        }
         raw.insert(s.id.clone(), entries);
-        out.push(Arc::new(v));
+        out.push(v);
     }
     if out.is_empty() {
         return Err(VariantError {
@@ -221,8 +254,8 @@ fn parse_with(
     Ok((out, raw))
 }
 
-/// All built-in variants, in file order.
-pub fn builtin_variants() -> Vec<Arc<Variant>> {
+/// All built-in variants, in file order, their setups not yet read.
+pub(crate) fn builtin_unchecked() -> Vec<Arc<Variant>> {
     BUILTIN.0.clone()
 }
 

@@ -22,7 +22,8 @@ mod build;
 mod file;
 mod lead;
 
-pub use file::{builtin_variants, parse_variants, variant_warnings, BUILTIN_FILES};
+pub use file::BUILTIN_FILES;
+pub(crate) use file::{builtin_unchecked, parse_variants_with, warnings_with, SetupFacts};
 
 use std::fmt;
 use std::sync::Arc;
@@ -296,9 +297,6 @@ impl Variant {
         self.pieces
             .iter()
             .position(|p| p.letter == letter.to_ascii_uppercase())
-    }
-    pub fn start(self: &Arc<Self>) -> crate::Position {
-        crate::Position::parse(self, &self.setup).expect("setup validated at load")
     }
 }
 
