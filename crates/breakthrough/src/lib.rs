@@ -1,7 +1,8 @@
 //! Breakthrough as a Cohort game family, written outside the rules crate against its public
 //! interface only (`cohort_rules::Rules`): its own board (two 64-bit sets), its own undo and
-//! hash, its own game end. Perft, the engine's search and the match runner take it as they
-//! take the built-in families (tests/breakthrough.rs).
+//! hash, its own game end. It is registered once (`FAMILY`, listed in crates/families) and
+//! is then played everywhere a built-in family is: perft, matches, analysis, records, the
+//! server and the web.
 //!
 //! Rules: each side has 16 pawns on its first two ranks. A pawn steps one square forward,
 //! straight or diagonally, onto an empty square, and captures diagonally forward only. A
@@ -10,15 +11,25 @@
 use std::sync::{Arc, LazyLock};
 
 use cohort_rules::{
-    parse_variants, Bitboard, Effect, Effects, EndReason, Outcome, Rules, Side, Square, Step,
-    StepList, Unit, Variant,
+    Bitboard, Effect, Effects, EndReason, FamilyEntry, Outcome, OutsideGame, PositionError, Rules,
+    Side, Square, Step, StepList, Unit, Variant,
 };
 
-/// The variant data (board, piece, value): read once.
+/// The family as the registry knows it: `family = breakthrough` in a variant file.
+pub static FAMILY: FamilyEntry = FamilyEntry {
+    name: "breakthrough",
+    variant_files: &[("breakthrough.ini", include_str!("breakthrough.ini"))],
+    parse: |variant, text| Breakthrough::parse(variant, text).map(OutsideGame::new),
+};
+
+/// The end reasons of its own.
+const FAR_RANK: EndReason = EndReason::Family("a pawn reached the far rank");
+const NO_PAWNS: EndReason = EndReason::Family("every enemy pawn taken");
+
+/// The variant data of the built-in `breakthrough` (board, piece, value): read once.
 static VARIANT: LazyLock<Arc<Variant>> = LazyLock::new(|| {
-    parse_variants("breakthrough.ini", include_str!("breakthrough.ini"), &[])
-        .expect("breakthrough.ini is a valid variant file")
-        .remove(0)
+    cohort_rules::register(&FAMILY);
+    cohort_rules::builtin("breakthrough").expect("breakthrough.ini defines breakthrough")
 });
 
 /// Zobrist keys: a pawn of each side on each square, and the side to move.
@@ -55,13 +66,25 @@ const RANK_1: u64 = 0xFF;
 const RANK_8: u64 = RANK_1 << 56;
 
 /// A Breakthrough position. Squares are a1 = 0 .. h8 = 63.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Breakthrough {
+    variant: Arc<Variant>,
     pawns: [u64; 2],
     side: Side,
     outcome: Option<Outcome>,
     hash: u64,
 }
+
+/// Two positions are equal when their pawns, side, outcome and hash are (the variant is
+/// data, shared).
+impl PartialEq for Breakthrough {
+    fn eq(&self, other: &Self) -> bool {
+        (self.pawns, self.side, self.outcome, self.hash)
+            == (other.pawns, other.side, other.outcome, other.hash)
+            && Arc::ptr_eq(&self.variant, &other.variant)
+    }
+}
+impl Eq for Breakthrough {}
 
 /// What `unmake` needs: whether the step captured, and the outcome before it.
 #[derive(Copy, Clone, Debug)]
@@ -85,7 +108,13 @@ impl Breakthrough {
 
     /// A position from its pawn sets (bit i = square i, a1 = 0).
     pub fn from_sets(white: u64, black: u64, side: Side) -> Breakthrough {
+        Breakthrough::on(&VARIANT, white, black, side)
+    }
+
+    /// A position of `variant` (a variant of this family) from its pawn sets.
+    fn on(variant: &Arc<Variant>, white: u64, black: u64, side: Side) -> Breakthrough {
         let mut b = Breakthrough {
+            variant: variant.clone(),
             pawns: [white, black & !white],
             side,
             outcome: None,
@@ -113,14 +142,62 @@ impl Breakthrough {
         h
     }
 
+    /// Read a position as `to_text` writes it: ranks from 8 down, `P` White, `p` Black,
+    /// digits for empty runs, then `w` or `b`.
+    pub fn parse(variant: &Arc<Variant>, text: &str) -> Result<Breakthrough, PositionError> {
+        let bad = |what: String| Err(PositionError(format!("{what} in '{text}'")));
+        let mut words = text.split_whitespace();
+        let (Some(board), side, None) = (words.next(), words.next(), words.next()) else {
+            return bad("expected the board and the side to move".into());
+        };
+        let side = match side {
+            Some("w") => Side::White,
+            Some("b") => Side::Black,
+            other => {
+                return bad(format!(
+                    "side to move '{}' is not w or b",
+                    other.unwrap_or("")
+                ))
+            }
+        };
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != 8 {
+            return bad(format!("{} ranks, expected 8", rows.len()));
+        }
+        let mut pawns = [0u64; 2];
+        for (i, row) in rows.iter().enumerate() {
+            let rank = 7 - i as u32;
+            let mut file = 0u32;
+            for c in row.chars() {
+                match c {
+                    '1'..='8' => file += c as u32 - '0' as u32,
+                    'P' | 'p' if file < 8 => {
+                        pawns[(c == 'p') as usize] |= 1 << (rank * 8 + file);
+                        file += 1;
+                    }
+                    _ => return bad(format!("'{c}' on rank {}", rank + 1)),
+                }
+            }
+            if file != 8 {
+                return bad(format!("rank {} has {file} squares, expected 8", rank + 1));
+            }
+        }
+        Ok(Breakthrough::on(variant, pawns[0], pawns[1], side))
+    }
+
     /// A side that reached the far rank, or took every enemy pawn, has won.
     fn decided(&self) -> Option<Outcome> {
-        if self.pawns[0] & RANK_8 != 0 || self.pawns[1] == 0 {
-            Some(Outcome::Win(Side::White))
-        } else if self.pawns[1] & RANK_1 != 0 || self.pawns[0] == 0 {
-            Some(Outcome::Win(Side::Black))
-        } else {
-            None
+        self.decision().map(|(o, _)| o)
+    }
+
+    fn decision(&self) -> Option<(Outcome, EndReason)> {
+        let win = |s: Side, r| Some((Outcome::Win(s), r));
+        match () {
+            _ if self.pawns[0] & RANK_8 != 0 => win(Side::White, FAR_RANK),
+            _ if self.pawns[1] & RANK_1 != 0 => win(Side::Black, FAR_RANK),
+            _ if self.pawns[1] == 0 => win(Side::White, NO_PAWNS),
+            _ if self.pawns[0] == 0 => win(Side::Black, NO_PAWNS),
+            _ => None,
         }
     }
 
@@ -143,13 +220,16 @@ impl Rules for Breakthrough {
     type Undo = BreakthroughUndo;
 
     fn variant(&self) -> &Arc<Variant> {
-        &VARIANT
+        &self.variant
     }
     fn side_to_move(&self) -> Side {
         self.side
     }
     fn outcome(&self) -> Option<Outcome> {
         self.outcome
+    }
+    fn end_reason(&self) -> EndReason {
+        self.decision().map_or(EndReason::Victory, |(_, r)| r)
     }
     fn at_turn_start(&self) -> bool {
         true

@@ -3,8 +3,8 @@
 //! search, and matches through the match runner.
 
 use cohort_breakthrough::Breakthrough;
-use cohort_engine::matches::play_on;
-use cohort_engine::{EngineAgent, Limits};
+use cohort_engine::matches::play_game;
+use cohort_engine::{EngineAgent, Limits, RandomAgent};
 use cohort_rules::perft::{count, count_made, divide_of};
 use cohort_rules::{Effect, Effects, Outcome, Rules, Side, Square, Step, StepList};
 
@@ -206,36 +206,45 @@ fn the_engine_searches_it_and_takes_a_win() {
 
 #[test]
 fn matches_play_it_and_the_engine_beats_random_play() {
-    let engine = EngineAgent::new(Breakthrough::start().variant());
-    let limits = Limits {
+    // Through the one game layer (`Game`, `play_game`, records) that plays every family.
+    cohort_rules::register(&cohort_breakthrough::FAMILY);
+    let variant = cohort_rules::builtin("breakthrough").expect("a registered family's variant");
+    let mut engine = EngineAgent::new(&variant);
+    let limits = |seed| Limits {
         time: None,
         nodes: Some(3_000),
-        seed: 7,
+        seed,
         threads: 1,
         clock: None,
     };
-    let mut rng = Rng(42);
     let mut engine_wins = 0;
-    for game in 0..6 {
-        let mut think = |p: &Breakthrough| engine.turn_on(p, &limits).steps;
-        let mut random = |p: &Breakthrough| {
-            let mut list = StepList::new();
-            p.legal_steps(&mut list);
-            vec![list.as_slice()[rng.below(list.len())]]
-        };
+    for game in 0..6u64 {
         let engine_side = if game % 2 == 0 {
             Side::White
         } else {
             Side::Black
         };
-        let result = if engine_side == Side::White {
-            play_on(Breakthrough::start(), &mut think, &mut random, 200)
+        let (l, r) = (limits(7 + game), limits(42 + game));
+        let record = if engine_side == Side::White {
+            play_game(variant.start(), &mut engine, &l, &mut RandomAgent, &r, 200)
         } else {
-            play_on(Breakthrough::start(), &mut random, &mut think, 200)
+            play_game(variant.start(), &mut RandomAgent, &l, &mut engine, &r, 200)
         };
-        assert!(!result.turns.is_empty());
-        if result.outcome == Some(Outcome::Win(engine_side)) {
+        assert!(!record.turns.is_empty());
+        assert!(record.illegal.is_none(), "{:?}", record.illegal);
+        let won = if engine_side == Side::White {
+            "1-0"
+        } else {
+            "0-1"
+        };
+        if record.result == won {
             engine_wins += 1;
+            assert!(
+                ["a pawn reached the far rank", "every enemy pawn taken"]
+                    .contains(&record.reason.as_str()),
+                "the family's own end: {}",
+                record.reason
+            );
         }
     }
     assert_eq!(

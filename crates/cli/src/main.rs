@@ -304,6 +304,8 @@ struct Fail(String);
 type Res<T> = Result<T, Fail>;
 
 fn main() -> ExitCode {
+    // Every family from outside the rules crate is playable by every command.
+    cohort_families::register();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {

@@ -62,6 +62,8 @@ fn pack_step(s: Option<Step>) -> u64 {
     let (tag, arg) = match s.kind {
         StepKind::Move => (1u64, 0u64),
         StepKind::End => (2, 0),
+        // The tag's three bits are all taken: a pass is the turn-closing tag's second form.
+        StepKind::Pass => (2, 1),
         StepKind::Pin => (3, 0),
         StepKind::Drop(k) => (4, k as u64),
         StepKind::Promote(k) => (5, k as u64),
@@ -79,6 +81,7 @@ fn unpack_step(v: u64) -> Option<Step> {
     let arg = (v >> 3) as u8;
     let kind = match v & 7 {
         1 => StepKind::Move,
+        2 if arg == 1 => StepKind::Pass,
         2 => StepKind::End,
         3 => StepKind::Pin,
         4 => StepKind::Drop(arg),

@@ -43,6 +43,13 @@ pub enum Effect {
     },
     /// A removed unit of `kind` went to `side`'s pocket (Chessma 84's enclosure).
     Pocketed { side: Side, kind: u8 },
+    /// A unit changed side where it stands (Ataxx: the mover's neighbours turn). `side` is
+    /// its side after the step.
+    SideChanged {
+        side: Side,
+        kind: u8,
+        square: Square,
+    },
     /// Lifeform: a Hand arrived on this enemy unit, which stays on its square, pinned.
     Pinned {
         side: Side,

@@ -12,11 +12,19 @@ use crate::interface::Rules;
 use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::step::{Step, StepKind, StepList};
 use crate::unit_board::{PositionError, Undo, UnitBoard};
-use crate::variant::{CommandModel, NoLegalTurn, Variant};
+use crate::variant::{NoLegalTurn, Variant};
 use std::sync::Arc;
 
 pub use crate::chess::{FideGame, FideUndo};
 pub use crate::chessma::{ChessmaGame, ChessmaUndo};
+pub use crate::outside::{OutsideGame, OutsideUndo};
+
+/// The families a variant may name: the built-in ones and those registered.
+fn known_families() -> String {
+    let mut all: Vec<&str> = crate::variant::BUILT_IN_FAMILIES.to_vec();
+    all.extend(crate::registry::family_names());
+    all.join(", ")
+}
 
 /// Work generic over the family: `Position::visit` calls `visit` with the concrete type.
 pub trait Visit {
@@ -31,20 +39,26 @@ pub enum Position {
     Body(BodyGame),
     Fide(FideGame),
     Chessma(ChessmaGame),
+    /// A family registered from outside this crate (registry.rs), behind one object.
+    Outside(OutsideGame),
 }
 
 impl Position {
     /// Read a position string of `variant` (NOTATION.md): FEN for FIDE chess, Chessma 84's
     /// own form, the unit board's form for every other game.
     pub fn parse(variant: &Arc<Variant>, text: &str) -> Result<Position, PositionError> {
-        if variant.fide {
-            FideGame::parse(variant, text).map(Position::Fide)
-        } else if variant.is_chessma() {
-            ChessmaGame::parse(variant, text).map(Position::Chessma)
-        } else if variant.command == CommandModel::Body {
-            UnitBoard::parse(variant, text).map(|b| Position::Body(BodyGame(b)))
-        } else {
-            UnitBoard::parse(variant, text).map(|b| Position::Command(CommandGame(b)))
+        match variant.family.as_str() {
+            "fide" => FideGame::parse(variant, text).map(Position::Fide),
+            "chessma" => ChessmaGame::parse(variant, text).map(Position::Chessma),
+            "body" => UnitBoard::parse(variant, text).map(|b| Position::Body(BodyGame(b))),
+            "command" => UnitBoard::parse(variant, text).map(|b| Position::Command(CommandGame(b))),
+            name => match crate::registry::family(name) {
+                Some(family) => (family.parse)(variant, text).map(Position::Outside),
+                None => Err(PositionError(format!(
+                    "no game family '{name}' is registered (known: {})",
+                    known_families()
+                ))),
+            },
         }
     }
 
@@ -55,6 +69,7 @@ impl Position {
             Position::Body(g) => work.visit(g),
             Position::Fide(g) => work.visit(g),
             Position::Chessma(g) => work.visit(g),
+            Position::Outside(g) => work.visit(g),
         }
     }
 
@@ -63,7 +78,7 @@ impl Position {
         match self {
             Position::Command(g) => Some(&g.0),
             Position::Body(g) => Some(&g.0),
-            Position::Fide(_) | Position::Chessma(_) => None,
+            Position::Fide(_) | Position::Chessma(_) | Position::Outside(_) => None,
         }
     }
 
@@ -221,6 +236,7 @@ pub enum AnyUndo {
     Board(Undo),
     Fide(FideUndo),
     Chessma(ChessmaUndo),
+    Outside(OutsideUndo),
 }
 
 /// Calls `$call` on the family inside `$self` (the enum's one dispatch).
@@ -231,6 +247,7 @@ macro_rules! each {
             Position::Body($g) => $call,
             Position::Fide($g) => $call,
             Position::Chessma($g) => $call,
+            Position::Outside($g) => $call,
         }
     };
 }
@@ -247,6 +264,9 @@ impl Rules for Position {
     }
     fn outcome(&self) -> Option<Outcome> {
         each!(self, g => g.outcome())
+    }
+    fn end_reason(&self) -> EndReason {
+        each!(self, g => g.end_reason())
     }
     fn at_turn_start(&self) -> bool {
         each!(self, g => g.at_turn_start())
@@ -277,6 +297,7 @@ impl Rules for Position {
             Position::Body(g) => g.make_if_legal(step).map(AnyUndo::Board),
             Position::Fide(g) => g.make_if_legal(step).map(AnyUndo::Fide),
             Position::Chessma(g) => g.make_if_legal(step).map(AnyUndo::Chessma),
+            Position::Outside(g) => g.make_if_legal(step).map(AnyUndo::Outside),
         }
     }
     fn has_legal_step(&self) -> bool {
@@ -288,6 +309,7 @@ impl Rules for Position {
             Position::Body(g) => AnyUndo::Board(g.make(step)),
             Position::Fide(g) => AnyUndo::Fide(g.make(step)),
             Position::Chessma(g) => AnyUndo::Chessma(g.make(step)),
+            Position::Outside(g) => AnyUndo::Outside(g.make(step)),
         }
     }
     fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> AnyUndo {
@@ -296,6 +318,7 @@ impl Rules for Position {
             Position::Body(g) => AnyUndo::Board(g.make_reporting(step, fx)),
             Position::Fide(g) => AnyUndo::Fide(g.make_reporting(step, fx)),
             Position::Chessma(g) => AnyUndo::Chessma(g.make_reporting(step, fx)),
+            Position::Outside(g) => AnyUndo::Outside(g.make_reporting(step, fx)),
         }
     }
     fn unmake(&mut self, step: Step, undo: AnyUndo) {
@@ -304,6 +327,7 @@ impl Rules for Position {
             (Position::Body(g), AnyUndo::Board(u)) => g.unmake(step, u),
             (Position::Fide(g), AnyUndo::Fide(u)) => g.unmake(step, u),
             (Position::Chessma(g), AnyUndo::Chessma(u)) => g.unmake(step, u),
+            (Position::Outside(g), AnyUndo::Outside(u)) => g.unmake(step, u),
             _ => panic!("an undo record of another family"),
         }
     }

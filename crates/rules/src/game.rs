@@ -119,7 +119,7 @@ impl Game {
                 alive: false,
             }));
         if let Some(outcome) = self.position.outcome() {
-            self.result = Some((outcome, EndReason::Victory));
+            self.result = Some((outcome, self.position.end_reason()));
         } else if self.position.side_to_move() != side {
             self.turn_ended();
         } else if self.position.count_steps() == 0 {
@@ -198,7 +198,7 @@ impl Game {
     fn judge_turn_start(&mut self) {
         let pos = &self.position;
         if let Some(o) = pos.outcome() {
-            self.result = Some((o, EndReason::Victory));
+            self.result = Some((o, pos.end_reason()));
         } else if !pos.has_legal_step() {
             self.result = Some(pos.without_steps());
         } else if let Some(reason) = pos.automatic_draw() {

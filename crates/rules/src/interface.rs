@@ -28,13 +28,19 @@ use crate::variant::Variant;
 /// decides the legal steps (the turn state too); once `outcome` is set there is no legal step.
 pub trait Rules: Clone + Send + Sync + 'static {
     /// What `unmake` needs to take a step back.
-    type Undo: Copy + Send;
+    type Undo: Copy + Send + Sync;
 
     /// The variant this position plays (its pieces, values, board).
     fn variant(&self) -> &Arc<Variant>;
     fn side_to_move(&self) -> Side;
     /// Set when a victory condition was met, possibly in the middle of a turn.
     fn outcome(&self) -> Option<Outcome>;
+    /// Why the game ended, once a step set `outcome`: the built-in families' victory
+    /// conditions are `Victory`; a family with ends of its own names them
+    /// (`EndReason::Family`).
+    fn end_reason(&self) -> EndReason {
+        EndReason::Victory
+    }
     /// True at the start of a turn (no step of it made yet). One-move families: always.
     fn at_turn_start(&self) -> bool;
     /// Zobrist key of the position and its turn state, kept as steps are made.

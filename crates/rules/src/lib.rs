@@ -19,7 +19,9 @@ mod load;
 pub mod movement;
 mod notation;
 pub mod outcome;
+mod outside;
 pub mod perft;
+pub mod registry;
 pub mod rules_text;
 mod sheets;
 pub mod step;
@@ -33,11 +35,15 @@ pub use bitboard::{Bitboard, Square};
 pub use describe::{CommandView, LeaderView, LeadingView};
 pub use effects::{Effect, Effects};
 pub use error::{Illegal, PlayError, StepError};
-pub use family::{AnyUndo, BodyGame, ChessmaGame, CommandGame, FideGame, Position, Visit};
+pub use family::{
+    AnyUndo, BodyGame, ChessmaGame, CommandGame, FideGame, OutsideGame, OutsideUndo, Position,
+    Visit,
+};
 pub use game::{EndReason, Game};
 pub use interface::Rules;
 pub use load::{builtin_variants, parse_variants, variant_warnings};
 pub use outcome::{Outcome, Side, Unit};
+pub use registry::{register, FamilyEntry};
 pub use rules_text::RulesText;
 pub use step::{Step, StepKind, StepList};
 pub use unit_board::{PositionError, TurnState, Undo, UnitBoard};

@@ -34,7 +34,8 @@ pub fn parse_variants(
     parse_variants_with(file, text, known, &check_setup)
 }
 
-/// All built-in variants, in file order, each setup read by its family once.
+/// All built-in variants, in file order, each setup read by its family once, then those of
+/// the registered families (registry.rs).
 pub fn builtin_variants() -> Vec<Arc<Variant>> {
     static CHECKED: LazyLock<Vec<Arc<Variant>>> = LazyLock::new(|| {
         let all = builtin_unchecked();
@@ -45,7 +46,9 @@ pub fn builtin_variants() -> Vec<Arc<Variant>> {
         }
         all
     });
-    CHECKED.clone()
+    let mut all = CHECKED.clone();
+    all.extend(crate::registry::registered_variants());
+    all
 }
 
 /// Settings that load but make no sense together, or do nothing: (file, line, field, why).

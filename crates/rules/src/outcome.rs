@@ -78,6 +78,8 @@ pub enum EndReason {
     /// Called off by a player before both sides had played a turn: no winner (the outcome
     /// is `Draw`, but records write no result and servers rate nothing).
     Aborted,
+    /// An end of a family's own, in its words (Ataxx: "the board is full").
+    Family(&'static str),
 }
 
 impl EndReason {
@@ -95,6 +97,7 @@ impl EndReason {
             EndReason::Agreement => "agreement",
             EndReason::Resignation => "resignation",
             EndReason::Aborted => "aborted",
+            EndReason::Family(words) => words,
         }
     }
 }

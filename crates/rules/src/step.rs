@@ -31,6 +31,9 @@ pub enum StepKind {
     /// Chessma 84: a Pusher's push along the named sheet (`f3-e4/A`), where the push would
     /// end differently on the other sheet.
     Push(u8),
+    /// The side to move passes its turn (`pass`): a family whose side without a move passes
+    /// (Ataxx). `from` and `to` are square 0.
+    Pass,
 }
 
 impl Step {
@@ -38,6 +41,12 @@ impl Step {
         from: Square::from_index(0),
         to: Square::from_index(0),
         kind: StepKind::End,
+    };
+
+    pub const PASS: Step = Step {
+        from: Square::from_index(0),
+        to: Square::from_index(0),
+        kind: StepKind::Pass,
     };
 
     #[inline(always)]

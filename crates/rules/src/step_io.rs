@@ -14,6 +14,7 @@ impl UnitBoard {
         let geo = &self.variant.geometry;
         match step.kind {
             StepKind::End => "end".into(),
+            StepKind::Pass => "pass".into(),
             StepKind::Lead(mode) => self.lead_text(step, mode),
             StepKind::Drop(kind) => format!(
                 "{}@{}",

@@ -189,6 +189,8 @@ impl App {
 
     /// [`App::open`] with the given limits.
     pub async fn open_with(database: &str, config: Config) -> Result<Arc<App>, ServeError> {
+        // The families from outside the rules crate, before any stored game is replayed.
+        cohort_families::register();
         let mut config = config;
         if !config.trusted_proxies.is_empty() {
             config.behind_proxy = true;

@@ -277,6 +277,7 @@ pub fn step_fields(
     let letter = |k: u8| Value::from(v.pieces[k as usize].letter.to_string());
     let (kind, from, to) = match s.kind {
         StepKind::End => ("end", Value::Null, Value::Null),
+        StepKind::Pass => ("pass", Value::Null, Value::Null),
         StepKind::Drop(_) => ("drop", Value::Null, name(s.to)),
         StepKind::Move => ("move", name(s.from), name(s.to)),
         StepKind::Pin => ("pin", name(s.from), name(s.to)),

@@ -222,7 +222,11 @@ impl UnitBoard {
         }
         match step.kind {
             StepKind::Lead(mode) => self.lead_is_legal(step.from, step.to, mode),
-            StepKind::Pin | StepKind::Drop(_) | StepKind::Promote(_) | StepKind::Push(_) => false,
+            StepKind::Pin
+            | StepKind::Drop(_)
+            | StepKind::Promote(_)
+            | StepKind::Push(_)
+            | StepKind::Pass => false,
             StepKind::End => self.end_is_legal(),
             StepKind::Move => {
                 self.occupied[self.side.index()].has(step.from)
@@ -247,8 +251,12 @@ impl UnitBoard {
                 }
                 StepKind::End => self.end_turn(),
                 StepKind::Lead(mode) => self.make_lead(step.from, mode),
-                StepKind::Pin | StepKind::Drop(_) | StepKind::Promote(_) | StepKind::Push(_) => {
-                    unreachable!("pins and drops exist only in Lifeform")
+                StepKind::Pin
+                | StepKind::Drop(_)
+                | StepKind::Promote(_)
+                | StepKind::Push(_)
+                | StepKind::Pass => {
+                    unreachable!("not a step of the unit-moving command models")
                 }
             },
         }

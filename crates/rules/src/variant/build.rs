@@ -227,7 +227,41 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
     }
     let groups: Vec<Group> = groups.into_iter().map(|g| g.1).collect();
 
-    let command_entry = require("command")?;
+    // `family` names the family that plays the variant: a built-in one (`command`, the
+    // default, also `body`, `fide` and `chessma`, which `command = body` and `rules = ...`
+    // say too) or one registered from outside the rules crate, whose variants need no
+    // `command` (they are played one step a turn unless their family says otherwise).
+    let family_entry = get("family");
+    if let Some(e) = family_entry {
+        let ok = !e.value.is_empty()
+            && e.value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !ok {
+            return Err(err(
+                e,
+                format!(
+                    "bad family name '{}': use letters, digits, '-' and '_'",
+                    e.value
+                ),
+            ));
+        }
+    }
+    let implied = |value: &str| {
+        family_entry.map(|e| Entry {
+            value: value.into(),
+            ..e.clone()
+        })
+    };
+    let implied_command = match (get("command"), family_entry.map(|e| e.value.as_str())) {
+        (Some(_), _) | (None, None | Some("command")) => None,
+        (None, Some("body")) => implied("body"),
+        (None, Some(_)) => implied("single"),
+    };
+    let command_entry = match &implied_command {
+        Some(e) => e,
+        None => require("command")?,
+    };
     let command = match command_entry.value.as_str() {
         "single" => CommandModel::Single,
         "chain" => {
@@ -298,7 +332,11 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
         }
     };
     let mut chessma = None;
-    let fide = match get("rules") {
+    let implied_rules = match (get("rules"), family_entry.map(|e| e.value.as_str())) {
+        (None, Some(name @ ("fide" | "chessma"))) => implied(name),
+        _ => None,
+    };
+    let fide = match implied_rules.as_ref().or(get("rules")) {
         None => false,
         Some(e) if e.value == "chessma" => {
             if command != CommandModel::Single || geometry.sheets.len() != 2 {
@@ -334,6 +372,42 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
             ))
         }
     };
+    let built_in = if fide {
+        "fide"
+    } else if chessma.is_some() {
+        "chessma"
+    } else if command == CommandModel::Body {
+        "body"
+    } else {
+        "command"
+    };
+    let family = match family_entry {
+        None => built_in.to_string(),
+        Some(e) if BUILT_IN_FAMILIES.contains(&e.value.as_str()) => {
+            if e.value != built_in {
+                return Err(err(
+                    e,
+                    format!(
+                        "family = {} disagrees with the other fields, which make a {built_in} game",
+                        e.value
+                    ),
+                ));
+            }
+            e.value.clone()
+        }
+        Some(e) => {
+            if built_in != "command" || command != CommandModel::Single {
+                return Err(err(
+                    e,
+                    format!(
+                        "family = {} plays by its own rules: drop 'rules' and 'command'",
+                        e.value
+                    ),
+                ));
+            }
+            e.value.clone()
+        }
+    };
     let victory = match get("victory") {
         None => Victory::CaptureRoyals,
         Some(e) if e.value == "royals" => Victory::CaptureRoyals,
@@ -355,7 +429,9 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
             "command = body needs victory = body".into(),
         ));
     }
-    if victory == Victory::CaptureRoyals && !pieces.iter().any(|p| p.royal) {
+    // A family from outside the rules crate judges its own ends.
+    let own_ends = !BUILT_IN_FAMILIES.contains(&family.as_str());
+    if victory == Victory::CaptureRoyals && !own_ends && !pieces.iter().any(|p| p.royal) {
         return Err(
             missing("piece").with_message("no piece is flagged royal, so nobody could win".into())
         );
@@ -471,6 +547,7 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
     let name = require("name")?.value.clone();
     let variant = Variant {
         id: s.id.clone(),
+        family,
         name,
         summary: get("summary").map(|e| e.value.clone()).unwrap_or_default(),
         reconstructed: get("reconstructed")

@@ -329,6 +329,7 @@ pub(super) const FIELDS: &[&str] = &[
     "files",
     "ranks",
     "command",
+    "family",
     "links",
     "cap",
     "reactivate",

@@ -242,6 +242,9 @@ pub struct Group {
 
 pub struct Variant {
     pub id: String,
+    /// The family that plays it (`family`): `command`, `body`, `fide`, `chessma`, or the
+    /// name of a family registered from outside the rules crate (registry.rs).
+    pub family: String,
     pub name: String,
     pub summary: String,
     /// What is reconstructed rather than sourced (empty if nothing).
@@ -274,6 +277,9 @@ pub struct Variant {
     pub lead_modes: Vec<LeadMode>,
     pub(crate) range_box: Box<[Bitboard; 256]>,
 }
+
+/// The families of the rules crate itself; any other `family` is registered from outside.
+pub const BUILT_IN_FAMILIES: [&str; 4] = ["command", "body", "fide", "chessma"];
 
 impl PieceKind {
     /// The most destinations a unit of this kind can have on any square of the board, moves
