@@ -41,9 +41,9 @@ pub use family::{
 };
 pub use game::{EndReason, Game};
 pub use interface::Rules;
-pub use load::{builtin_variants, parse_variants, variant_warnings};
+pub use load::{builtin_variants, parse_variants, register, variant_warnings};
 pub use outcome::{Outcome, Side, Unit};
-pub use registry::{register, FamilyEntry};
+pub use registry::FamilyEntry;
 pub use rules_text::RulesText;
 pub use step::{Step, StepKind, StepList};
 pub use unit_board::{PositionError, TurnState, Undo, UnitBoard};

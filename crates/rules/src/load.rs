@@ -2,10 +2,11 @@
 //! family; the family that plays a variant reads its setup here, so a file whose setup its
 //! family cannot read is refused at load, on the setup's line.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, Mutex};
 
 use crate::family::Position;
 use crate::interface::Rules;
+use crate::registry::{self, FamilyEntry};
 use crate::variant::{
     builtin_unchecked, parse_variants_with, warnings_with, SetupFacts, Variant, VariantError,
 };
@@ -47,7 +48,7 @@ pub fn builtin_variants() -> Vec<Arc<Variant>> {
         all
     });
     let mut all = CHECKED.clone();
-    all.extend(crate::registry::registered_variants());
+    all.extend(registry::registered_variants());
     all
 }
 
@@ -63,4 +64,27 @@ pub fn variant_warnings(file: &str, text: &str, known: &[Arc<Variant>]) -> Vec<V
             no_step: start.outcome().is_none() && start.count_steps() == 0,
         }
     })
+}
+
+/// Register a family from outside this crate (a second registration of the same name
+/// changes nothing). Its variant files are read now: a bad file is a bug of the family
+/// crate, and panics here.
+pub fn register(entry: &'static FamilyEntry) {
+    // One registration at a time, whole: a second caller waits, then finds it done. (A
+    // family's `parse` must not register, or it would wait on itself.)
+    static REGISTERING: Mutex<()> = Mutex::new(());
+    let _one = REGISTERING.lock().unwrap_or_else(|e| e.into_inner());
+    if registry::family(entry.name).is_some() {
+        return;
+    }
+    // Listed before its files are read: their setups are read by the family itself.
+    registry::add(entry);
+    let mut variants = Vec::new();
+    for (file, text) in entry.variant_files {
+        match parse_variants(file, text, &builtin_variants()) {
+            Ok(v) => variants.extend(v),
+            Err(e) => panic!("family {}: {e}", entry.name),
+        }
+    }
+    registry::set_variants(entry.name, variants);
 }

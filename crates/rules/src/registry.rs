@@ -1,9 +1,10 @@
 //! Families registered from outside this crate. A family crate describes itself in a
 //! `FamilyEntry` (its name, its variant files, how it reads a position); the one list of
-//! families (crates/families) registers each entry once at start-up, and from then on its
-//! variants are built in everywhere: `builtin_variants`, `Variant::start`, `Position::parse`.
+//! families (crates/families) registers each entry once at start-up (`crate::register`,
+//! load.rs), and from then on its variants are built in everywhere: `builtin_variants`,
+//! `Variant::start`, `Position::parse`. This module only keeps the list.
 
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, RwLock};
 
 use crate::outside::OutsideGame;
 use crate::unit_board::PositionError;
@@ -22,31 +23,19 @@ pub struct FamilyEntry {
 /// The registered families and the variants of their files, parsed at registration.
 static REGISTERED: RwLock<Vec<(&'static FamilyEntry, Vec<Arc<Variant>>)>> = RwLock::new(Vec::new());
 
-/// Register a family (a second registration of the same name changes nothing). Its
-/// variant files are read now: a bad file is a bug of the family crate, and panics here.
-pub fn register(entry: &'static FamilyEntry) {
-    // One registration at a time, whole: a second caller waits, then finds it done. (A
-    // family's `parse` must not register, or it would wait on itself.)
-    static REGISTERING: Mutex<()> = Mutex::new(());
-    let _one = REGISTERING.lock().unwrap_or_else(|e| e.into_inner());
-    if family(entry.name).is_some() {
-        return;
-    }
-    // The entry is listed before its files are read: their setups are read by it.
+/// List a family, its variants not read yet (`crate::register` reads them and calls
+/// `set_variants`).
+pub(crate) fn add(entry: &'static FamilyEntry) {
     REGISTERED
         .write()
         .expect("the registry lock")
         .push((entry, Vec::new()));
-    let mut variants = Vec::new();
-    for (file, text) in entry.variant_files {
-        let known = crate::builtin_variants();
-        match crate::parse_variants(file, text, &known) {
-            Ok(v) => variants.extend(v),
-            Err(e) => panic!("family {}: {e}", entry.name),
-        }
-    }
+}
+
+/// The variants of a listed family's files.
+pub(crate) fn set_variants(name: &str, variants: Vec<Arc<Variant>>) {
     let mut all = REGISTERED.write().expect("the registry lock");
-    if let Some(slot) = all.iter_mut().find(|(e, _)| e.name == entry.name) {
+    if let Some(slot) = all.iter_mut().find(|(e, _)| e.name == name) {
         slot.1 = variants;
     }
 }
