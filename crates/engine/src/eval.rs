@@ -5,9 +5,7 @@
 //! command (a leaderless chesimal, a piece out of every Chieftain's range) count less, and
 //! a royal unit that enemy units can reach next turn is penalised.
 
-use cohort_rules::{
-    Bitboard, BodyRole, CommandModel, Position, Rules, Side, Square, Unit, Variant,
-};
+use cohort_rules::{Bitboard, Position, Rules, SearchProfile, Side, Square, Unit, Variant};
 
 /// The score of a won game (a lost one is its negation); every evaluation stays well inside.
 pub const WIN: i32 = 1_000_000;
@@ -41,6 +39,11 @@ pub enum Profile {
 
 impl Weights {
     pub fn new(variant: &std::sync::Arc<Variant>) -> Weights {
+        Weights::with_profile(variant, &variant.start().search_profile())
+    }
+
+    /// The weights for a variant whose family gave this search profile.
+    pub fn with_profile(variant: &std::sync::Arc<Variant>, profile: &SearchProfile) -> Weights {
         // Mobility of each kind alone in the middle of an empty board of this variant.
         let geo = &variant.geometry;
         let centre = Square::new(geo.files / 2, geo.ranks / 2);
@@ -71,24 +74,17 @@ impl Weights {
                 }
             })
             .collect();
-        // Lifeform's Head and Torso are not royal in the rules (the body model judges the
-        // loss), but losing either loses the game: the evaluation presses on them and
-        // counts threats to them as it does for royal units.
-        let body = variant.command == CommandModel::Body;
-        let royal = variant
-            .pieces
-            .iter()
-            .map(|p| p.royal || body && matches!(p.role, Some(BodyRole::Head | BodyRole::Torso)))
-            .collect();
+        // The vital kinds are pressed on and their threats counted as royal units' are
+        // (Lifeform's Head and Torso are not royal in the rules, but losing either loses).
         Weights {
             value,
-            royal,
+            royal: profile.vital.clone(),
             hunt: 0,
-            threats_from_any: variant.command.declared_leader(),
-            pawn: variant.kind_of_letter('P'),
+            threats_from_any: profile.threats_from_any,
+            pawn: profile.pawn,
             // Ultima captures threaten in ways the command profile's attack maps do not
             // see, and its mobility probes cost too much there: material and king safety.
-            profile: if variant.ultima_captures() {
+            profile: if profile.material_only {
                 Profile::Material
             } else {
                 Profile::Command

@@ -390,15 +390,6 @@ impl Agent for GreedyAgent {
     }
 }
 
-/// How many leaders a side starts with (the variant is symmetric).
-fn leaders_at_start(variant: &Arc<Variant>) -> usize {
-    variant
-        .start()
-        .units()
-        .filter(|u| u.side == cohort_rules::Side::White && variant.pieces[u.kind as usize].leader)
-        .count()
-}
-
 /// Whether the side to move has at least twice the opponent's material, royal units
 /// not counted.
 fn far_ahead(pos: &Position, w: &Weights) -> bool {
@@ -413,21 +404,6 @@ fn far_ahead(pos: &Position, w: &Weights) -> bool {
     mine > 0 && theirs * 2 <= mine
 }
 
-/// A turn moves one group's units (Chesimals).
-fn chain_model(variant: &Arc<Variant>) -> bool {
-    variant.command.one_group_a_turn()
-}
-
-/// A declared leader spends its activations (Chesimal Fusion): long turns.
-fn lead_model(variant: &Arc<Variant>) -> bool {
-    variant.command.declared_leader()
-}
-
-/// Leaders that command within a range, three or more a side (Chieftain Chess).
-fn many_leaders_in_range(variant: &Arc<Variant>) -> bool {
-    variant.command.range().is_some() && leaders_at_start(variant) >= 3
-}
-
 /// Turn-aware alpha-beta over steps with iterative deepening (search.rs).
 pub struct EngineAgent {
     weights: Weights,
@@ -436,12 +412,14 @@ pub struct EngineAgent {
     /// step search finds no decisive tactic. Measured weaker than the plain engine so far
     /// (docs/benchmarks.md), hence not the default.
     long_turns: bool,
-    /// The range model with three or more leaders (Chieftain Chess) and the lead model
-    /// (Chesimal Fusion): the hunt when far ahead; see `adapt_to`.
+    /// Fronts lock (three or more leaders with a range, Chieftain Chess; the lead model,
+    /// Chesimal Fusion): the hunt when far ahead; see `adapt_to`.
     locking_fronts: bool,
-    /// The chain model (Chesimals): turns of up to a dozen steps of one side, where plain
-    /// alpha-beta prunes little; late quiet steps inside a turn are searched shallower first.
+    /// Long turns (Chesimals: up to a dozen steps of one side), where plain alpha-beta
+    /// prunes little; late quiet steps inside a turn are searched shallower first.
     reduce_in_turn: bool,
+    /// A turn is one step: its first search may take all of the turn's time.
+    one_step_turns: bool,
     /// Kept across searches (and turns); shared by the search threads.
     table: search::Table,
     /// Quiescence looks for captures off the destination square too (`Searcher::ultima`).
@@ -489,14 +467,14 @@ const ULTIMA_QUIESCENCE: bool = false;
 
 impl EngineAgent {
     pub fn new(variant: &Arc<Variant>) -> EngineAgent {
+        // The family says what its game is like; the engine tests no model.
+        let profile = variant.start().search_profile();
         EngineAgent {
             long_turns: false,
-            locking_fronts: many_leaders_in_range(variant) || lead_model(variant),
-            reduce_in_turn: chain_model(variant)
-                || lead_model(variant)
-                || many_leaders_in_range(variant)
-                || variant.command.stacked_units(),
-            weights: Weights::new(variant),
+            locking_fronts: profile.locking_fronts,
+            reduce_in_turn: profile.reduce_in_turn,
+            one_step_turns: profile.one_step_turns,
+            weights: Weights::with_profile(variant, &profile),
             table: search::Table::new(18),
             ultima: ULTIMA_QUIESCENCE && variant.ultima_captures(),
             max_depth: 64,
@@ -513,7 +491,7 @@ impl EngineAgent {
     /// The engine with the turn planner for long turns (the `planner` agent).
     pub fn with_planner(variant: &Arc<Variant>) -> EngineAgent {
         EngineAgent {
-            long_turns: chain_model(variant) || many_leaders_in_range(variant),
+            long_turns: variant.start().search_profile().long_turns,
             ..EngineAgent::new(variant)
         }
     }
@@ -791,11 +769,7 @@ impl EngineAgent {
         // One search per step of the turn, each with the time left, so that every step is
         // chosen knowing the steps already made. The first search gets most of the budget;
         // where a turn is one step, all of it (a margin kept for the answer to go out).
-        let first_share = if pos.variant().command.one_step_turns() {
-            (9, 10)
-        } else {
-            (3, 5)
-        };
+        let first_share = if self.one_step_turns { (9, 10) } else { (3, 5) };
         // On a clock, a turn whose first search is unsettled may take up to the clock's cap
         // (`critical`); the steps after it then share what is left of the cap.
         let cap = limits

@@ -10,6 +10,7 @@ use crate::effects::Effects;
 use crate::error::{Illegal, StepError};
 use crate::interface::Rules;
 use crate::outcome::{EndReason, Outcome, Side, Unit};
+use crate::profile::SearchProfile;
 use crate::step::{Step, StepKind, StepList};
 use crate::unit_board::{PositionError, Undo, UnitBoard};
 use crate::variant::{NoLegalTurn, Variant};
@@ -164,6 +165,9 @@ macro_rules! generic_board_family {
             fn without_steps(&self) -> (Outcome, EndReason) {
                 no_legal_turn(&self.0)
             }
+            fn search_profile(&self) -> SearchProfile {
+                self.0.search_profile()
+            }
             #[inline(always)]
             fn unit_at(&self, sq: Square) -> Option<Unit> {
                 self.0.unit_at(sq).copied()
@@ -267,6 +271,9 @@ impl Rules for Position {
     }
     fn end_reason(&self) -> EndReason {
         each!(self, g => g.end_reason())
+    }
+    fn search_profile(&self) -> SearchProfile {
+        each!(self, g => g.search_profile())
     }
     fn at_turn_start(&self) -> bool {
         each!(self, g => g.at_turn_start())

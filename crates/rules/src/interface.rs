@@ -16,6 +16,7 @@ use crate::describe::CommandView;
 use crate::effects::Effects;
 use crate::error::{Illegal, StepError};
 use crate::outcome::{EndReason, Outcome, Side, Unit};
+use crate::profile::SearchProfile;
 use crate::rules_text::RulesText;
 use crate::step::{Step, StepList};
 use crate::variant::Variant;
@@ -89,6 +90,12 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// Perft counted by the family's own move type, when it has a faster one than steps.
     fn own_perft(&self, _depth: u32, _made: bool) -> Option<u64> {
         None
+    }
+
+    /// What a search should know of this game (asked once per variant): by default what
+    /// the variant's data says; families say more of their own turns and pieces.
+    fn search_profile(&self) -> SearchProfile {
+        SearchProfile::from_data(self.variant())
     }
 
     /// The unit on `sq`, if any.

@@ -16,6 +16,7 @@ use crate::effects::Effects;
 use crate::error::{Illegal, StepError};
 use crate::interface::Rules;
 use crate::outcome::{EndReason, Outcome, Side, Unit};
+use crate::profile::SearchProfile;
 use crate::rules_text::RulesText;
 use crate::step::{Step, StepList};
 use crate::variant::Variant;
@@ -51,6 +52,7 @@ trait Erased: Send + Sync {
     fn side_to_move(&self) -> Side;
     fn outcome(&self) -> Option<Outcome>;
     fn end_reason(&self) -> EndReason;
+    fn search_profile(&self) -> SearchProfile;
     fn at_turn_start(&self) -> bool;
     fn hash(&self) -> u64;
     fn compute_hash(&self) -> u64;
@@ -126,6 +128,9 @@ impl<R: Rules> Erased for Holder<R> {
     }
     fn end_reason(&self) -> EndReason {
         self.game.end_reason()
+    }
+    fn search_profile(&self) -> SearchProfile {
+        self.game.search_profile()
     }
     fn at_turn_start(&self) -> bool {
         self.game.at_turn_start()
@@ -269,6 +274,9 @@ impl Rules for OutsideGame {
     }
     fn end_reason(&self) -> EndReason {
         self.0.end_reason()
+    }
+    fn search_profile(&self) -> SearchProfile {
+        self.0.search_profile()
     }
     fn at_turn_start(&self) -> bool {
         self.0.at_turn_start()

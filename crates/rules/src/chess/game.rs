@@ -10,6 +10,7 @@ use crate::bitboard::{Bitboard, Square};
 use crate::effects::{Effect, Effects};
 use crate::interface::Rules;
 use crate::outcome::{EndReason, Outcome, Side, Unit};
+use crate::profile::SearchProfile;
 use crate::step::{Step, StepKind, StepList};
 use crate::variant::Variant;
 
@@ -70,6 +71,13 @@ impl FideGame {
 }
 
 impl Rules for FideGame {
+    fn search_profile(&self) -> SearchProfile {
+        SearchProfile {
+            one_step_turns: true,
+            pawn: Some(self.kind_of[0] as usize),
+            ..SearchProfile::from_data(self.variant())
+        }
+    }
     type Undo = FideUndo;
 
     fn variant(&self) -> &Arc<Variant> {

@@ -12,6 +12,7 @@ use crate::bitboard::{Bitboard, Square};
 use crate::effects::Effects;
 use crate::interface::Rules;
 use crate::outcome::{EndReason, Outcome, Side, Unit};
+use crate::profile::SearchProfile;
 use crate::step::{Step, StepList};
 use crate::variant::Variant;
 
@@ -159,6 +160,16 @@ fn stands(b: &Board, t: &super::Tables, m: super::Mv, s: usize, n: u32) -> bool 
 }
 
 impl Rules for ChessmaGame {
+    /// One move a turn; Ultima's captures take units off their destination, so the
+    /// evaluation counts material (the Pawn's advance too) and king safety.
+    fn search_profile(&self) -> SearchProfile {
+        SearchProfile {
+            one_step_turns: true,
+            material_only: true,
+            pawn: self.variant.kind_of_letter('P'),
+            ..SearchProfile::from_data(&self.variant)
+        }
+    }
     type Undo = ChessmaUndo;
 
     fn variant(&self) -> &Arc<Variant> {

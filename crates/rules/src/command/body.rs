@@ -13,9 +13,10 @@ use crate::command::flood_connected;
 use crate::error::Illegal;
 use crate::geometry::DIRECTIONS;
 use crate::outcome::{Outcome, Side, NO_UNIT};
+use crate::profile::SearchProfile;
 use crate::step::{Step, StepKind};
 use crate::unit_board::{UnitBoard, MAX_UNITS};
-use crate::variant::BodyRole;
+use crate::variant::{BodyRole, Variant};
 
 /// One side's body parts as bitboards (pinned parts included: they still count for links).
 struct Body {
@@ -282,6 +283,15 @@ impl UnitBoard {
 }
 
 /// Play a step of the body model; `unmake` (journal.rs) reverts it.
+/// The body's search profile: the Head and Torso are vital (the rules judge their loss,
+/// no piece is royal), and a turn drags many parts along, most orders alike.
+pub(crate) fn profile(variant: &Variant, p: &mut SearchProfile) {
+    for (vital, piece) in p.vital.iter_mut().zip(&variant.pieces) {
+        *vital |= matches!(piece.role, Some(BodyRole::Head | BodyRole::Torso));
+    }
+    p.reduce_in_turn = true;
+}
+
 pub(crate) fn make(pos: &mut UnitBoard, step: Step) {
     let mut turn = pos.turn;
     if let StepKind::Drop(kind) = step.kind {

@@ -22,6 +22,7 @@ use crate::bitboard::{Bitboard, Square};
 use crate::effects::Effects;
 use crate::error::Illegal;
 use crate::outcome::Side;
+use crate::profile::SearchProfile;
 use crate::step::{Step, StepKind, StepList};
 use crate::unit_board::UnitBoard;
 use crate::variant::CommandModel;
@@ -115,6 +116,29 @@ impl UnitBoard {
             }
             CommandModel::Single | CommandModel::Body => self.occupied[s],
         }
+    }
+
+    /// What a search should know of the variant's command model (`Rules::search_profile`).
+    pub fn search_profile(&self) -> SearchProfile {
+        let mut p = SearchProfile::from_data(&self.variant);
+        let command = &self.variant.command;
+        // Three or more leaders commanding within a range (Chieftain Chess), counted here.
+        let leaders = self
+            .units()
+            .filter(|u| u.side == Side::White && self.variant.pieces[u.kind as usize].leader)
+            .count();
+        let many_in_range = command.range().is_some() && leaders >= 3;
+        let chain = command.one_group_a_turn();
+        let lead = command.declared_leader();
+        p.one_step_turns = command.one_step_turns();
+        p.long_turns = chain || many_in_range;
+        p.reduce_in_turn = chain || lead || many_in_range;
+        p.locking_fronts = many_in_range || lead;
+        p.threats_from_any = lead;
+        if self.model == Model::Body {
+            body::profile(&self.variant, &mut p);
+        }
+        p
     }
 
     /// Units of the side to move that may start a move now (before looking at destinations).
