@@ -6,12 +6,14 @@
 //! 84). The server turns it into JSON; every rule it states is asked here.
 
 use crate::bitboard::{Bitboard, Square};
-use crate::command::flood;
+use crate::command::{description, LeaderAt};
 use crate::interface::Rules;
 use crate::movement::MoveSet;
 use crate::outcome::Side;
 use crate::step::{Step, StepList};
-use crate::variant::{CommandModel, Variant};
+use crate::variant::Variant;
+/// A leader's command, in the words of its model (view.rs).
+pub use crate::view::LeaderCommand as Command;
 
 /// What a diagram shows (squares as sets; the caller names them).
 pub struct PieceDiagram {
@@ -32,27 +34,6 @@ pub struct PieceDiagram {
     /// Lead model: how this kind moves when each mode that remaps it activates it
     /// (index into `Variant::lead_modes`, empty-board moves and captures).
     pub as_activated: Vec<(usize, Bitboard, Bitboard)>,
-}
-
-/// A leader's command, in the words of its model.
-pub struct Command {
-    pub model: &'static str,
-    /// One sentence for people.
-    pub text: String,
-    /// Kinds it activates (bit k = kind k).
-    pub activates: u16,
-    /// Squares it reaches on an empty board, and the own units it reaches on the board.
-    pub reach_empty: Bitboard,
-    pub reach_board: Bitboard,
-    /// Range model: how far it commands (king distance).
-    pub range: Option<u8>,
-    /// Chain and lead models: whether links run through any friendly unit (else through
-    /// the leader's own group).
-    pub links_any_friendly: Option<bool>,
-    /// Chain model: the most unit moves a turn (None: no cap beyond once per unit).
-    pub cap: Option<u8>,
-    /// Lead model: its ways of leading (indices into `Variant::lead_modes`).
-    pub modes: Option<Vec<usize>>,
 }
 
 fn compile(v: &Variant, moves: &str, side: Side) -> Option<MoveSet> {
@@ -175,7 +156,9 @@ pub fn piece_diagram<R: Rules>(pos: &R, kind: usize, side: Side, from: Square) -
     }
 }
 
-/// A leader's command from `from`: its model's words, the kinds it activates, its reach.
+/// A leader's command from `from`, as its model describes it (command/, `Describe::leader`):
+/// its words, the kinds it activates, its reach, and the units it activates on `pos`'s board
+/// (those of its group when a unit of this kind and side stands there).
 fn command_of<R: Rules>(
     pos: &R,
     kind: usize,
@@ -184,83 +167,25 @@ fn command_of<R: Rules>(
     real: Option<crate::unit_board::Unit>,
 ) -> Option<Command> {
     let v = pos.variant();
-    let geo = &v.geometry;
-    let own = pos.occupied(side) & !Bitboard::from_square(from);
-    // The units a chain may run through: the chesimal's own, or any friendly unit.
-    let linked = |any_friendly: bool| {
-        let within = match real {
-            Some(u) if !any_friendly => {
-                let group = pos.units().filter(|o| o.side == side && o.group == u.group);
-                own & group.map(|o| o.square).collect::<Bitboard>()
-            }
-            _ => own,
-        };
-        flood(
-            Bitboard::from_square(from),
-            within | Bitboard::from_square(from),
-        ) & !Bitboard::from_square(from)
+    let others = || pos.units().filter(|o| o.side == side && o.square != from);
+    let own: Bitboard = others().map(|o| o.square).collect();
+    let group = match real {
+        Some(u) => others()
+            .filter(|o| o.group == u.group)
+            .map(|o| o.square)
+            .collect(),
+        None => own,
     };
-    let activates = v.activates[kind];
-    Some(match v.command {
-            CommandModel::Range { range, activations } => {
-                let zone = geo.king_box(from, range);
-                Command {
-                    model: "range",
-                    text: format!(
-                        "activates {activations} unit{} a turn, itself included, within {range} squares (king distance) of where it stands when that unit's move starts",
-                        if activations == 1 { "" } else { "s" }
-                    ),
-                    activates,
-                    reach_empty: zone,
-                    reach_board: zone & own,
-                    range: Some(range),
-                    links_any_friendly: None,
-                    cap: None,
-                    modes: None,
-                }
-            }
-            CommandModel::Chain {
-                links_any_friendly,
-                cap,
-                reactivate,
-            } => Command {
-                model: "chain",
-                text: format!(
-                    "leads its chesimal: a turn moves units of one chesimal, each linked to its leader by a chain of adjacent {} units when its move starts{}{}",
-                    if links_any_friendly { "friendly" } else { "same-chesimal" },
-                    if cap > 0 { format!("; at most {cap} moves a turn") } else { String::new() },
-                    if reactivate { "; a unit may move again while linked" } else { "" },
-                ),
-                activates,
-                reach_empty: geo.king(from),
-                reach_board: linked(links_any_friendly),
-                range: None,
-                links_any_friendly: Some(links_any_friendly),
-                cap: Some(cap),
-                modes: None,
-            },
-            CommandModel::Lead { links_any_friendly } => Command {
-                model: "lead",
-                text: format!(
-                    "leads a turn (the step lead): activates units linked to it by a chain of adjacent {} units, within its budget",
-                    if links_any_friendly { "friendly" } else { "same-chesimal" }
-                ),
-                activates: v
-                    .lead_modes
-                    .iter()
-                    .find(|m| m.leader as usize == kind)
-                    .map_or(activates, |m| m.activates),
-                reach_empty: geo.king(from),
-                reach_board: linked(links_any_friendly),
-                range: None,
-                links_any_friendly: Some(links_any_friendly),
-                cap: None,
-                modes: Some(
-                    (0..v.lead_modes.len())
-                        .filter(|&i| v.lead_modes[i].leader as usize == kind)
-                        .collect(),
-                ),
-            },
-            CommandModel::Single | CommandModel::Body => return None,
-        })
+    let mut by_kind = vec![Bitboard::EMPTY; v.pieces.len()];
+    for o in others() {
+        by_kind[o.kind as usize].set(o.square);
+    }
+    let at = LeaderAt {
+        kind: kind as u8,
+        square: from,
+        own,
+        group,
+        by_kind,
+    };
+    description(&v.command).leader(v, &at)
 }

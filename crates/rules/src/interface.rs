@@ -12,14 +12,13 @@
 use std::sync::Arc;
 
 use crate::bitboard::{Bitboard, Square};
-use crate::describe::CommandView;
 use crate::effects::Effects;
 use crate::error::{Illegal, StepError};
 use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::profile::SearchProfile;
-use crate::rules_text::RulesText;
 use crate::step::{Step, StepList};
 use crate::variant::Variant;
+use crate::view::{CommandView, RulesText};
 
 /// A game family: the rules of one kind of game over a position it owns.
 ///
@@ -238,7 +237,7 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// The game's rules in sentences, for the rules page: by default written from the
     /// variant's data; a family whose rules the data cannot say gives its own.
     fn rules_text(&self) -> RulesText {
-        crate::rules_text::from_data(self.variant(), true)
+        RulesText::from_data(self.variant(), true)
     }
     /// A piece diagram's squares (diagram.rs) for a family whose pieces the Betza letters
     /// cannot describe: where a piece of variant kind `kind` and side `side` put on `from`

@@ -30,10 +30,11 @@ mod step_io;
 pub mod turn;
 pub mod unit_board;
 pub mod variant;
+pub mod view;
+mod words;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Square};
-pub use describe::{CommandView, LeaderView, LeadingView};
 pub use effects::{Effect, Effects};
 pub use error::{Illegal, PlayError, StepError};
 pub use family::{
@@ -46,10 +47,12 @@ pub use load::{builtin_variants, parse_variants, register, variant_warnings};
 pub use outcome::{Outcome, Side, Unit};
 pub use profile::SearchProfile;
 pub use registry::FamilyEntry;
-pub use rules_text::RulesText;
 pub use step::{Step, StepKind, StepList};
 pub use unit_board::{PositionError, TurnState, Undo, UnitBoard};
 pub use variant::{BodyRole, CommandModel, LeadMode, Variant, VariantError};
+pub use view::{
+    CommandPresentation, CommandView, LeaderCommand, LeaderView, LeadingView, RulesText,
+};
 
 use std::sync::Arc;
 

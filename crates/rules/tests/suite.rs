@@ -9,6 +9,7 @@ mod chessma_fifty_moves;
 mod chessma_roundtrip;
 mod command;
 mod common;
+mod describe;
 mod effects;
 mod fusion;
 mod game;

@@ -378,6 +378,22 @@ impl UnitBoard {
     }
 }
 
+/// The body model's description (no settings): its statements for the rules page; no
+/// leaders, no links, no command overlay.
+#[derive(Copy, Clone)]
+pub(crate) struct BodyModel;
+
+impl crate::command::Describe for BodyModel {
+    fn rules(&self, _v: &crate::variant::Variant) -> Vec<String> {
+        vec![
+            "A turn is one main move by a Head, Torso, Hand or Foot that is not pinned.".into(),
+            "Then each own Hair and Limb that stood next to the main piece's start square may step once to an adjacent empty square (the vacated start square included), in any order.".into(),
+            "At most one capture a turn: by the main move, or else by one follower Limb. A Hand arriving on an enemy piece may pin it instead of capturing it: the two then share the square until the Hand moves on.".into(),
+            "Regulations, at the end of the turn: Hands and Feet must be linked to the Torso through adjacent own Limbs; each Limb must touch the Torso or be linked to it through Limbs; each Hair must touch its Head, Torso, a Hand or a Foot, directly or through other Hair. Every part of either side that breaks one is removed, repeatedly, until none does (removals are not captures).".into(),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

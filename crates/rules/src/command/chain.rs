@@ -5,12 +5,22 @@
 //! (Chesimals 0.75: a unit moves again while still linked).
 
 use crate::bitboard::{Bitboard, Square};
-use crate::command::flood;
+use crate::command::{flood, Describe, LeaderAt};
 use crate::error::Illegal;
 use crate::outcome::{Side, NO_UNIT};
 use crate::unit_board::UnitBoard;
-use crate::variant::CommandModel;
+use crate::variant::{CommandModel, Variant};
+use crate::view::{CommandView, LeaderCommand, LeaderView};
+use crate::words::letters_named;
 use crate::zobrist::ZOBRIST;
+
+/// The units of `group` that a chain of adjacent units of `field` links to the leader on
+/// `leader` (the leader included when it is in both): the chain rule, asked by the movers
+/// and by a leader's description.
+#[inline(always)]
+pub(crate) fn linked_to(leader: Square, field: Bitboard, group: Bitboard) -> Bitboard {
+    flood(Bitboard::from_square(leader), field) & group
+}
 
 /// The chain model's settings, read from the variant.
 #[derive(Copy, Clone)]
@@ -44,8 +54,7 @@ impl Chain {
             return Bitboard::EMPTY; // a leaderless chesimal is frozen
         }
         let within = pos.link_field(s, g, self.links_any_friendly);
-        let seed = Bitboard::from_square(pos.units[leader as usize].square);
-        flood(seed, within) & pos.groups[s][g]
+        linked_to(pos.units[leader as usize].square, within, pos.groups[s][g])
     }
 
     /// Which units may start a move now.
@@ -107,5 +116,106 @@ impl Chain {
         } else {
             Illegal::NotLinked
         }
+    }
+}
+
+impl Chain {
+    /// The units a chain may run through, in words (the link rule, the legend, a diagram).
+    fn through(self) -> &'static str {
+        if self.links_any_friendly {
+            "adjacent friendly units (of any chesimal)"
+        } else {
+            "adjacent units of its own chesimal"
+        }
+    }
+}
+
+impl Describe for Chain {
+    fn view(&self, pos: &UnitBoard) -> CommandView {
+        let s = pos.side.index();
+        let mut view = CommandView {
+            moves: pos.turn.moves,
+            moves_cap: (self.cap > 0).then_some(self.cap),
+            ..CommandView::default()
+        };
+        for (_, sq, g) in pos.own_leaders() {
+            let chosen = pos.turn.chain.group.is_none_or(|c| c == g);
+            view.leaders.push(LeaderView {
+                square: sq,
+                available: chosen,
+                zone: Bitboard::EMPTY,
+            });
+            if chosen {
+                let within = pos.link_field(s, g as usize, self.links_any_friendly);
+                pos.push_links(sq, within, &mut view.links);
+            }
+        }
+        view
+    }
+
+    /// The units of its chesimal linked to it (those of the kinds it activates), as
+    /// `movers` finds them at a turn start.
+    fn leader(&self, v: &Variant, at: &LeaderAt) -> Option<LeaderCommand> {
+        let me = Bitboard::from_square(at.square);
+        let field = if self.links_any_friendly {
+            at.own
+        } else {
+            at.group
+        };
+        let mut reach = linked_to(at.square, field | me, at.group | me) & !me;
+        if v.restricted_activation {
+            reach &= at.of_kinds(v.activates[at.kind as usize]);
+        }
+        Some(LeaderCommand {
+            model: "chain",
+            text: format!(
+                "leads its chesimal: a turn moves units of one chesimal, each linked to its leader by a chain of {} when its move starts{}{}",
+                self.through(),
+                if self.cap > 0 { format!("; at most {} moves a turn", self.cap) } else { String::new() },
+                if self.reactivate { "; a unit may move again while linked" } else { "" },
+            ),
+            activates: v.activates[at.kind as usize],
+            reach_empty: v.geometry.king(at.square),
+            reach_board: reach,
+            range: None,
+            links_any_friendly: Some(self.links_any_friendly),
+            cap: Some(self.cap),
+            modes: None,
+        })
+    }
+
+    fn rules(&self, v: &Variant) -> Vec<String> {
+        let mut out = vec![format!(
+            "A turn moves units of one chesimal (group), the one of the first unit moved, one after another{}.",
+            if self.reactivate { "" } else { ", each at most once" }
+        )];
+        out.extend(self.link_rule(v));
+        out.push("A chesimal whose leader was captured is frozen.".into());
+        if self.cap > 0 {
+            out.push(format!("At most {} unit moves a turn.", self.cap));
+        }
+        if self.reactivate {
+            out.push("A unit may move again and again in the same turn (each move may capture), as long as it is still linked when that move starts.".into());
+        }
+        out
+    }
+
+    fn link_rule(&self, v: &Variant) -> Option<String> {
+        Some(format!(
+            "A unit may start a move only while a chain of {} links it to its chesimal's living leader ({}), at the instant its move starts; units that already moved count as links.",
+            self.through(),
+            letters_named(v, |p| p.leader)
+        ))
+    }
+
+    fn legend(&self, _v: &Variant) -> Option<String> {
+        Some(format!(
+            "Lines: the chains of {} that link each chesimal to its leader (dashed rings).",
+            if self.links_any_friendly {
+                "adjacent friendly units"
+            } else {
+                "adjacent units of one chesimal"
+            }
+        ))
     }
 }

@@ -10,7 +10,7 @@
 //! units are the common `moves` and `moved`.
 
 use crate::bitboard::{Bitboard, Square};
-use crate::command::flood;
+use crate::command::{flood, Describe, LeaderAt};
 use crate::error::Illegal;
 use crate::error::StepError;
 use crate::movement::MoveSet;
@@ -18,7 +18,23 @@ use crate::outcome::NO_UNIT;
 use crate::step::{Step, StepKind};
 use crate::turn::LeadTurn;
 use crate::unit_board::UnitBoard;
-use crate::variant::{CommandModel, LeadMode};
+use crate::variant::{CommandModel, LeadMode, Variant};
+use crate::view::{CommandView, LeaderCommand, LeaderView, LeadingView};
+use crate::words::{describe_moves, join_words};
+
+/// The lead model's settings, read from the variant.
+#[derive(Copy, Clone)]
+pub(crate) struct Lead {
+    pub links_any_friendly: bool,
+}
+
+/// The units that a chain of adjacent units of `field` links to the leader on `leader` (the
+/// leader included): the lead model's link rule, asked by its movers and by a leader's
+/// description.
+#[inline(always)]
+pub(crate) fn linked_to_leader(leader: Square, field: Bitboard) -> Bitboard {
+    flood(Bitboard::from_square(leader), field)
+}
 
 impl UnitBoard {
     fn lead_links_any(&self) -> bool {
@@ -81,7 +97,7 @@ impl UnitBoard {
         let leader = &self.units[lead as usize];
         let s = self.side.index();
         let within = self.link_field(s, leader.group as usize, self.lead_links_any());
-        flood(Bitboard::from_square(leader.square), within)
+        linked_to_leader(leader.square, within)
     }
 
     /// The declared turn's movers (empty before `lead`).
@@ -313,5 +329,177 @@ impl UnitBoard {
             return Illegal::NotActivatable;
         }
         Illegal::NotLinked
+    }
+}
+
+/// What the leader on `at`, leading in mode `m`, allows with `used` activations spent
+/// (`self_moved`: 1 once the leader itself moved).
+fn leading_view(at: Square, m: &LeadMode, kinds: usize, used: u8, self_moved: u8) -> LeadingView {
+    LeadingView {
+        square: at,
+        mode: m.name.clone(),
+        budget: m.budget,
+        used,
+        others_left: m
+            .others
+            .saturating_sub(used - self_moved)
+            .min(m.budget - used),
+        activates: (0..kinds as u8)
+            .filter(|k| m.activates >> k & 1 != 0)
+            .collect(),
+        remap: m.remap.iter().map(|(k, b, _)| (*k, b.clone())).collect(),
+    }
+}
+
+impl Lead {
+    /// The units a chain may run through, in words.
+    fn through(self) -> &'static str {
+        if self.links_any_friendly {
+            "adjacent friendly units"
+        } else {
+            "adjacent units of the leader's own chesimal (group)"
+        }
+    }
+}
+
+impl Describe for Lead {
+    fn view(&self, pos: &UnitBoard) -> CommandView {
+        let v = &pos.variant;
+        let s = pos.side.index();
+        let t = &pos.turn;
+        let mut view = CommandView {
+            moves: t.moves,
+            ..CommandView::default()
+        };
+        for (id, sq, g) in pos.own_leaders() {
+            let leading = t.lead.leader == id as u8;
+            let open = t.lead.leader == NO_UNIT || leading;
+            view.leaders.push(LeaderView {
+                square: sq,
+                available: open,
+                zone: Bitboard::EMPTY,
+            });
+            if open {
+                let within = pos.link_field(s, g as usize, self.links_any_friendly);
+                pos.push_links(sq, within, &mut view.links);
+            }
+        }
+        if t.lead.leader == NO_UNIT {
+            let mut options = vec![];
+            pos.for_each_lead_step(|step| options.push(step));
+            for step in options {
+                if let StepKind::Lead(mode) = step.kind {
+                    let m = &v.lead_modes[mode as usize];
+                    let option = leading_view(step.from, m, v.pieces.len(), 0, 0);
+                    view.lead_options.push((step, option));
+                }
+            }
+        } else {
+            let m = &v.lead_modes[t.lead.mode as usize];
+            let at = pos.units[t.lead.leader as usize].square;
+            let self_moved = t.moved.has(at) as u8;
+            view.moves_cap = Some(m.budget);
+            view.leading = Some(leading_view(at, m, v.pieces.len(), t.moves, self_moved));
+        }
+        view
+    }
+
+    /// The units linked to it of the kinds its modes activate, as `lead_movers_for` finds
+    /// them once it leads.
+    fn leader(&self, v: &Variant, at: &LeaderAt) -> Option<LeaderCommand> {
+        let me = Bitboard::from_square(at.square);
+        let field = if self.links_any_friendly {
+            at.own
+        } else {
+            at.group
+        };
+        let modes: Vec<usize> = (0..v.lead_modes.len())
+            .filter(|&i| v.lead_modes[i].leader == at.kind)
+            .collect();
+        let kinds = modes
+            .iter()
+            .fold(0u16, |k, &i| k | v.lead_modes[i].activates);
+        let reach = linked_to_leader(at.square, field | me) & !me & at.of_kinds(kinds);
+        Some(LeaderCommand {
+            model: "lead",
+            text: format!(
+                "leads a turn (the step lead): activates units linked to it by a chain of {}, within its budget",
+                self.through()
+            ),
+            activates: modes
+                .first()
+                .map_or(v.activates[at.kind as usize], |&i| v.lead_modes[i].activates),
+            reach_empty: v.geometry.king(at.square),
+            reach_board: reach,
+            range: None,
+            links_any_friendly: Some(self.links_any_friendly),
+            cap: None,
+            modes: Some(modes),
+        })
+    }
+
+    fn rules(&self, v: &Variant) -> Vec<String> {
+        let mut out = vec![
+            "A turn starts by naming the leader who leads it (the step lead:<square>, or lead:<square>:<mode>); it then activates units one after another, each once.".to_string(),
+        ];
+        out.extend(self.link_rule(v));
+        for m in &v.lead_modes {
+            let leader = &v.pieces[m.leader as usize].name;
+            let mode = if m.name.is_empty() {
+                String::new()
+            } else {
+                format!(" in {} mode", m.name)
+            };
+            let others = if m.others < m.budget {
+                format!(", at most {} of them for other units", m.others)
+            } else {
+                String::new()
+            };
+            let kinds: Vec<String> = (0..v.pieces.len())
+                .filter(|k| m.activates & (1 << k) != 0)
+                .map(|k| v.pieces[k].name.clone())
+                .collect();
+            let remap: Vec<String> = m
+                .remap
+                .iter()
+                .map(|(k, moves, _)| {
+                    format!(
+                        "{}s move as {} ({moves})",
+                        v.pieces[*k as usize].name,
+                        describe_moves(moves)
+                    )
+                })
+                .collect();
+            let mut s = format!(
+                "A {leader}{mode}: {} activations, itself included{others}; it activates {}",
+                m.budget,
+                join_words(&kinds)
+            );
+            if !remap.is_empty() {
+                s.push_str(&format!("; {}", remap.join("; ")));
+            }
+            s.push('.');
+            out.push(s);
+        }
+        out.push("A leader activated by another only moves.".into());
+        out
+    }
+
+    fn link_rule(&self, _v: &Variant) -> Option<String> {
+        Some(format!(
+            "A unit may start a move only while a chain of {} links it to the leader leading the turn, where that leader stands at the instant the unit's move starts.",
+            self.through()
+        ))
+    }
+
+    fn legend(&self, _v: &Variant) -> Option<String> {
+        Some(format!(
+            "Lines: the chains of {} that link units to the leaders (dashed rings).",
+            if self.links_any_friendly {
+                "adjacent friendly units"
+            } else {
+                "adjacent units of one chesimal"
+            }
+        ))
     }
 }

@@ -1,8 +1,9 @@
 //! Command models as components. Each model lives in its own module with its own part of the
 //! turn state, and answers the same questions: which units may move now (and with which
 //! moves), what a step does to the turn state, whether the turn may end, the turn state's
-//! hash (`key`), why a step is illegal (`Illegal`), and what the interface shows
-//! (describe.rs). This module is the one place that dispatches on the model.
+//! hash (`key`), why a step is illegal (`Illegal`), and what it says of itself for people
+//! (`Describe`: the command view, a leader's diagram, the rules page's sentences, the
+//! interface's flags and hints). This module is the one place that dispatches on the model.
 //!
 //! - `chain` (Chesimals): the mover set is chosen by the first unit moved; links to a leader.
 //! - `range` (Chieftain): leaders matched to moves per step, within a king distance.
@@ -17,6 +18,7 @@ pub mod body;
 pub mod chain;
 pub mod lead;
 pub mod range;
+pub mod single;
 
 use crate::bitboard::{Bitboard, Square};
 use crate::effects::Effects;
@@ -25,7 +27,8 @@ use crate::outcome::Side;
 use crate::profile::SearchProfile;
 use crate::step::{Step, StepKind, StepList};
 use crate::unit_board::UnitBoard;
-use crate::variant::CommandModel;
+use crate::variant::{CommandModel, Variant};
+use crate::view::{CommandPresentation, CommandView, LeaderCommand};
 use crate::zobrist::ZOBRIST;
 
 pub(crate) use crate::turn::Model;
@@ -67,7 +70,137 @@ fn flood_from<const STOP_WHEN_ALL: bool>(seed: Bitboard, within: Bitboard) -> Bi
     }
 }
 
+/// What a command model says of itself for people, each in its own module: the command
+/// picture of a position (describe.rs), what a leader commands (a piece diagram,
+/// diagram.rs), the rules page's statements (rules_text.rs), and the sentences and flags an
+/// interface shows (`presentation`). Each answers from its settings and its own movers
+/// code, so that no description words or recomputes a rule apart from the model.
+pub(crate) trait Describe {
+    /// The command picture of `pos` for the side to move.
+    fn view(&self, pos: &UnitBoard) -> CommandView {
+        CommandView {
+            moves: pos.turn.moves,
+            ..CommandView::default()
+        }
+    }
+    /// What the leader `at` commands: the units it activates on its board, its reach and
+    /// the model's words (None: the model has no leaders).
+    fn leader(&self, _v: &Variant, _at: &LeaderAt) -> Option<LeaderCommand> {
+        None
+    }
+    /// The model's statements for the rules page.
+    fn rules(&self, v: &Variant) -> Vec<String>;
+    /// The rule that lets a unit move under a leader, in one sentence (None: none).
+    fn link_rule(&self, _v: &Variant) -> Option<String> {
+        None
+    }
+    /// What the command overlay draws, in one sentence (None: it draws nothing).
+    fn legend(&self, _v: &Variant) -> Option<String> {
+        None
+    }
+}
+
+/// The description of a command model (off the hot paths).
+pub(crate) fn description(model: &CommandModel) -> Box<dyn Describe> {
+    match *model {
+        CommandModel::Single => Box::new(single::Single),
+        CommandModel::Chain {
+            links_any_friendly,
+            cap,
+            reactivate,
+        } => Box::new(Chain {
+            links_any_friendly,
+            cap,
+            reactivate,
+        }),
+        CommandModel::Range { range, activations } => Box::new(range::Range { range, activations }),
+        CommandModel::Lead { links_any_friendly } => Box::new(lead::Lead { links_any_friendly }),
+        CommandModel::Body => Box::new(body::BodyModel),
+    }
+}
+
+/// How `v`'s command rules show in an interface (the server sends these flags and sentences,
+/// so that no page decides them from the model's name).
+pub(crate) fn presentation(v: &Variant) -> CommandPresentation {
+    let d = description(&v.command);
+    let legend = d.legend(v);
+    CommandPresentation {
+        one_step_turns: v.command.one_step_turns(),
+        shows_command: legend.is_some(),
+        link_rule: d.link_rule(v),
+        legend,
+    }
+}
+
+/// A leader on a board as a description needs it, readable from any family's position: its
+/// kind and square and the side's other units.
+pub(crate) struct LeaderAt {
+    pub kind: u8,
+    pub square: Square,
+    /// The side's other units (the leader's square left out).
+    pub own: Bitboard,
+    /// Of those, the units of the leader's group; all of `own` when no unit of the leader's
+    /// kind stands on `square` (a piece put there for its diagram belongs to no group).
+    pub group: Bitboard,
+    /// The side's other units by kind (index: kind).
+    pub by_kind: Vec<Bitboard>,
+}
+
+impl LeaderAt {
+    /// The side's other units of the kinds in `mask` (bit k = kind k).
+    pub(crate) fn of_kinds(&self, mask: u16) -> Bitboard {
+        self.by_kind
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| mask >> k & 1 != 0)
+            .fold(Bitboard::EMPTY, |b, (_, &units)| b | units)
+    }
+}
+
+/// The names of `v`'s leader kinds, "Chieftain" or "Chief or King", for the hints.
+pub(crate) fn leader_names(v: &Variant) -> String {
+    let names: Vec<&str> = v
+        .pieces
+        .iter()
+        .filter(|p| p.leader)
+        .map(|p| p.name.as_str())
+        .collect();
+    names.join(" or ")
+}
+
 impl UnitBoard {
+    /// The side to move's living leaders: (unit id, square, group).
+    pub(crate) fn own_leaders(&self) -> Vec<(usize, Square, u8)> {
+        self.units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| {
+                u.alive && u.side == self.side && self.variant.pieces[u.kind as usize].leader
+            })
+            .map(|(id, u)| (id, u.square, u.group))
+            .collect()
+    }
+
+    /// For the command view: the links of the chain grown from `leader` through `within`,
+    /// a breadth-first tree, each unit joined to one unit nearer the leader (not a hot path).
+    pub(crate) fn push_links(
+        &self,
+        leader: Square,
+        within: Bitboard,
+        out: &mut Vec<(Square, Square)>,
+    ) {
+        let geo = &self.variant.geometry;
+        let mut seen = Bitboard::from_square(leader);
+        let mut frontier = std::collections::VecDeque::from([leader]);
+        while let Some(sq) = frontier.pop_front() {
+            for n in (geo.king(sq) & within & !seen).iter() {
+                seen.set(n);
+                frontier.push_back(n);
+                out.push((sq, n));
+            }
+        }
+    }
+
     /// Own units of the side to move of the kinds in `mask` (bit k = piece kind k).
     pub(crate) fn units_of_kinds(&self, mask: u16) -> Bitboard {
         let s = self.side;

@@ -6,10 +6,27 @@
 //! constant time.
 
 use crate::bitboard::{Bitboard, Square};
+use crate::command::{leader_names, Describe, LeaderAt};
 use crate::error::Illegal;
 use crate::outcome::Side;
 use crate::unit_board::UnitBoard;
+use crate::variant::Variant;
+use crate::view::{CommandView, LeaderCommand, LeaderView};
+use crate::words::letters_named;
 use crate::zobrist::ZOBRIST;
+
+/// The range model's settings, read from the variant.
+#[derive(Copy, Clone)]
+pub(crate) struct Range {
+    pub range: u8,
+    pub activations: u8,
+}
+
+/// The squares a leader on `at` commands: within the variant's `range` (king distance).
+#[inline(always)]
+pub(crate) fn zone(v: &Variant, at: Square) -> Bitboard {
+    v.range_box[at.index()]
+}
 
 /// The feasible leader subsets after one more move that the leaders in `covering` could
 /// have activated (each subset gains one leader it did not yet use).
@@ -82,7 +99,7 @@ pub(crate) fn movers(pos: &UnitBoard) -> Bitboard {
     for i in 0..pos.activator_count[s] as usize {
         let u = &pos.units[pos.activators[s][i] as usize];
         if avail >> i & 1 != 0 && u.alive {
-            let mut reach = pos.variant.range_box[u.square.index()];
+            let mut reach = self::zone(&pos.variant, u.square);
             if pos.variant.restricted_activation {
                 reach &= pos.units_of_kinds(pos.variant.activates[u.kind as usize]);
             }
@@ -99,7 +116,7 @@ pub(crate) fn commanded(pos: &UnitBoard, side: Side) -> Bitboard {
     for i in 0..pos.activator_count[s] as usize {
         let u = &pos.units[pos.activators[s][i] as usize];
         if u.alive {
-            zone |= pos.variant.range_box[u.square.index()];
+            zone |= self::zone(&pos.variant, u.square);
         }
     }
     pos.occupied[s] & zone
@@ -119,6 +136,88 @@ pub(crate) fn why(pos: &UnitBoard, from: Square, range: u8) -> Illegal {
         Illegal::AlreadyMoved
     } else {
         Illegal::NoActivator { range }
+    }
+}
+
+impl Describe for Range {
+    fn view(&self, pos: &UnitBoard) -> CommandView {
+        let s = pos.side.index();
+        let avail = available_leaders(pos.turn.range.feasible);
+        let mut view = CommandView {
+            moves: pos.turn.moves,
+            moves_cap: Some(pos.activator_count[s]),
+            range: Some(self.range),
+            ..CommandView::default()
+        };
+        for (id, sq, _) in pos.own_leaders() {
+            let slots = (0..pos.activator_count[s] as usize)
+                .filter(|&i| pos.activators[s][i] as usize == id);
+            let mut available = false;
+            for i in slots {
+                available |= avail >> i & 1 != 0;
+            }
+            view.leaders.push(LeaderView {
+                square: sq,
+                available,
+                zone: zone(&pos.variant, sq),
+            });
+        }
+        view
+    }
+
+    /// The own units within its range (those of the kinds it activates), as `movers`
+    /// finds them for a leader still free.
+    fn leader(&self, v: &Variant, at: &LeaderAt) -> Option<LeaderCommand> {
+        let zone = zone(v, at.square);
+        let mut reach = zone & at.own;
+        if v.restricted_activation {
+            reach &= at.of_kinds(v.activates[at.kind as usize]);
+        }
+        let n = self.activations;
+        Some(LeaderCommand {
+            model: "range",
+            text: format!(
+                "activates {n} unit{} a turn, itself included, within {} squares (king distance) of where it stands when that unit's move starts",
+                if n == 1 { "" } else { "s" },
+                self.range
+            ),
+            activates: v.activates[at.kind as usize],
+            reach_empty: zone,
+            reach_board: reach,
+            range: Some(self.range),
+            links_any_friendly: None,
+            cap: None,
+            modes: None,
+        })
+    }
+
+    fn rules(&self, v: &Variant) -> Vec<String> {
+        let n = self.activations;
+        vec![
+            format!(
+                "Each leader ({}) activates {} a turn, itself included, within {} squares (king distance), measured where the leader stands when that unit's move starts.",
+                letters_named(v, |p| p.leader),
+                if n == 1 { "one unit".to_string() } else { format!("{n} units") },
+                self.range
+            ),
+            "The units move one after another, each at most once; a sequence of moves is legal when its moves can be matched to distinct activations that way.".into(),
+        ]
+    }
+
+    fn link_rule(&self, v: &Variant) -> Option<String> {
+        Some(format!(
+            "A unit may start a move only while it stands within {} squares (king distance) of a {} of its side that may still activate it this turn.",
+            self.range,
+            leader_names(v)
+        ))
+    }
+
+    fn legend(&self, v: &Variant) -> Option<String> {
+        Some(format!(
+            "Boxes: the squares within {} (king distance) of each {} of the side to move (dashed rings).",
+            self.range,
+            leader_names(v)
+        ))
     }
 }
 
