@@ -5,7 +5,6 @@
 //! `Position::visit`, compiled once per family.
 
 use crate::bitboard::{Bitboard, Square};
-use crate::describe::CommandView;
 use crate::effects::Effects;
 use crate::error::{Illegal, StepError};
 use crate::interface::Rules;
@@ -14,6 +13,7 @@ use crate::profile::SearchProfile;
 use crate::step::{Step, StepKind, StepList};
 use crate::unit_board::{PositionError, Undo, UnitBoard};
 use crate::variant::{NoLegalTurn, Variant};
+use crate::view::CommandView;
 use std::sync::Arc;
 
 pub use crate::chess::{FideGame, FideUndo};
@@ -398,7 +398,7 @@ impl Rules for Position {
     fn command_view(&self) -> CommandView {
         each!(self, g => g.command_view())
     }
-    fn rules_text(&self) -> crate::rules_text::RulesText {
+    fn rules_text(&self) -> crate::view::RulesText {
         each!(self, g => g.rules_text())
     }
     fn piece_targets(

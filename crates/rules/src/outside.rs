@@ -11,15 +11,14 @@
 use std::sync::Arc;
 
 use crate::bitboard::{Bitboard, Square};
-use crate::describe::CommandView;
 use crate::effects::Effects;
 use crate::error::{Illegal, StepError};
 use crate::interface::Rules;
 use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::profile::SearchProfile;
-use crate::rules_text::RulesText;
 use crate::step::{Step, StepList};
 use crate::variant::Variant;
+use crate::view::{CommandView, RulesText};
 
 /// A position of a family from outside this crate.
 pub struct OutsideGame(Box<dyn Erased>);
