@@ -151,6 +151,10 @@ async function analysisPage() {
     } catch (e) { st.error = e.message; draw(); }
   };
 
+  // The steps a unit on `sq` may start, as the rules list their origins (an Ataxx clone
+  // from any adjacent stone); a view without origins falls back to `from`.
+  const starts = (s, sq) => (s.origins ? s.origins.includes(sq) : s.from === sq);
+
   const onSquare = (sq) => {
     const v = st.view;
     if (!v || st.busy) return;
@@ -163,11 +167,11 @@ async function analysisPage() {
     const from = st.drop ? null : st.selected;
     if (st.drop || st.selected) {
       const t = v.steps.filter((s) => s.to === sq && s.kind !== 'lead' && s.kind !== 'end'
-        && (st.drop ? s.kind === 'drop' && s.drop.toUpperCase() === st.drop.toUpperCase() : s.from === from));
+        && (st.drop ? s.kind === 'drop' && s.drop.toUpperCase() === st.drop.toUpperCase() : starts(s, from)));
       if (t.length === 1) return playFree(t[0].text);
       if (t.length > 1) { st.choice = t; return draw(); }
     }
-    if (st.selected !== sq && v.movable.includes(sq) && v.steps.some((s) => s.from === sq && s.kind !== 'lead')) {
+    if (st.selected !== sq && v.movable.includes(sq) && v.steps.some((s) => starts(s, sq) && s.kind !== 'lead')) {
       st.selected = sq; st.drop = null;
     } else {
       const unit = v.units.find((u) => u.square === sq);
@@ -184,7 +188,7 @@ async function analysisPage() {
     const point = pointNow();
     const targets = new Map();
     for (const s of v.steps) {
-      const hit = st.drop ? s.kind === 'drop' && s.drop.toUpperCase() === st.drop.toUpperCase() : s.from === st.selected && s.kind !== 'lead' && s.kind !== 'end';
+      const hit = st.drop ? s.kind === 'drop' && s.drop.toUpperCase() === st.drop.toUpperCase() : starts(s, st.selected) && s.kind !== 'lead' && s.kind !== 'end';
       if ((st.selected || st.drop) && hit) { if (!targets.has(s.to)) targets.set(s.to, []); targets.get(s.to).push(s); }
     }
     const last = lastStepOf(v);

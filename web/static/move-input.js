@@ -14,10 +14,14 @@ function leadSteps() {
 // The unit steps now (every legal step but `end`).
 const unitSteps = (v) => v.steps.filter((s) => s.kind !== 'end');
 
+// The steps a unit on `from` may start: those the rules list it among the origins of (its
+// own moves; an Ataxx clone from any adjacent stone).
+const startsFrom = (s, from) => (s.origins ? s.origins.includes(from) : s.from !== null && s.from === from);
+
 function stepsFrom(from) {
   const m = new Map();
   for (const s of state.view.steps) {
-    if (s.from !== null && s.from === from && !isLead(s)) {
+    if (startsFrom(s, from) && !isLead(s)) {
       if (!m.has(s.to)) m.set(s.to, []);
       m.get(s.to).push(s);
     }

@@ -61,6 +61,7 @@ function hint(v, mine) {
     const n = new Set(leads.map((s) => s.from)).size;
     return `Start the turn by choosing its leader: click one of the ${n} leader${n === 1 ? '' : 's'} ringed in gold.`;
   }
+  if (v.steps.some((s) => s.kind === 'pass')) return 'No move is possible: pass the turn.';
   if (!unitSteps(v).length) return v.can_end ? 'No unit may move any more: end the turn.' : '';
   const n = v.movable.filter((sq) => v.units.some((u) => u.square === sq)).length;
   if (!n) return 'Pick a unit to place from your pocket.';
@@ -146,6 +147,12 @@ function turnBox(v, mine) {
     turn.append(h('div', { class: 'buttons' },
       h('button', { 'data-testid': 'undo', disabled: !(mine && v.can_undo) || state.busy, onclick: () => { clearSelection(); act('undo', {}); } }, 'Undo step'),
       h('button', { 'data-testid': 'end-turn', class: 'primary', disabled: !(mine && v.can_end) || state.busy, onclick: () => play('end') }, 'End turn')));
+  }
+  // A side with no move passes (Ataxx): the rules list `pass` as its one step.
+  const pass = v.steps.find((s) => s.kind === 'pass');
+  if (mine && pass) {
+    turn.append(h('div', { class: 'buttons' },
+      h('button', { 'data-testid': 'pass', class: 'primary', disabled: state.busy, onclick: () => play(pass.text) }, 'Pass')));
   }
   if (state.choice) turn.append(choiceBox(v));
   for (const box of pocketBoxes(v, mine)) turn.append(box);

@@ -389,6 +389,9 @@ impl Rules for Position {
     fn movable_units(&self) -> Bitboard {
         each!(self, g => g.movable_units())
     }
+    fn step_origins(&self, step: Step) -> Bitboard {
+        each!(self, g => g.step_origins(step))
+    }
     fn why_not(&self, from: Square) -> Illegal {
         each!(self, g => g.why_not(from))
     }

@@ -199,14 +199,22 @@ pub trait Rules: Clone + Send + Sync + 'static {
         None
     }
 
-    /// Units of the side to move that may start a step now (drops aside).
+    /// Units of the side to move that may start a step now (drops from a pocket aside).
     fn movable_units(&self) -> Bitboard {
         let mut list = StepList::new();
         self.legal_steps(&mut list);
         list.iter()
-            .filter(|s| !matches!(s.kind, crate::step::StepKind::Drop(_)))
-            .map(|s| s.from)
-            .collect()
+            .fold(Bitboard::EMPTY, |m, &s| m | self.step_origins(s))
+    }
+    /// The squares of the units that make `step`, for an interface's clicks: its `from`
+    /// (nothing for `end`, a pass, or a drop from a pocket). A family where one step comes
+    /// from any of several units (an Ataxx clone, made by any adjacent stone) lists them.
+    fn step_origins(&self, step: Step) -> Bitboard {
+        use crate::step::StepKind;
+        match step.kind {
+            StepKind::End | StepKind::Pass | StepKind::Drop(_) => Bitboard::EMPTY,
+            _ => Bitboard::from_square(step.from),
+        }
     }
     /// Why the unit on `from` may not start a step now (`CannotReach` when it may, to some
     /// square). Families with command rules say which rule holds it.

@@ -81,6 +81,7 @@ trait Erased: Send + Sync {
     fn moved_this_turn(&self) -> Bitboard;
     fn automatic_draw(&self) -> Option<EndReason>;
     fn movable_units(&self) -> Bitboard;
+    fn step_origins(&self, step: Step) -> Bitboard;
     fn why_not(&self, from: Square) -> Illegal;
     fn refusal(&self, step: Step) -> StepError;
     fn rules_text(&self) -> RulesText;
@@ -227,6 +228,9 @@ impl<R: Rules> Erased for Holder<R> {
     fn movable_units(&self) -> Bitboard {
         self.game.movable_units()
     }
+    fn step_origins(&self, step: Step) -> Bitboard {
+        self.game.step_origins(step)
+    }
     fn why_not(&self, from: Square) -> Illegal {
         self.game.why_not(from)
     }
@@ -365,6 +369,9 @@ impl Rules for OutsideGame {
     }
     fn movable_units(&self) -> Bitboard {
         self.0.movable_units()
+    }
+    fn step_origins(&self, step: Step) -> Bitboard {
+        self.0.step_origins(step)
     }
     fn why_not(&self, from: Square) -> Illegal {
         self.0.why_not(from)

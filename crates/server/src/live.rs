@@ -243,6 +243,14 @@ impl LiveGame {
             let removes: Vec<String> = taken.into_iter().map(|q| geo.square_name(q)).collect();
             let mut step = step_fields(pos.variant(), *s);
             step.insert("text".into(), text.clone().into());
+            // The units a click may start it from (the rules say: an Ataxx clone comes from
+            // any adjacent stone).
+            let origins: Vec<String> = pos
+                .step_origins(*s)
+                .iter()
+                .map(|q| geo.square_name(q))
+                .collect();
+            step.insert("origins".into(), origins.into());
             step.insert("removes".into(), removes.clone().into());
             steps.push(Value::Object(step));
             if s.is_end() {
