@@ -120,9 +120,14 @@ async function act(path, body) {
   }
 }
 
+// A step is posted as data: its index in the view's legal steps and the view's version
+// (the server plays the listed step without reading text); text only for a step the view
+// does not list (the server then says why it is refused).
 function play(text) {
   clearSelection();
-  return act('step', { step: text });
+  const v = state.view;
+  const listed = v && v.steps.find((s) => s.text === text && Number.isInteger(s.index));
+  return act('step', listed ? { index: listed.index, version: v.version } : { step: text });
 }
 
 function accept(v) {

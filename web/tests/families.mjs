@@ -30,6 +30,9 @@ async function playToTheEnd(sc, variant, { maxTurns, ends }) {
 
   const created = await api('POST', '/api/games', { variant, white: 'human', black: 'ai', ai: { agent: 'engine', time_ms: 50 } });
   const id = created.id;
+  // Every step the page posts is data: the listed step's index and the view's version.
+  const posted = [];
+  page.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/step')) posted.push(JSON.parse(r.postData())); });
   await page.goto(`${base}${created.links.white}`);
   await page.waitForSelector('[data-testid=board] svg');
   // The opponent's steps shown at once: a click during their replay would set a premove.
@@ -72,6 +75,8 @@ async function playToTheEnd(sc, variant, { maxTurns, ends }) {
   const end = await api('GET', `/api/games/${id}`);
   check(end.result, `${variant}: the game ended`);
   const mine = end.turns.filter((t) => t.side === 'white').length;
+  check(posted.length === turns && posted.every((b) => Number.isInteger(b.index) && Number.isInteger(b.version) && !('step' in b)),
+    `${variant}: steps posted as data: ${JSON.stringify(posted.slice(0, 3))}`);
   check(mine === turns, `${variant}: every click turn is in the game (${mine} White turns, ${turns} clicked)`);
   check(ends.some((e) => end.result.text.includes(e)), `${variant}: ended by its family's own rules: ${end.result.text}`);
   await page.waitForFunction(() => /wins|Draw|draw/.test(document.querySelector('[data-testid=status]').textContent));

@@ -98,6 +98,39 @@ impl Game {
         if !self.position.is_legal(step) {
             return Err(self.position.refusal(step).into());
         }
+        self.commit(step);
+        Ok(())
+    }
+
+    /// The legal step listed at `index` by `legal_steps` now (a step posted as data), or
+    /// why there is none.
+    pub fn listed_step(&self, index: usize) -> Result<Step, PlayError> {
+        if self.result.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        let mut list = StepList::new();
+        self.position.legal_steps(&mut list);
+        list.as_slice().get(index).copied().ok_or_else(|| {
+            PlayError::Parse(crate::error::StepError::new(
+                crate::error::Illegal::NoSuchStep,
+                format!("no legal step {index}: {} are listed", list.len()),
+            ))
+        })
+    }
+
+    /// Play a step known legal now: one of `legal_steps` (a step posted by its index in
+    /// that list) or one `parse_step` has just read (it checked it). Not checked again.
+    pub fn play_legal(&mut self, step: Step) -> Result<(), PlayError> {
+        if self.result.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        debug_assert!(self.position.is_legal(step), "a step known legal is legal");
+        self.commit(step);
+        Ok(())
+    }
+
+    /// Make a legal step and keep the game's counters and history.
+    fn commit(&mut self, step: Step) {
         let side = self.position.side_to_move();
         let undo = self.position.make_reporting(step, &mut self.effects);
         // A capture restarts the quiet count, by whatever method it takes (a Lifeform pin or
@@ -127,7 +160,6 @@ impl Game {
             // valid body): the side cannot complete a legal turn.
             self.result = Some((Outcome::Win(side.other()), EndReason::NoLegalTurn));
         }
-        Ok(())
     }
 
     /// Parse and play one step written in notation.
@@ -136,7 +168,7 @@ impl Game {
             return Err(PlayError::GameOver);
         }
         let step = self.position.parse_step(text)?;
-        self.play(step)?;
+        self.play_legal(step)?;
         Ok(step)
     }
 

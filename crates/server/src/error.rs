@@ -58,6 +58,8 @@ pub enum Code {
     GameOver,
     /// 409: it is the other side's turn.
     NotYourTurn,
+    /// 409: a step posted by its index in a view of the game that is no longer current.
+    StaleStep,
     /// 409: the turn in progress has no step to take back.
     NothingToUndo,
     /// 409: no draw offer stands to accept or decline.
@@ -109,7 +111,7 @@ pub enum Code {
 }
 
 impl Code {
-    pub const ALL: [Code; 40] = [
+    pub const ALL: [Code; 41] = [
         Code::BadJson,
         Code::BadRequest,
         Code::InvalidField,
@@ -127,6 +129,7 @@ impl Code {
         Code::MethodNotAllowed,
         Code::GameOver,
         Code::NotYourTurn,
+        Code::StaleStep,
         Code::NothingToUndo,
         Code::NoDrawOffer,
         Code::DrawOfferStanding,
@@ -171,6 +174,7 @@ impl Code {
             Code::MethodNotAllowed => "method_not_allowed",
             Code::GameOver => "game_over",
             Code::NotYourTurn => "not_your_turn",
+            Code::StaleStep => "stale_step",
             Code::NothingToUndo => "nothing_to_undo",
             Code::NoDrawOffer => "no_draw_offer",
             Code::DrawOfferStanding => "draw_offer_standing",
@@ -215,6 +219,7 @@ impl Code {
             Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Code::GameOver
             | Code::NotYourTurn
+            | Code::StaleStep
             | Code::NothingToUndo
             | Code::NoDrawOffer
             | Code::DrawOfferStanding

@@ -34,6 +34,17 @@ pub struct LiveGame {
     pub removed: Vec<Vec<Removed>>,
 }
 
+/// A step as a seat posts it (`POST /api/games/<id>/step`) or the AI chooses it.
+#[derive(Clone, Debug)]
+pub enum Posted {
+    /// Its text (NOTATION.md).
+    Text(String),
+    /// Its index in the view's `steps` (the legal steps now, in the rules' order).
+    Index(usize),
+    /// A step chosen on a copy of the position (the AI's turn).
+    Chosen(cohort_rules::Step),
+}
+
 impl LiveGame {
     /// Rebuild a game from its row and steps. Fails if a stored step is no longer legal.
     /// A custom variant's game is rebuilt from the variant file stored with it.
@@ -74,12 +85,38 @@ impl LiveGame {
         self.game.position().variant()
     }
 
-    /// Play a step on this game; returns its canonical text. Changes nothing on error.
+    /// Play a step written as text on this game; returns its canonical text. Changes
+    /// nothing on error.
     pub fn play(&mut self, text: &str) -> Result<String, PlayError> {
-        let pos = self.game.position();
-        let step = pos.parse_step(text)?;
-        let canonical = pos.step_text(step);
-        self.game.play(step)?;
+        self.play_posted(&Posted::Text(text.into()))
+    }
+
+    /// Play a step as it was posted: its text (read and checked once), its index in the
+    /// legal steps listed now (legal by being listed), or a step chosen on a copy of this
+    /// position (the AI's: checked once). Returns its canonical text; changes nothing on
+    /// error.
+    pub fn play_posted(&mut self, posted: &Posted) -> Result<String, PlayError> {
+        let canonical = match posted {
+            Posted::Text(text) => {
+                let pos = self.game.position();
+                let step = pos.parse_step(text)?;
+                let canonical = pos.step_text(step);
+                self.game.play_legal(step)?;
+                canonical
+            }
+            Posted::Index(index) => {
+                let step = self.game.listed_step(*index)?;
+                // Written before it is made (a capture's mark reads the board).
+                let canonical = self.game.position().step_text(step);
+                self.game.play_legal(step)?;
+                canonical
+            }
+            Posted::Chosen(step) => {
+                let canonical = self.game.position().step_text(*step);
+                self.game.play(*step)?;
+                canonical
+            }
+        };
         self.removed.push(removed_by(&self.game));
         let last = self.turns.len() - 1;
         self.turns[last].1.push(canonical.clone());
@@ -238,11 +275,13 @@ impl LiveGame {
         let mut steps: Vec<Value> = Vec::with_capacity(list.len());
         let mut legal: Vec<Value> = Vec::with_capacity(list.len());
         let captures = pos.capture_squares_of(list.as_slice());
-        for (s, taken) in list.iter().zip(captures) {
+        for (index, (s, taken)) in list.iter().zip(captures).enumerate() {
             let text = pos.step_text(*s);
             let removes: Vec<String> = taken.into_iter().map(|q| geo.square_name(q)).collect();
             let mut step = step_fields(pos.variant(), *s);
             step.insert("text".into(), text.clone().into());
+            // What a seat posts to play it (with the view's `version`): no text to read.
+            step.insert("index".into(), index.into());
             // The units a click may start it from (the rules say: an Ataxx clone comes from
             // any adjacent stone).
             let origins: Vec<String> = pos

@@ -514,3 +514,71 @@ async fn a_game_changed_by_another_server_is_played_on_from_storage() {
     b.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A step posted as data: its index in the view's `steps` at the view's `version` plays that
+/// listed step; an index from an earlier version is refused as stale, one past the list as
+/// a bad step, and text and index together as a bad request; each refusal changes nothing.
+#[tokio::test(flavor = "multi_thread")]
+async fn steps_posted_by_their_index_in_the_view() {
+    let (dir, url) = temp_db("index");
+    let app = App::open(&url).await.unwrap();
+    let (_, created) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "chesimals-1", "white": "human", "black": "human"}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let white = created["tokens"]["white"].as_str().unwrap().to_string();
+    let step_uri = format!("/api/games/{id}/step");
+    let view = get(&app, &format!("/api/games/{id}")).await;
+    let version = view["version"].as_i64().unwrap();
+    let steps = view["steps"].as_array().unwrap().clone();
+    // The last listed step, to show that the index, not the first step, is played.
+    let pick = steps.len() - 1;
+    assert_eq!(steps[pick]["index"], json!(pick));
+    let text = steps[pick]["text"].as_str().unwrap().to_string();
+
+    let bad: Vec<(Value, StatusCode, &str)> = vec![
+        (
+            json!({"token": white, "index": steps.len(), "version": version}),
+            StatusCode::BAD_REQUEST,
+            "bad_step",
+        ),
+        (
+            json!({"token": white, "index": 0, "version": version - 1}),
+            StatusCode::CONFLICT,
+            "stale_step",
+        ),
+        (
+            json!({"token": white, "index": 0}),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            json!({"token": white, "index": 0, "version": version, "step": text}),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+    ];
+    for (body, status, code) in bad {
+        let (s, v) = post(&app, &step_uri, body.clone()).await;
+        assert_eq!(s, status, "{body} -> {v}");
+        assert_eq!(v["code"], code, "{body}: {v}");
+    }
+    assert_eq!(
+        get(&app, &format!("/api/games/{id}")).await,
+        view,
+        "refused posts changed the game"
+    );
+    let (s, v) = post(
+        &app,
+        &step_uri,
+        json!({"token": white, "index": pick, "version": version}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["turn_steps"], json!([text]), "the listed step was played");
+    assert!(v["version"].as_i64().unwrap() > version);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -11,6 +11,7 @@ use axum::extract::State;
 use axum::Json;
 use serde::Deserialize;
 
+use crate::live::Posted;
 use crate::api::play::{self, rate_if_finished, Action};
 use crate::api::{ai::kick_ai, timer::arm_clock};
 use crate::error::{body, Answer, ApiError, ApiPath, Code};
@@ -22,7 +23,11 @@ use crate::App;
 #[serde(deny_unknown_fields)]
 struct Act {
     token: String,
+    /// The step as text (NOTATION.md) ...
     step: Option<String>,
+    /// ... or as data: its index in the view's `steps`, listed at the view's `version`.
+    index: Option<usize>,
+    version: Option<i64>,
     action: Option<String>,
 }
 
@@ -32,11 +37,30 @@ pub(super) async fn step(
     raw: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let a: Act = body(raw)?;
-    let step = a
-        .step
-        .clone()
-        .ok_or_else(|| ApiError::new(Code::BadRequest, "missing field 'step'"))?;
-    act(s, id, a, Action::Step(step)).await
+    let posted = match (&a.step, a.index, a.version) {
+        (Some(text), None, None) => Posted::Text(text.clone()),
+        (None, Some(index), Some(_)) => Posted::Index(index),
+        (None, Some(_), None) => {
+            return Err(ApiError::new(
+                Code::BadRequest,
+                "missing field 'version': an index means a step of the view at that version",
+            ))
+        }
+        (None, None, _) => {
+            return Err(ApiError::new(
+                Code::BadRequest,
+                "missing field 'step' (or 'index' and 'version')",
+            ))
+        }
+        _ => {
+            return Err(ApiError::new(
+                Code::BadRequest,
+                "give the step as 'step' or as 'index' and 'version', not both",
+            ))
+        }
+    };
+    let version = a.version;
+    act(s, id, a, Action::Step(posted, version)).await
 }
 pub(super) async fn undo(
     s: State<Arc<App>>,

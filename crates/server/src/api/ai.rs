@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use cohort_engine::Limits;
 
+use crate::live::Posted;
 use crate::api::play::{apply, refresh, Action};
 use crate::api::timer::arm_clock;
 use crate::clock::TimeControl;
@@ -179,9 +180,8 @@ async fn run_job(app: Arc<App>, job: AiJob, permit: Permit) {
                 if live.game.result().is_some() || live.to_move() != side {
                     break;
                 }
-                // Written in the position it is played in (capture marks depend on it).
-                let text = live.game.position().step_text(step);
-                if let Err(e) = apply(&app, &mut live, side, Action::Step(text)).await {
+                // The step itself: checked once against the game as it is now.
+                if let Err(e) = apply(&app, &mut live, side, Action::Step(Posted::Chosen(step), None)).await {
                     eprintln!("cohort serve: game {id}: the AI's step was refused: {e}");
                     break;
                 }

@@ -8,14 +8,15 @@ use cohort_rules::Side;
 
 use crate::api::offers;
 use crate::error::{ApiError, Code};
-use crate::live::LiveGame;
+use crate::live::{LiveGame, Posted};
 use crate::store::{now_ms, Change};
 use crate::view::side_name;
 use crate::App;
 
 /// What a seat does.
 pub(crate) enum Action {
-    Step(String),
+    /// A step, and for one posted by its index the view's version it was listed in.
+    Step(Posted, Option<i64>),
     Undo,
     Resign,
     Draw(String),
@@ -183,17 +184,33 @@ pub(crate) async fn apply(
     let mut text = String::new();
     let now = now_ms();
     let change = match action {
-        Action::Step(step) => {
+        Action::Step(posted, listed_at) => {
             if seat != mover {
                 return Err(ApiError::new(
                     Code::NotYourTurn,
                     format!("it is {}'s turn, not {}'s", mover.name(), seat.name()),
                 ));
             }
-            if step.len() > 32 {
-                return Err(ApiError::new(Code::BadStep, "step: too long to be a step"));
+            let said = match &posted {
+                Posted::Text(t) if t.len() > 32 => {
+                    return Err(ApiError::new(Code::BadStep, "step: too long to be a step"))
+                }
+                Posted::Text(t) => t.clone(),
+                Posted::Index(i) => format!("#{i}"),
+                Posted::Chosen(s) => cohort_rules::Rules::step_text(next.game.position(), *s),
+            };
+            if let Some(v) = listed_at.filter(|&v| v != next.row.version) {
+                return Err(ApiError::new(
+                    Code::StaleStep,
+                    format!(
+                        "step {said}: listed at version {v}, and the game is at version {}: read it again",
+                        next.row.version
+                    ),
+                ));
             }
-            text = next.play(&step).map_err(|e| ApiError::step(&step, &e))?;
+            text = next
+                .play_posted(&posted)
+                .map_err(|e| ApiError::step(&said, &e))?;
             // Any step answers a takeback request: it stood for the turns as they were.
             next.row.takeback_offer = None;
             // Playing on instead of answering declines the opponent's draw offer.
