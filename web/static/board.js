@@ -232,7 +232,7 @@ const CohortBoard = (() => {
         return;
       }
       const cx = x + size / 2, cy = y + size / 2;
-      if (view.command === 'single' && GLYPHS[up]) {
+      if (view.one_step_turns && GLYPHS[up]) {
         el('text', {
           x: cx, y: cy + size * 0.04, 'text-anchor': 'middle', 'dominant-baseline': 'central',
           class: `glyph ${u.side}`, 'font-size': size * 0.8,
@@ -282,7 +282,7 @@ const CohortBoard = (() => {
           class: 'group-number', fill: isLight(u.colour) ? '#1d1d1d' : '#fafafa',
         }, g).textContent = String(u.group + 1);
       }
-      if (leaderLetters.has(up) && (!letters || view.command !== 'single')) {
+      if (leaderLetters.has(up) && (!letters || !view.one_step_turns)) {
         // Leaders (Chieftains, chiefs, Kings that lead): a gold crown if royal, else a star.
         const bx = p.x + S * 0.84, by = p.y + S * 0.16, k = S / 45;
         const mark = el('g', { class: 'leader-badge', 'data-leader-badge': royalLetters.has(up) ? 'royal' : 'leader' }, g);

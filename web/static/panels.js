@@ -143,7 +143,7 @@ function turnBox(v, mine) {
     (v.frozen || []).length ? h('p', { class: 'legend', 'data-testid': 'legend-frozen' }, 'Dashed blue frame: frozen by an enemy Immobilizer next to it; it may not move.') : null);
   if (mine && state.leadChoice) turn.append(leadChoiceBox(v));
   // Where a turn is one step (chess, Chessma 84) the step ends it: nothing to undo or end.
-  if (state.seat && !v.result && v.command !== 'single') {
+  if (state.seat && !v.result && !v.one_step_turns) {
     turn.append(h('div', { class: 'buttons' },
       h('button', { 'data-testid': 'undo', disabled: !(mine && v.can_undo) || state.busy, onclick: () => { clearSelection(); act('undo', {}); } }, 'Undo step'),
       h('button', { 'data-testid': 'end-turn', class: 'primary', disabled: !(mine && v.can_end) || state.busy, onclick: () => play('end') }, 'End turn')));
@@ -162,7 +162,7 @@ function turnBox(v, mine) {
 // The tools under the turn: command overlay, flip, letters, rules, pieces, replay, record.
 function toolsBox(v, flip) {
   return h('div', { class: 'buttons tools' },
-    v.command !== 'single' && v.command !== 'body' ? h('button', {
+    v.shows_command ? h('button', {
       'data-testid': 'show-command', class: state.showCommand ? 'on' : '', 'aria-pressed': String(state.showCommand),
       onclick: () => { state.showCommand = !state.showCommand; draw(); },
     }, state.showCommand ? 'Hide command' : 'Show command') : null,
@@ -225,12 +225,10 @@ function extraBoxes(v) {
       info.reconstructed.replace(/^setup:\s*/i, '').replace(/\s*\(RULES\.md[^)]*\)/, ''), '. ',
       h('a', { href: `/rules/${v.variant}`, 'data-testid': 'reconstructed-link' }, 'Rules and setup')));
   }
-  if (state.showCommand) {
-    out.push(h('p', { class: 'hint' }, v.command === 'range'
-      ? `Boxes: the squares within ${v.command_info.range} of each Chieftain of the side to move (dashed rings).`
-      : v.command === 'lead'
-        ? 'Lines: the links of adjacent friendly units that connect units to the leaders (dashed rings).'
-        : 'Lines: the links of adjacent units that connect each chesimal to its leader (dashed rings).'));
+  if (state.showCommand && v.shows_command) {
+    // What the overlay draws and the rule it shows, in the rules' words (the view's).
+    out.push(h('p', { class: 'hint', 'data-testid': 'command-legend' }, v.command_legend || ''));
+    if (v.link_rule) out.push(h('p', { class: 'hint', 'data-testid': 'link-rule' }, v.link_rule));
   }
   return out;
 }

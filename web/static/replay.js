@@ -59,7 +59,7 @@ async function replayPage() {
         h('button', { onclick: go(want - 1), 'data-testid': 'replay-prev', title: 'Step back (left arrow)' }, '\u2039 Back'),
         h('button', { onclick: go(want + 1), 'data-testid': 'replay-next', title: 'Step forward (right arrow)' }, 'Next \u203a'),
         h('button', { onclick: go(total), 'data-testid': 'replay-last', title: 'End' }, 'End \u00bb'),
-        v.command !== 'single' && v.command !== 'body' ? h('button', { class: showCommand ? 'on' : '', 'data-testid': 'show-command',
+        v.shows_command ? h('button', { class: showCommand ? 'on' : '', 'data-testid': 'show-command',
           onclick: () => { showCommand = !showCommand; show(); } }, showCommand ? 'Hide command' : 'Show command') : null),
       slider,
       h('p', { class: 'buttons' }, h('a', { href: `/game/${gameId}`, class: 'button' }, 'Back to the game'),

@@ -247,6 +247,9 @@ async function vsAiChesimals(sc) {
   await page.waitForSelector('[data-testid=command-overlay]');
   check(await page.locator('[data-testid=command-overlay] line.link').count() > 0, 'the chains are drawn');
   check(await page.locator('[data-testid=command-overlay] .leader-mark').count() === view.command_info.leaders.length, 'the leaders are marked');
+  // The hints say what the view says (the rules' sentences), not words of the page's own.
+  check(view.shows_command && (await page.textContent('[data-testid=command-legend]')) === view.command_legend, `the legend is the view's (${view.command_legend})`);
+  check((await page.textContent('[data-testid=link-rule]')) === view.link_rule && view.link_rule.includes('own chesimal'), `the link rule is the view's (${view.link_rule})`);
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, 'game-16x12.png') });
   return `two units of one chesimal clicked (${first.text} ${second.text}), AI replied (${view.turns[1].steps.length - 1} steps), same position after reload, screenshot`;
@@ -282,6 +285,7 @@ async function vsAiChieftain(sc) {
   await page.click(`[data-testid=sq-${s2.from}]`);
   await page.click('[data-testid=show-command]');
   check(await page.locator('[data-testid=command-overlay] rect.range').count() === view.command_info.leaders.length, 'a range box per Chieftain');
+  check((await page.textContent('[data-testid=command-legend]')) === view.command_legend && view.command_legend.includes('within 3'), `the legend names the range (${view.command_legend})`);
   await page.screenshot({ path: join(SHOTS, 'game-8x8.png') });
   return `units activated by ${leaders.join(' and ')} clicked (${first.text} ${second.text}), AI replied, same position after reload, screenshot`;
 }

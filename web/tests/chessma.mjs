@@ -61,6 +61,7 @@ async function chessma(sc) {
   // A turn is one step here: no Undo step or End turn to offer.
   check(await page.locator('[data-testid=end-turn], [data-testid=undo]').count() === 0, 'no Undo step or End turn in a one-step game');
   check(await page.locator('[data-testid=resign]').count() === 1, 'Resign is offered');
+  check(await page.locator('[data-testid=show-command]').count() === 0, 'no command overlay to show (the view says so)');
   // Frozen pieces are marked.
   for (const f of ['c1', "c1'", 'a7']) check(await page.locator(`[data-testid="frozen-${f}"]`).count() === 1, `${f} marked frozen`);
 

@@ -3,7 +3,9 @@
 //! for a leader, whom it commands and how far (the variant cards, the custom-variant panel
 //! and the game page draw these). The squares come from the piece's Betza letters, or from
 //! the family itself where the letters cannot say them (`Rules::piece_targets`: Chessma
-//! 84). The server turns it into JSON; every rule it states is asked here.
+//! 84); a leader's command from its command model's description (command/, `Describe`),
+//! which computes it with the model's own code. The server turns it into JSON; every rule
+//! it states is asked here.
 
 use crate::bitboard::{Bitboard, Square};
 use crate::command::{description, LeaderAt};

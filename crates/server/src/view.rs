@@ -149,6 +149,9 @@ pub fn board_view(pos: &Position, removed: &[Unit]) -> Value {
         }
     }
     let command = v.command.name();
+    // How the command rules show, in the rules' words: the pages read these flags and
+    // sentences, never the model's name.
+    let shown = cohort_rules::describe::command_presentation(v);
     let pieces: serde_json::Map<String, Value> = v
         .pieces
         .iter()
@@ -175,6 +178,10 @@ pub fn board_view(pos: &Position, removed: &[Unit]) -> Value {
         // The side to move's royal pieces under attack (chess, Chessma 84): the rules say so.
         "check": check_of(pos).iter().map(name).collect::<Vec<_>>(),
         "command": command,
+        "one_step_turns": shown.one_step_turns,
+        "shows_command": shown.shows_command,
+        "link_rule": shown.link_rule,
+        "command_legend": shown.legend,
         "position": pos.to_text(),
         "to_move": side_name(pos.side_to_move()),
         "at_turn_start": pos.at_turn_start(),

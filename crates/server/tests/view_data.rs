@@ -170,3 +170,75 @@ async fn squares_and_steps_as_data() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The flags and sentences the pages use instead of the model's name come from the rules:
+/// a one-step turn, whether the command overlay applies, the link rule (friendly units or
+/// the chesimal, as the variant says) and the overlay's legend.
+#[tokio::test(flavor = "multi_thread")]
+async fn command_flags_and_link_rule_from_the_rules() {
+    let (dir, url) = temp_db("view-command");
+    let app = cohort_server::App::open(&url).await.unwrap();
+    let flags = |v: &Value| {
+        (
+            v["one_step_turns"].as_bool().unwrap(),
+            v["shows_command"].as_bool().unwrap(),
+        )
+    };
+    let text = |v: &Value, key: &str| v[key].as_str().unwrap_or("").to_string();
+    for (variant, one_step, shows) in [
+        ("chess", true, false),
+        ("chessma-84", true, false),
+        ("lifeform", false, false),
+        ("chesimals-1", false, true),
+        ("mini-chieftain", false, true),
+        ("chesimal-fusion-1", false, true),
+    ] {
+        let (_, _, v) = game(
+            &app,
+            json!({"variant": variant, "white": "human", "black": "human"}),
+        )
+        .await;
+        assert_eq!(flags(&v), (one_step, shows), "{variant}");
+        assert!(
+            v["command"].is_string(),
+            "{variant}: the model's name is still sent"
+        );
+        assert_eq!(v["link_rule"].is_string(), shows, "{variant}");
+        assert_eq!(v["command_legend"].is_string(), shows, "{variant}");
+    }
+    let (_, _, chain) = game(
+        &app,
+        json!({"variant": "chesimals-1", "white": "human", "black": "human"}),
+    )
+    .await;
+    assert!(text(&chain, "link_rule").contains("own chesimal"));
+    let (_, _, fusion) = game(
+        &app,
+        json!({"variant": "chesimal-fusion-1", "white": "human", "black": "human"}),
+    )
+    .await;
+    assert!(text(&fusion, "link_rule").contains("friendly"));
+    let (_, _, range) = game(
+        &app,
+        json!({"variant": "mini-chieftain", "white": "human", "black": "human"}),
+    )
+    .await;
+    assert!(text(&range, "command_legend").contains("within 3"));
+    // A chain variant of one's own with links through any friendly unit.
+    let file = "[cf]\nbase = chesimals-1\nname = CF\nlinks = friendly\n";
+    let (s, created) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "cf", "variant_text": file, "white": "human", "black": "human"}),
+    )
+    .await;
+    assert!(s.is_success(), "{created}");
+    let id = created["id"].as_str().unwrap();
+    let v = get(&app, &format!("/api/games/{id}")).await;
+    let rule = text(&v, "link_rule");
+    assert!(
+        rule.contains("friendly") && !rule.contains("own chesimal"),
+        "{rule}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
