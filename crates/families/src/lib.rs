@@ -6,8 +6,8 @@
 //! "Adding a game family").
 
 /// Every family from outside the rules crate.
-pub fn families() -> [&'static cohort_rules::FamilyEntry; 1] {
-    [&cohort_breakthrough::FAMILY]
+pub fn families() -> [&'static cohort_rules::FamilyEntry; 2] {
+    [&cohort_breakthrough::FAMILY, &cohort_ataxx::FAMILY]
 }
 
 /// Register every family (once; later calls change nothing).
