@@ -575,6 +575,19 @@ impl Rules for Ataxx {
         out
     }
 
+    /// A clone is one step per destination, made by any of the mover's stones next to it:
+    /// an interface may start it from each of them. A jump starts from its stone.
+    fn step_origins(&self, step: Step) -> Bitboard {
+        match step.kind {
+            StepKind::Drop(_) => {
+                let near = NEAR[index(step.to) as usize] & self.stones[self.side.index()];
+                bits(near).map(square).collect()
+            }
+            StepKind::Move => Bitboard::from_square(step.from),
+            _ => Bitboard::EMPTY,
+        }
+    }
+
     /// Ranks from 7 down, `x` White, `o` Black, `-` blocked, digits for empty runs; then
     /// the side to move, the half-move clock and the full-move number.
     fn to_text(&self) -> String {

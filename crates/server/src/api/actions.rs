@@ -11,10 +11,10 @@ use axum::extract::State;
 use axum::Json;
 use serde::Deserialize;
 
-use crate::live::Posted;
 use crate::api::play::{self, rate_if_finished, Action};
 use crate::api::{ai::kick_ai, timer::arm_clock};
 use crate::error::{body, Answer, ApiError, ApiPath, Code};
+use crate::live::Posted;
 use crate::store::{now_ms, Change};
 use crate::view::side_name;
 use crate::App;

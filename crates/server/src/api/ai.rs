@@ -10,12 +10,12 @@ use std::time::Duration;
 
 use cohort_engine::Limits;
 
-use crate::live::Posted;
 use crate::api::play::{apply, refresh, Action};
 use crate::api::timer::arm_clock;
 use crate::clock::TimeControl;
 use crate::jobs::AiJob;
 use crate::live::LiveGame;
+use crate::live::Posted;
 use crate::sched::{Class, Permit};
 use crate::store::now_ms;
 use crate::{App, Slot};
@@ -181,7 +181,14 @@ async fn run_job(app: Arc<App>, job: AiJob, permit: Permit) {
                     break;
                 }
                 // The step itself: checked once against the game as it is now.
-                if let Err(e) = apply(&app, &mut live, side, Action::Step(Posted::Chosen(step), None)).await {
+                if let Err(e) = apply(
+                    &app,
+                    &mut live,
+                    side,
+                    Action::Step(Posted::Chosen(step), None),
+                )
+                .await
+                {
                     eprintln!("cohort serve: game {id}: the AI's step was refused: {e}");
                     break;
                 }
