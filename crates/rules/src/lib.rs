@@ -20,6 +20,7 @@ pub mod movement;
 mod notation;
 pub mod outcome;
 pub mod perft;
+pub mod position_error;
 pub mod rules_text;
 mod sheets;
 pub mod step;

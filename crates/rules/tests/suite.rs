@@ -16,4 +16,5 @@ mod lifeform;
 mod limits;
 mod movement;
 mod perft_testdata;
+mod position_errors;
 mod properties;
