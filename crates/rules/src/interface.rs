@@ -14,7 +14,7 @@ use std::sync::Arc;
 use crate::bitboard::{Bitboard, Square};
 use crate::describe::CommandView;
 use crate::effects::Effects;
-use crate::error::{Illegal, StepError};
+use crate::error::{Illegal, StepError, TurnError};
 use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::rules_text::RulesText;
 use crate::step::{Step, StepList};
@@ -265,7 +265,7 @@ pub trait Rules: Clone + Send + Sync + 'static {
     }
     /// Play a whole turn written as steps (spaces or commas between them), closed with `end`
     /// where the text does not end it. On error the position is unchanged.
-    fn apply_turn(&mut self, text: &str) -> Result<Vec<Step>, String> {
+    fn apply_turn(&mut self, text: &str) -> Result<Vec<Step>, TurnError> {
         let start_side = self.side_to_move();
         let mut played: Vec<(Step, Self::Undo)> = Vec::new();
         let words: Vec<&str> = text
@@ -273,18 +273,24 @@ pub trait Rules: Clone + Send + Sync + 'static {
             .filter(|w| !w.is_empty())
             .collect();
         if words.is_empty() {
-            return Err("the turn has no steps".into());
+            return Err(TurnError::Empty);
         }
         let mut outcome = Ok(());
         for (i, w) in words.iter().enumerate() {
             if self.side_to_move() != start_side {
-                outcome = Err(format!("step {} '{w}': the turn already ended", i + 1));
+                let word = w.to_string();
+                outcome = Err(TurnError::AlreadyEnded { index: i, word });
                 break;
             }
             match self.parse_step(w) {
                 Ok(step) => played.push((step, self.make(step))),
-                Err(e) => {
-                    outcome = Err(format!("step {} '{w}': {}", i + 1, String::from(e)));
+                Err(error) => {
+                    let word = w.to_string();
+                    outcome = Err(TurnError::Step {
+                        index: i,
+                        word,
+                        error,
+                    });
                     break;
                 }
             }
@@ -292,7 +298,7 @@ pub trait Rules: Clone + Send + Sync + 'static {
         if outcome.is_ok() && self.side_to_move() == start_side && self.outcome().is_none() {
             match self.parse_step("end") {
                 Ok(end) => played.push((end, self.make(end))),
-                Err(e) => outcome = Err(format!("closing the turn: {}", String::from(e))),
+                Err(e) => outcome = Err(TurnError::Closing(e)),
             }
         }
         match outcome {

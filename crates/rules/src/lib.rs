@@ -33,7 +33,7 @@ mod zobrist;
 pub use bitboard::{Bitboard, Square};
 pub use describe::{CommandView, LeaderView, LeadingView};
 pub use effects::{Effect, Effects};
-pub use error::{Illegal, PlayError, StepError};
+pub use error::{Illegal, PlayError, StepError, TurnError, Unfinished};
 pub use family::{AnyUndo, BodyGame, ChessmaGame, CommandGame, FideGame, Position, Visit};
 pub use game::{EndReason, Game};
 pub use interface::Rules;

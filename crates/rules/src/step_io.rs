@@ -69,11 +69,13 @@ impl UnitBoard {
             } else if self.outcome.is_some() {
                 let message = "the game is over; no step is legal".to_string();
                 Err(StepError::new(Illegal::GameOver, message))
-            } else if self.variant.command == CommandModel::Body
+            } else if let Some(why) = (self.variant.command == CommandModel::Body
                 && self.placing()
-                && self.turn.moves > 0
+                && self.turn.moves > 0)
+                .then(|| self.body_problem(self.side))
+                .flatten()
             {
-                let why = self.body_problem(self.side).unwrap_or_default();
+                // (With nothing wrong `end` would be legal: a problem is always found here.)
                 let illegal = Illegal::PlacementUnfinished(why);
                 Err(StepError::new(illegal.clone(), illegal.to_string()))
             } else {

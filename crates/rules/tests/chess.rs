@@ -108,7 +108,10 @@ fn special_moves_in_both_notations() {
     let promo = p.parse_step("b2-b1=N").unwrap();
     assert_eq!(p.step_uci(promo), "b2b1n");
     let e = p.parse_step("b2b1").unwrap_err();
-    assert!(e.contains("must promote"), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "b2b1 is illegal: a pawn reaching the last rank must promote (add q, r, b or n)"
+    );
     assert_eq!(e.illegal, Some(cohort_rules::Illegal::MustPromote), "{e}");
     p.make(promo);
     assert!(p.to_text().starts_with("r3k2r/8/8/3pP3/8/8/8/Rn3RK1 w"));
