@@ -335,6 +335,12 @@ impl StepError {
             message,
         }
     }
+    /// `text` names no step the rules could play here (`Illegal::NoSuchStep`).
+    pub(crate) fn no_such_step(text: &str) -> StepError {
+        let illegal = Illegal::NoSuchStep;
+        let message = format!("{text} is illegal: {illegal}");
+        StepError::new(illegal, message)
+    }
 }
 
 impl fmt::Display for StepError {

@@ -193,6 +193,9 @@ macro_rules! generic_board_family {
             fn parse_step(&self, text: &str) -> Result<Step, StepError> {
                 self.0.parse_step(text)
             }
+            fn refusal(&self, step: Step) -> StepError {
+                self.0.refusal(step)
+            }
         }
 
         impl $name {

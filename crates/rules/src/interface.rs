@@ -17,7 +17,7 @@ use crate::effects::Effects;
 use crate::error::{Illegal, StepError, TurnError};
 use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::rules_text::RulesText;
-use crate::step::{Step, StepList};
+use crate::step::{Step, StepKind, StepList};
 use crate::variant::Variant;
 
 /// A game family: the rules of one kind of game over a position it owns.
@@ -192,7 +192,7 @@ pub trait Rules: Clone + Send + Sync + 'static {
         let mut list = StepList::new();
         self.legal_steps(&mut list);
         list.iter()
-            .filter(|s| !matches!(s.kind, crate::step::StepKind::Drop(_)))
+            .filter(|s| !matches!(s.kind, StepKind::Drop(_)))
             .map(|s| s.from)
             .collect()
     }
@@ -210,9 +210,25 @@ pub trait Rules: Clone + Send + Sync + 'static {
             Some(_) => Illegal::NoLegalMove,
         }
     }
-    /// Why `step`, which is not legal now, is refused: the typed reason and the sentence
-    /// that reading the step's text gives (`NoSuchStep` for a step no text reaches).
+    /// Why `step`, which is not legal now, is refused: the typed reason and a sentence
+    /// naming the step (`<step> is illegal: <reason>`). By default, from the step and the
+    /// family's answers: a move whose unit may not move now, `why_not(from)` (`CannotReach`
+    /// when it may, elsewhere); any other kind of step, `NoSuchStep`. The built-in families
+    /// give what their step reader says of the step's text.
     fn refusal(&self, step: Step) -> StepError {
+        let text = self.step_text(step);
+        let illegal = match step.kind {
+            _ if self.outcome().is_some() => Illegal::GameOver,
+            StepKind::Move => self.why_not(step.from),
+            _ => Illegal::NoSuchStep,
+        };
+        let message = format!("{text} is illegal: {illegal}");
+        StepError::new(illegal, message)
+    }
+    /// The refusal as it was found before: the step written as text and read back (kept
+    /// only while a test compares it with `refusal`).
+    #[doc(hidden)]
+    fn refusal_by_text(&self, step: Step) -> StepError {
         let text = self.step_text(step);
         match self.parse_step(&text) {
             Err(e) if e.illegal.is_some() => e,
@@ -324,11 +340,6 @@ pub trait Rules: Clone + Send + Sync + 'static {
         list.iter()
             .copied()
             .find(|&s| self.step_text(s) == text)
-            .ok_or_else(|| {
-                StepError::new(
-                    Illegal::NoSuchStep,
-                    format!("{text} is illegal: {}", Illegal::NoSuchStep),
-                )
-            })
+            .ok_or_else(|| StepError::no_such_step(text))
     }
 }

@@ -18,3 +18,4 @@ mod movement;
 mod perft_testdata;
 mod position_errors;
 mod properties;
+mod refusal;

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::board::{ChessBoard, EMPTY, KING, PAWN, ROOK};
 use super::{sq64, FideGame, LETTERS};
+use crate::bitboard::Square;
 use crate::error::{Illegal, StepError};
 use crate::interface::Rules;
 use crate::outcome::Side;
@@ -165,7 +166,42 @@ impl FideGame {
                 StepKind::Promote(self.kind_of[t])
             }
         };
-        let step = Step { from, to, kind };
+        self.check_step(text, Step { from, to, kind })
+    }
+
+    /// Why `step`, not legal now, is refused (`Rules::refusal`): the reason and sentence
+    /// that reading its text gives, found from the step itself. Its text reads as a move
+    /// from and to its squares, or as a promotion to the piece its letter names (N, B, R or
+    /// Q; a kind without a letter is written Q); one naming a cell off the board, or a
+    /// promotion to a pawn or king, reads as nothing (`NoSuchStep`).
+    pub(crate) fn refusal_of(&self, step: Step) -> StepError {
+        let text = self.step_text(step);
+        let on_board = |sq: Square| sq.file() < 8 && sq.rank() < 8;
+        let kind = match step.kind {
+            StepKind::Promote(kind) => {
+                let t = self.kind_of.iter().position(|&k| k == kind).unwrap_or(4);
+                (1..=4)
+                    .contains(&t)
+                    .then(|| StepKind::Promote(self.kind_of[t]))
+            }
+            _ => Some(StepKind::Move),
+        };
+        let verdict = match kind {
+            Some(kind) if on_board(step.from) && on_board(step.to) => {
+                self.check_step(&text, Step { kind, ..step })
+            }
+            _ => Ok(step),
+        };
+        match verdict {
+            Err(e) if e.illegal.is_some() => e,
+            _ => StepError::no_such_step(&text),
+        }
+    }
+
+    /// `step`, written `text`, if it is legal now; else why not.
+    fn check_step(&self, text: &str, step: Step) -> Result<Step, StepError> {
+        let geo = &self.variant.geometry;
+        let Step { from, to, kind } = step;
         let mut list = StepList::new();
         self.legal_steps(&mut list);
         if list.contains(step) {

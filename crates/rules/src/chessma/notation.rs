@@ -235,14 +235,7 @@ impl ChessmaGame {
     /// Read a step and check it is legal now.
     pub(crate) fn parse_text_step(&self, text: &str) -> Result<Step, StepError> {
         let syntax = StepError::syntax;
-        let refuse = |illegal: Illegal, why: &str| {
-            StepError::new(illegal, format!("step '{text}' is illegal: {why}"))
-        };
         let geo = &self.variant.geometry;
-        let c = &self.state;
-        let mut list = StepList::new();
-        self.legal_steps(&mut list);
-        let steps: Vec<Step> = list.iter().copied().collect();
         if let Some((piece, square)) = text.split_once('@') {
             let mut chars = piece.chars();
             let letter = chars
@@ -264,14 +257,7 @@ impl ChessmaGame {
                 .parse_square(square)
                 .ok_or_else(|| syntax(format!("'{text}': '{square}' is not a square")))?;
             let step = Step::drop(kind as u8 | if spent { 0x80 } else { 0 }, to);
-            return if steps.contains(&step) {
-                Ok(step)
-            } else {
-                Err(refuse(
-                    Illegal::DropRefused,
-                    &Illegal::DropRefused.to_string(),
-                ))
-            };
+            return self.check_drop(text, step);
         }
         let (body, label) = match text.split_once('/') {
             Some((b, l)) => (b, Some(l)),
@@ -326,6 +312,73 @@ impl ChessmaGame {
                 (None, None) => StepKind::Move,
             },
         };
+        self.check_step(text, wanted)
+    }
+
+    /// Why `step`, not legal now, is refused (`Rules::refusal`): the reason and sentence
+    /// that reading its text gives, found from the step itself. Its text reads as a drop of
+    /// the piece its letter names, or as a move, promotion (to the piece its letter names)
+    /// or push along the sheet its name names; one naming a cell that is no square reads as
+    /// nothing (`NoSuchStep`).
+    pub(crate) fn refusal_of(&self, step: Step) -> StepError {
+        let text = self.step_text(step);
+        let v = &self.variant;
+        let (from, to) = (step.from, step.to);
+        let squares = v.geometry.contains(from) && v.geometry.contains(to);
+        let named = |k: u8| {
+            v.kind_of_letter(v.pieces[k as usize].letter)
+                .map(|k| k as u8)
+        };
+        let verdict = match step.kind {
+            StepKind::Drop(k) if v.geometry.contains(to) => match named(k & 0x7F) {
+                Some(kind) => self.check_drop(&text, Step::drop(kind | k & 0x80, to)),
+                None => Ok(step),
+            },
+            StepKind::Drop(_) => Ok(step),
+            _ if !squares => Ok(step),
+            StepKind::Promote(k) => match named(k) {
+                Some(kind) => self.check_step(
+                    &text,
+                    Step {
+                        kind: StepKind::Promote(kind),
+                        ..step
+                    },
+                ),
+                None => Ok(step),
+            },
+            StepKind::Push(s) => {
+                let name = &v.geometry.sheets[s as usize].name;
+                let sheet = v.geometry.sheets.iter().position(|o| &o.name == name);
+                let kind = StepKind::Push(sheet.unwrap_or(s as usize) as u8);
+                self.check_step(&text, Step { kind, ..step })
+            }
+            _ => self.check_step(&text, Step::new(from, to)),
+        };
+        match verdict {
+            Err(e) if e.illegal.is_some() => e,
+            _ => StepError::no_such_step(&text),
+        }
+    }
+
+    /// The drop `step`, written `text`, if it is legal now; else why not.
+    fn check_drop(&self, text: &str, step: Step) -> Result<Step, StepError> {
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        if list.contains(step) {
+            return Ok(step);
+        }
+        let why = Illegal::DropRefused.to_string();
+        Err(refuse(text, Illegal::DropRefused, &why))
+    }
+
+    /// `wanted`, a step on the board written `text`, if it is legal now; else why not.
+    fn check_step(&self, text: &str, wanted: Step) -> Result<Step, StepError> {
+        let refuse = |illegal: Illegal, why: &str| refuse(text, illegal, why);
+        let c = &self.state;
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        let steps: Vec<Step> = list.iter().copied().collect();
+        let (from, to) = (wanted.from, wanted.to);
         if steps.contains(&wanted) {
             return Ok(wanted);
         }
@@ -386,4 +439,9 @@ impl ChessmaGame {
         };
         Err(refuse(illegal, why))
     }
+}
+
+/// A refusal of the step written `text`: the reason and its words.
+fn refuse(text: &str, illegal: Illegal, why: &str) -> StepError {
+    StepError::new(illegal, format!("step '{text}' is illegal: {why}"))
 }
