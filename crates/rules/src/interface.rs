@@ -225,19 +225,6 @@ pub trait Rules: Clone + Send + Sync + 'static {
         let message = format!("{text} is illegal: {illegal}");
         StepError::new(illegal, message)
     }
-    /// The refusal as it was found before: the step written as text and read back (kept
-    /// only while a test compares it with `refusal`).
-    #[doc(hidden)]
-    fn refusal_by_text(&self, step: Step) -> StepError {
-        let text = self.step_text(step);
-        match self.parse_step(&text) {
-            Err(e) if e.illegal.is_some() => e,
-            _ => StepError::new(
-                Illegal::NoSuchStep,
-                format!("{text} is illegal: {}", Illegal::NoSuchStep),
-            ),
-        }
-    }
     /// The game's rules in sentences, for the rules page: by default written from the
     /// variant's data; a family whose rules the data cannot say gives its own.
     fn rules_text(&self) -> RulesText {

@@ -1,11 +1,12 @@
 //! `Rules::refusal` finds why a step is refused from the step itself. Its answer is the one
-//! reading the step's text back gives (`parse_step(step_text(step))`): the same reason and
-//! sentence, or `NoSuchStep` where the text reads as a legal step or as no step at all.
-//! Checked over random legal and illegal steps of every kind, in positions along random
-//! games of the built-in families (turn starts, mid-turn, placement, game over).
+//! reading the step's text back gives (`parse_step(step_text(step))`, as `refusal` itself
+//! once found it): the same reason and sentence, or `NoSuchStep` where the text reads as a
+//! legal step or as no step at all. Checked over random legal and illegal steps of every
+//! kind, in positions along random games of the built-in families (turn starts, mid-turn,
+//! placement, game over), and on a few steps with their answers written out.
 
 use cohort_rules::Rules;
-use cohort_rules::{builtin, Illegal, Position, Square, Step, StepKind, StepList};
+use cohort_rules::{builtin, Illegal, Position, Square, Step, StepError, StepKind, StepList};
 use std::collections::BTreeSet;
 
 /// The variants played: every command model, Lifeform with and without its placement,
@@ -97,6 +98,22 @@ fn some_step(p: &Position, legal: &[Step], rng: &mut Rng) -> Step {
     Step { from, to, kind }
 }
 
+/// What reading the step's text back says of it: the refusal it gives, or `NoSuchStep` with
+/// the text when it reads as a legal step or as no step at all.
+fn by_text(p: &Position, step: Step) -> StepError {
+    let text = p.step_text(step);
+    match p.parse_step(&text) {
+        Err(e) if e.illegal.is_some() => e,
+        _ => {
+            let message = format!("{text} is illegal: {}", Illegal::NoSuchStep);
+            StepError {
+                illegal: Some(Illegal::NoSuchStep),
+                message,
+            }
+        }
+    }
+}
+
 #[test]
 fn refusal_agrees_with_reading_the_step_text() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
@@ -113,10 +130,9 @@ fn refusal_agrees_with_reading_the_step_text() {
                 if p.is_legal(step) {
                     continue;
                 }
-                let new = p.refusal(step);
-                let old = p.refusal_by_text(step);
-                assert_eq!(new, old, "{id} {} {step:?}", p.to_text());
-                seen.insert(new.illegal.as_ref().expect("a reason").code());
+                let refusal = p.refusal(step);
+                assert_eq!(refusal, by_text(&p, step), "{id} {} {step:?}", p.to_text());
+                seen.insert(refusal.illegal.as_ref().expect("a reason").code());
                 checked += 1;
             }
         }
@@ -139,4 +155,93 @@ fn refusal_agrees_with_reading_the_step_text() {
         missing.is_empty(),
         "never refused for {missing:?}; saw {seen:?}"
     );
+}
+
+/// The index of the piece written `letter` in variant `id`.
+fn kind(id: &str, letter: char) -> u8 {
+    builtin(id).unwrap().kind_of_letter(letter).unwrap() as u8
+}
+
+#[test]
+fn refusals_written_out() {
+    // (variant, from ("" for a drop: its `to`), to, kind, reason, sentence), at the start.
+    let cases = [
+        (
+            "chess",
+            "e2",
+            "e5",
+            StepKind::Move,
+            Illegal::NoSuchMove,
+            "e2-e5 is illegal: no legal move does that (blocked, or it would expose the king)",
+        ),
+        (
+            "chess",
+            "e7",
+            "e5",
+            StepKind::Move,
+            Illegal::NotYourUnit,
+            "e7-e5 is illegal: the piece on e7 is Black's",
+        ),
+        (
+            "chess",
+            "e2",
+            "e4",
+            StepKind::Promote(kind("chess", 'P')),
+            Illegal::NoSuchStep,
+            "e2-e4=P is illegal: no legal step does that here",
+        ),
+        (
+            "chesimals-1",
+            "a1",
+            "a1",
+            StepKind::End,
+            Illegal::EndTooEarly,
+            "'end' needs at least one unit move in the turn first",
+        ),
+        (
+            "chesimals-1",
+            "e5",
+            "e6",
+            StepKind::Move,
+            Illegal::NoUnit,
+            "e5-e6 is illegal: there is no unit on e5",
+        ),
+        (
+            "lifeform-free",
+            "",
+            "e4",
+            StepKind::Drop(kind("lifeform-free", 'K')),
+            Illegal::OutsidePlacementZone { ranks: 3 },
+            "K@e4 is illegal: White places on its first 3 ranks only",
+        ),
+        (
+            "chessma-84",
+            "",
+            "e4",
+            StepKind::Drop(kind("chessma-84", 'Q')),
+            Illegal::DropRefused,
+            "step 'Q@e4' is illegal: no such piece in the pocket, or the square is taken, or \
+             the drop captures, gives check or leaves the King in check",
+        ),
+        (
+            "chessma-84",
+            "e2",
+            "e3",
+            StepKind::Push(0),
+            Illegal::WrittenOtherwise,
+            "step 'e2-e3/A' is illegal: write it e2-e3",
+        ),
+    ];
+    for (id, from, to, kind, illegal, message) in cases {
+        let p = builtin(id).unwrap().start();
+        let geo = &p.variant().geometry;
+        let to = geo.parse_square(to).unwrap();
+        let from = geo.parse_square(from).unwrap_or(to);
+        let step = Step { from, to, kind };
+        assert!(!p.is_legal(step), "{id} {step:?}");
+        let e = p.refusal(step);
+        assert_eq!(e.illegal, Some(illegal), "{id} {step:?}: {e}");
+        assert_eq!(e.message, message, "{id} {step:?}");
+        assert_eq!(e, by_text(&p, step), "{id} {step:?}");
+    }
 }
