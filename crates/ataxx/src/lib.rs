@@ -233,7 +233,11 @@ impl Ataxx {
     /// a blocked square, digits for empty runs; then the side to move (`x` or `o`) and,
     /// optionally, the half-move clock and the full-move number.
     pub fn parse(variant: &Arc<Variant>, text: &str) -> Result<Ataxx, PositionError> {
-        let bad = |what: String| Err(PositionError(format!("{what} in '{text}'")));
+        let bad = |what: String| {
+            Err(PositionError::Family {
+                message: format!("{what} in '{text}'"),
+            })
+        };
         let words: Vec<&str> = text.split_whitespace().collect();
         if !(2..=4).contains(&words.len()) {
             return bad("expected the board, the side to move, the half-move clock and the full-move number".into());
@@ -248,9 +252,9 @@ impl Ataxx {
                 None => Ok(default),
                 Some(w) => match w.parse::<u16>() {
                     Ok(n) if (least..=10_000).contains(&n) => Ok(n),
-                    _ => Err(PositionError(format!(
-                        "'{w}' is not a number {least}..10000 in '{text}'"
-                    ))),
+                    _ => Err(PositionError::Family {
+                        message: format!("'{w}' is not a number {least}..10000 in '{text}'"),
+                    }),
                 },
             }
         };

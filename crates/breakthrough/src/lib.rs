@@ -145,7 +145,11 @@ impl Breakthrough {
     /// Read a position as `to_text` writes it: ranks from 8 down, `P` White, `p` Black,
     /// digits for empty runs, then `w` or `b`.
     pub fn parse(variant: &Arc<Variant>, text: &str) -> Result<Breakthrough, PositionError> {
-        let bad = |what: String| Err(PositionError(format!("{what} in '{text}'")));
+        let bad = |what: String| {
+            Err(PositionError::Family {
+                message: format!("{what} in '{text}'"),
+            })
+        };
         let mut words = text.split_whitespace();
         let (Some(board), side, None) = (words.next(), words.next(), words.next()) else {
             return bad("expected the board and the side to move".into());

@@ -252,3 +252,49 @@ fn matches_play_it_and_the_engine_beats_random_play() {
         "the engine wins every game against random play"
     );
 }
+
+/// A family that writes no `refusal` of its own gets the interface's: the reason from the
+/// step and `why_not`, in the sentence `<step> is illegal: <reason>`.
+#[test]
+fn the_default_refusal_says_why_from_the_step() {
+    use cohort_rules::{Illegal, StepKind};
+    let b = Breakthrough::start();
+    let geo = &b.variant().geometry;
+    let sq = |name: &str| geo.parse_square(name).unwrap();
+    let step = |from: &str, to: &str| Step::new(sq(from), sq(to));
+    for (step, illegal, message) in [
+        (
+            step("e4", "e5"),
+            Illegal::NoUnit,
+            "e4-e5 is illegal: there is no unit there",
+        ),
+        (
+            step("e7", "e6"),
+            Illegal::NotYourUnit,
+            "e7-e6 is illegal: that unit is not the side to move's",
+        ),
+        (
+            step("e1", "e2"),
+            Illegal::NoLegalMove,
+            "e1xe2 is illegal: the piece has no legal move",
+        ),
+        (
+            step("e2", "e4"),
+            Illegal::CannotReach,
+            "e2-e4 is illegal: the unit cannot reach that square",
+        ),
+        (
+            Step {
+                kind: StepKind::End,
+                ..step("e4", "e4")
+            },
+            Illegal::NoSuchStep,
+            "e4-e4 is illegal: no legal step does that here",
+        ),
+    ] {
+        assert!(!b.is_legal(step), "{step:?}");
+        let e = b.refusal(step);
+        assert_eq!(e.illegal, Some(illegal), "{step:?}: {e}");
+        assert_eq!(e.message, message, "{step:?}");
+    }
+}

@@ -1,6 +1,7 @@
-//! Why the rules refuse a step, typed: `Illegal` (the rules' reason), `StepError` (a step
-//! read from text: malformed, or refused with its reason) and `PlayError` (what
-//! `Game::play` answers). No module's errors are told apart by their words.
+//! Why the rules refuse a step, typed: `Illegal` (the rules' reason, with `Unfinished` for
+//! Lifeform's placement), `StepError` (a step read from text: malformed, or refused with its
+//! reason), `TurnError` (a whole turn read from text) and `PlayError` (what `Game::play`
+//! answers). No module's errors are told apart by their words.
 
 use std::fmt;
 
@@ -12,8 +13,8 @@ pub enum Illegal {
     GameOver,
     /// `end` before the turn has a unit move.
     EndTooEarly,
-    /// Lifeform's placement: `end` with the body unfinished (the reason).
-    PlacementUnfinished(String),
+    /// Lifeform's placement: `end` with the body unfinished (what is missing).
+    PlacementUnfinished(Unfinished),
     NoUnit,
     /// The unit belongs to the side not to move.
     NotYourUnit,
@@ -144,7 +145,7 @@ impl Illegal {
         vec![
             Illegal::GameOver,
             Illegal::EndTooEarly,
-            Illegal::PlacementUnfinished(String::new()),
+            Illegal::PlacementUnfinished(Unfinished::NoNeck),
             Illegal::NoUnit,
             Illegal::NotYourUnit,
             Illegal::CannotReach,
@@ -273,6 +274,46 @@ impl fmt::Display for Illegal {
     }
 }
 
+/// What keeps Lifeform's placement from ending (`Illegal::PlacementUnfinished`): the first
+/// fault found, naming the piece at fault by its square as the variant writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unfinished {
+    /// Pieces are still in the side's pocket (`count` of them, all kinds together).
+    PiecesLeft { count: u32 },
+    /// A Limb linked to the Torso neither directly nor through adjacent Limbs.
+    LimbUnlinked { square: String },
+    /// A Hand or Foot (`piece`: its kind's name) not next to a Limb linked to the Torso.
+    NotNextToLimb { piece: String, square: String },
+    /// Hair linked to none of the Head, Torso, a Hand or a Foot.
+    HairUnlinked { square: String },
+    /// The Head and the Torso are not joined by a Neck.
+    NoNeck,
+}
+
+impl fmt::Display for Unfinished {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Unfinished::PiecesLeft { count } => write!(f, "{count} piece(s) still to place"),
+            Unfinished::LimbUnlinked { square } => write!(
+                f,
+                "the Limb on {square} is not linked to the Torso (next to it, or through adjacent Limbs)"
+            ),
+            Unfinished::NotNextToLimb { piece, square } => write!(
+                f,
+                "the {piece} on {square} is not next to a Limb linked to the Torso"
+            ),
+            Unfinished::HairUnlinked { square } => write!(
+                f,
+                "the Hair on {square} is not linked to the Head, Torso, a Hand or a Foot"
+            ),
+            Unfinished::NoNeck => write!(
+                f,
+                "the Head and the Torso need a Neck: adjacent, or both next to one Limb"
+            ),
+        }
+    }
+}
+
 /// A step that cannot be played: malformed text (`illegal` is None), or a well-formed step
 /// the rules refuse now, with the typed reason. `Display` gives the whole message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -294,9 +335,11 @@ impl StepError {
             message,
         }
     }
-    /// Whether the message contains `text` (for callers and tests that look for a word).
-    pub fn contains(&self, text: &str) -> bool {
-        self.message.contains(text)
+    /// `text` names no step the rules could play here (`Illegal::NoSuchStep`).
+    pub(crate) fn no_such_step(text: &str) -> StepError {
+        let illegal = Illegal::NoSuchStep;
+        let message = format!("{text} is illegal: {illegal}");
+        StepError::new(illegal, message)
     }
 }
 
@@ -311,6 +354,55 @@ impl std::error::Error for StepError {}
 impl From<StepError> for String {
     fn from(e: StepError) -> String {
         e.message
+    }
+}
+
+/// Why `Rules::apply_turn` refused a turn written as text; the position is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TurnError {
+    /// The text has no steps.
+    Empty,
+    /// The step at `index` (counted from 0 among the turn's words), written `word`, follows
+    /// a step that ended the turn.
+    AlreadyEnded { index: usize, word: String },
+    /// The step at `index`, written `word`, cannot be played: why.
+    Step {
+        index: usize,
+        word: String,
+        error: StepError,
+    },
+    /// Every step was played but the turn cannot be closed with `end`: why.
+    Closing(StepError),
+}
+
+impl TurnError {
+    /// The step error inside, where one step (or the closing `end`) was refused.
+    pub fn step_error(&self) -> Option<&StepError> {
+        match self {
+            TurnError::Step { error, .. } | TurnError::Closing(error) => Some(error),
+            TurnError::Empty | TurnError::AlreadyEnded { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for TurnError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            TurnError::Empty => f.write_str("the turn has no steps"),
+            TurnError::AlreadyEnded { index, word } => {
+                write!(f, "step {} '{word}': the turn already ended", index + 1)
+            }
+            TurnError::Step { index, word, error } => {
+                write!(f, "step {} '{word}': {error}", index + 1)
+            }
+            TurnError::Closing(error) => write!(f, "closing the turn: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for TurnError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.step_error().map(|e| e as _)
     }
 }
 

@@ -55,10 +55,10 @@ impl Position {
             "command" => UnitBoard::parse(variant, text).map(|b| Position::Command(CommandGame(b))),
             name => match crate::registry::family(name) {
                 Some(family) => (family.parse)(variant, text).map(Position::Outside),
-                None => Err(PositionError(format!(
-                    "no game family '{name}' is registered (known: {})",
-                    known_families()
-                ))),
+                None => Err(PositionError::UnknownFamily {
+                    name: name.into(),
+                    known: known_families(),
+                }),
             },
         }
     }
@@ -211,6 +211,9 @@ macro_rules! generic_board_family {
             }
             fn parse_step(&self, text: &str) -> Result<Step, StepError> {
                 self.0.parse_step(text)
+            }
+            fn refusal(&self, step: Step) -> StepError {
+                self.0.refusal(step)
             }
         }
 

@@ -13,10 +13,10 @@ use std::sync::Arc;
 
 use crate::bitboard::{Bitboard, Square};
 use crate::effects::Effects;
-use crate::error::{Illegal, StepError};
+use crate::error::{Illegal, StepError, TurnError};
 use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::profile::SearchProfile;
-use crate::step::{Step, StepList};
+use crate::step::{Step, StepKind, StepList};
 use crate::variant::Variant;
 use crate::view::{CommandView, RulesText};
 
@@ -210,7 +210,6 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// (nothing for `end`, a pass, or a drop from a pocket). A family where one step comes
     /// from any of several units (an Ataxx clone, made by any adjacent stone) lists them.
     fn step_origins(&self, step: Step) -> Bitboard {
-        use crate::step::StepKind;
         match step.kind {
             StepKind::End | StepKind::Pass | StepKind::Drop(_) => Bitboard::EMPTY,
             _ => Bitboard::from_square(step.from),
@@ -230,17 +229,20 @@ pub trait Rules: Clone + Send + Sync + 'static {
             Some(_) => Illegal::NoLegalMove,
         }
     }
-    /// Why `step`, which is not legal now, is refused: the typed reason and the sentence
-    /// that reading the step's text gives (`NoSuchStep` for a step no text reaches).
+    /// Why `step`, which is not legal now, is refused: the typed reason and a sentence
+    /// naming the step (`<step> is illegal: <reason>`). By default, from the step and the
+    /// family's answers: a move whose unit may not move now, `why_not(from)` (`CannotReach`
+    /// when it may, elsewhere); any other kind of step, `NoSuchStep`. The built-in families
+    /// give what their step reader says of the step's text.
     fn refusal(&self, step: Step) -> StepError {
         let text = self.step_text(step);
-        match self.parse_step(&text) {
-            Err(e) if e.illegal.is_some() => e,
-            _ => StepError::new(
-                Illegal::NoSuchStep,
-                format!("{text} is illegal: {}", Illegal::NoSuchStep),
-            ),
-        }
+        let illegal = match step.kind {
+            _ if self.outcome().is_some() => Illegal::GameOver,
+            StepKind::Move => self.why_not(step.from),
+            _ => Illegal::NoSuchStep,
+        };
+        let message = format!("{text} is illegal: {illegal}");
+        StepError::new(illegal, message)
     }
     /// The game's rules in sentences, for the rules page: by default written from the
     /// variant's data; a family whose rules the data cannot say gives its own.
@@ -285,7 +287,7 @@ pub trait Rules: Clone + Send + Sync + 'static {
     }
     /// Play a whole turn written as steps (spaces or commas between them), closed with `end`
     /// where the text does not end it. On error the position is unchanged.
-    fn apply_turn(&mut self, text: &str) -> Result<Vec<Step>, String> {
+    fn apply_turn(&mut self, text: &str) -> Result<Vec<Step>, TurnError> {
         let start_side = self.side_to_move();
         let mut played: Vec<(Step, Self::Undo)> = Vec::new();
         let words: Vec<&str> = text
@@ -293,18 +295,24 @@ pub trait Rules: Clone + Send + Sync + 'static {
             .filter(|w| !w.is_empty())
             .collect();
         if words.is_empty() {
-            return Err("the turn has no steps".into());
+            return Err(TurnError::Empty);
         }
         let mut outcome = Ok(());
         for (i, w) in words.iter().enumerate() {
             if self.side_to_move() != start_side {
-                outcome = Err(format!("step {} '{w}': the turn already ended", i + 1));
+                let word = w.to_string();
+                outcome = Err(TurnError::AlreadyEnded { index: i, word });
                 break;
             }
             match self.parse_step(w) {
                 Ok(step) => played.push((step, self.make(step))),
-                Err(e) => {
-                    outcome = Err(format!("step {} '{w}': {}", i + 1, String::from(e)));
+                Err(error) => {
+                    let word = w.to_string();
+                    outcome = Err(TurnError::Step {
+                        index: i,
+                        word,
+                        error,
+                    });
                     break;
                 }
             }
@@ -312,7 +320,7 @@ pub trait Rules: Clone + Send + Sync + 'static {
         if outcome.is_ok() && self.side_to_move() == start_side && self.outcome().is_none() {
             match self.parse_step("end") {
                 Ok(end) => played.push((end, self.make(end))),
-                Err(e) => outcome = Err(format!("closing the turn: {}", String::from(e))),
+                Err(e) => outcome = Err(TurnError::Closing(e)),
             }
         }
         match outcome {
@@ -338,11 +346,6 @@ pub trait Rules: Clone + Send + Sync + 'static {
         list.iter()
             .copied()
             .find(|&s| self.step_text(s) == text)
-            .ok_or_else(|| {
-                StepError::new(
-                    Illegal::NoSuchStep,
-                    format!("{text} is illegal: {}", Illegal::NoSuchStep),
-                )
-            })
+            .ok_or_else(|| StepError::no_such_step(text))
     }
 }

@@ -21,6 +21,7 @@ mod notation;
 pub mod outcome;
 mod outside;
 pub mod perft;
+pub mod position_error;
 pub mod profile;
 pub mod registry;
 pub mod rules_text;
@@ -36,7 +37,7 @@ mod zobrist;
 
 pub use bitboard::{Bitboard, Square};
 pub use effects::{Effect, Effects};
-pub use error::{Illegal, PlayError, StepError};
+pub use error::{Illegal, PlayError, StepError, TurnError, Unfinished};
 pub use family::{
     AnyUndo, BodyGame, ChessmaGame, CommandGame, FideGame, OutsideGame, OutsideUndo, Position,
     Visit,

@@ -5,23 +5,27 @@ use std::sync::Arc;
 
 use crate::bitboard::Square;
 use crate::outcome::{Outcome, Side, Unit, NO_UNIT};
-use crate::unit_board::{PositionError, UnitBoard};
+use crate::position_error::{PinProblem, PocketProblem, PositionError, RankProblem};
+use crate::unit_board::UnitBoard;
 use crate::variant::{CommandModel, Variant};
 
 impl UnitBoard {
     /// Parse a position string (NOTATION.md): `<board> <side>`.
     pub fn parse(variant: &Arc<Variant>, text: &str) -> Result<UnitBoard, PositionError> {
-        let err = |m: String| Err(PositionError(m));
+        use PositionError as E;
         let geo = &variant.geometry;
         let mut fields = text.split_whitespace();
         let Some(board) = fields.next() else {
-            return err("empty position string".into());
+            return Err(E::Empty);
         };
         let side = match fields.next() {
             Some("w") => Side::White,
             Some("b") => Side::Black,
-            Some(other) => return err(format!("side to move must be 'w' or 'b', found '{other}'")),
-            None => return err("missing side to move ('w' or 'b') after the board".into()),
+            Some(other) => {
+                let found = other.to_string();
+                return Err(E::BadSide { found });
+            }
+            None => return Err(E::MissingSide),
         };
         let mut fields = fields.peekable();
         let pocket_text = if variant.placement.is_some() {
@@ -30,25 +34,24 @@ impl UnitBoard {
             None
         };
         if let Some(extra) = fields.next() {
-            return err(format!(
-                "unexpected field '{extra}' after the side to move ({} takes no more fields)",
-                variant.id
-            ));
+            return Err(E::ExtraField {
+                field: extra.to_string(),
+                variant: variant.id.clone(),
+            });
         }
         let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != geo.ranks as usize {
-            return err(format!(
-                "board has {} ranks separated by '/', {} needs {}",
-                rows.len(),
-                variant.id,
-                geo.ranks
-            ));
+            return Err(E::RankCount {
+                found: rows.len(),
+                variant: variant.id.clone(),
+                needs: geo.ranks,
+            });
         }
         let mut pos = UnitBoard::empty(variant, side);
         let uses_groups = !variant.groups.is_empty();
         for (ri, row) in rows.iter().enumerate() {
             let rank = geo.ranks - 1 - ri as u8;
-            let where_ = || format!("rank {}", rank + 1);
+            let at = |problem| Err(E::Rank { rank, problem });
             let chars: Vec<char> = row.chars().collect();
             let (mut i, mut file) = (0usize, 0u32);
             while i < chars.len() {
@@ -61,7 +64,7 @@ impl UnitBoard {
                     let run: String = chars[start..i].iter().collect();
                     match run.parse::<u32>() {
                         Ok(n) if n > 0 && !run.starts_with('0') => file = file.saturating_add(n),
-                        _ => return err(format!("{}: bad empty-square count '{run}'", where_())),
+                        _ => return at(RankProblem::BadCount { run }),
                     }
                     continue;
                 }
@@ -69,18 +72,15 @@ impl UnitBoard {
                     .kind_of_letter(c)
                     .filter(|_| c.is_ascii_alphabetic())
                 else {
-                    return err(format!(
-                        "{}: '{c}' is not a piece of {}",
-                        where_(),
-                        variant.id
-                    ));
+                    let variant = variant.id.clone();
+                    return at(RankProblem::NotAPiece { letter: c, variant });
                 };
                 i += 1;
                 let mut group = 0u8;
                 if chars.get(i) == Some(&'(') {
                     let close = chars[i..].iter().position(|&c| c == ')').map(|p| p + i);
                     let Some(close) = close else {
-                        return err(format!("{}: '(' without ')'", where_()));
+                        return at(RankProblem::Unclosed);
                     };
                     let num: String = chars[i + 1..close].iter().collect();
                     match num.parse::<usize>() {
@@ -92,29 +92,23 @@ impl UnitBoard {
                             group = n as u8 - 1
                         }
                         _ if !uses_groups => {
-                            return err(format!(
-                                "{}: {} has no groups, found '({num})'",
-                                where_(),
-                                variant.id
-                            ))
+                            let variant = variant.id.clone();
+                            return at(RankProblem::NoGroups {
+                                variant,
+                                found: num,
+                            });
                         }
                         _ => {
-                            return err(format!(
-                                "{}: group '({num})' must be 1..{}",
-                                where_(),
-                                variant.groups.len()
-                            ))
+                            let groups = variant.groups.len();
+                            return at(RankProblem::BadGroup { found: num, groups });
                         }
                     }
                     i = close + 1;
                 } else if uses_groups {
-                    return err(format!(
-                        "{}: unit '{c}' needs a group number, like '{c}(1)'",
-                        where_()
-                    ));
+                    return at(RankProblem::GroupMissing { letter: c });
                 }
                 if file >= geo.files as u32 {
-                    return err(format!("{}: more than {} files", where_(), geo.files));
+                    return at(RankProblem::TooManyFiles { files: geo.files });
                 }
                 let sq = Square::new(file as u8, rank);
                 let side = if c.is_ascii_uppercase() {
@@ -132,18 +126,21 @@ impl UnitBoard {
                 if chars.get(i) == Some(&'~') {
                     let pinned = chars.get(i + 1).copied().unwrap_or(' ');
                     pos.add_pinned(sq, kind, side, pinned)
-                        .map_err(|m| PositionError(format!("{}: '{c}~{pinned}': {m}", where_())))?;
+                        .map_err(|problem| E::Pin {
+                            rank,
+                            hand: c,
+                            pinned,
+                            problem,
+                        })?;
                     i += 2;
                 }
                 file += 1;
             }
             if file != geo.files as u32 {
-                return err(format!(
-                    "{}: {} files described, the board has {}",
-                    where_(),
-                    file,
-                    geo.files
-                ));
+                return at(RankProblem::FileCount {
+                    found: file,
+                    files: geo.files,
+                });
             }
         }
         if let Some(text) = pocket_text.filter(|t| *t != "-") {
@@ -152,25 +149,22 @@ impl UnitBoard {
                     .kind_of_letter(c)
                     .filter(|_| c.is_ascii_alphabetic())
                     .ok_or_else(|| {
-                        PositionError(format!(
-                            "pieces to place: '{c}' is not a piece of {}",
-                            variant.id
-                        ))
+                        E::ToPlace(PocketProblem::NotAPiece {
+                            letter: c,
+                            variant: variant.id.clone(),
+                        })
                     })?;
                 let side = if c.is_ascii_uppercase() { 0 } else { 1 };
                 pos.pocket[side][kind] += 1;
                 if pos.pocket[side][kind] > 64 {
-                    return err(format!("pieces to place: too many '{c}'"));
+                    return Err(E::ToPlace(PocketProblem::TooMany { letter: c }));
                 }
             }
         }
         let bound = pos.step_bound();
         if bound > crate::step::MAX_STEPS {
-            return err(format!(
-                "these units could have up to {bound} legal steps in one turn, more than the {} \
-                 a step list holds; use fewer units or shorter moves",
-                crate::step::MAX_STEPS
-            ));
+            let most = crate::step::MAX_STEPS;
+            return Err(E::TooManySteps { bound, most });
         }
         pos.outcome = pos.judge_at_turn_start();
         pos.hash = pos.compute_hash();
@@ -231,32 +225,33 @@ impl UnitBoard {
         hand: usize,
         side: Side,
         letter: char,
-    ) -> Result<(), String> {
+    ) -> Result<(), PinProblem> {
         use crate::variant::BodyRole;
         let v = self.variant.clone();
         if v.command != CommandModel::Body {
-            return Err(format!(
-                "a pinned piece ('~') exists only in Lifeform, not in {}",
-                v.id
-            ));
+            let variant = v.id.clone();
+            return Err(PinProblem::NotLifeform { variant });
         }
         if v.pieces[hand].role != Some(BodyRole::Hand) {
-            return Err("only a Hand can pin ('~' must follow a Hand)".into());
+            return Err(PinProblem::NotAHand);
         }
         let kind = v
             .kind_of_letter(letter)
             .filter(|_| letter.is_ascii_alphabetic())
-            .ok_or_else(|| format!("'{letter}' is not a piece of {}", v.id))?;
+            .ok_or_else(|| PinProblem::NotAPiece {
+                letter,
+                variant: v.id.clone(),
+            })?;
         let pinned_side = if letter.is_ascii_uppercase() {
             Side::White
         } else {
             Side::Black
         };
         if pinned_side == side {
-            return Err("a Hand pins only an enemy piece".into());
+            return Err(PinProblem::OwnPiece);
         }
         if v.pieces[kind].role == Some(BodyRole::Hair) {
-            return Err("Hair cannot be pinned".into());
+            return Err(PinProblem::Hair);
         }
         let top = self.board[sq.index()];
         self.add_unit(Unit {
@@ -266,7 +261,7 @@ impl UnitBoard {
             group: 0,
             alive: true,
         })
-        .map_err(|e| e.0)?;
+        .map_err(PinProblem::Unit)?;
         self.under[sq.index()] = self.board[sq.index()];
         self.board[sq.index()] = top;
         self.shared.set(sq);

@@ -64,23 +64,7 @@ impl UnitBoard {
     pub fn parse_step(&self, text: &str) -> Result<Step, StepError> {
         let text = text.trim();
         if text == "end" {
-            let step = Step::END;
-            return if self.is_legal(step) {
-                Ok(step)
-            } else if self.outcome.is_some() {
-                let message = "the game is over; no step is legal".to_string();
-                Err(StepError::new(Illegal::GameOver, message))
-            } else if self.variant.command == CommandModel::Body
-                && self.placing()
-                && self.turn.moves > 0
-            {
-                let why = self.body_problem(self.side).unwrap_or_default();
-                let illegal = Illegal::PlacementUnfinished(why);
-                Err(StepError::new(illegal.clone(), illegal.to_string()))
-            } else {
-                let illegal = Illegal::EndTooEarly;
-                Err(StepError::new(illegal.clone(), illegal.to_string()))
-            };
+            return self.check_end();
         }
         let geo = &self.variant.geometry;
         if text.starts_with("lead") {
@@ -112,11 +96,89 @@ impl UnitBoard {
         if pin {
             step.kind = StepKind::Pin;
         }
+        self.check_move(text, step)
+    }
+
+    /// Why `step`, not legal now, is refused: the typed reason and the sentence that reading
+    /// its text (`step_text`) gives, found from the step itself. The step that text reads as
+    /// is checked (a drop by its piece's letter, a lead by its mode's name); a step no text
+    /// of this board reaches (a promotion, a push, a square without a name) has no legal
+    /// counterpart: `NoSuchStep`.
+    pub fn refusal(&self, step: Step) -> StepError {
+        let text = self.step_text(step);
+        let (from, to) = (self.named(step.from), self.named(step.to));
+        let verdict = match step.kind {
+            StepKind::End => self.check_end(),
+            StepKind::Move | StepKind::Pin if from && to => self.check_move(&text, step),
+            StepKind::Drop(kind) if to => {
+                let letter = self.variant.pieces[kind as usize].letter;
+                match self.kind_of_letter(letter) {
+                    Some(kind) => self.check_drop(&text, kind, step.to),
+                    None => Ok(step),
+                }
+            }
+            StepKind::Lead(mode)
+                if from && matches!(self.variant.command, CommandModel::Lead { .. }) =>
+            {
+                let name = self.variant.lead_modes[mode as usize].name.as_str();
+                self.check_lead(&text, step.from, (!name.is_empty()).then_some(name))
+            }
+            _ => Ok(step),
+        };
+        match verdict {
+            Err(e) if e.illegal.is_some() => e,
+            _ => StepError::no_such_step(&text),
+        }
+    }
+
+    /// Whether `sq` has a name that reads back as it: a square of a labelled board, any
+    /// cell of an unlabelled rectangle (as `Geometry::parse_square` reads them).
+    fn named(&self, sq: Square) -> bool {
+        let geo = &self.variant.geometry;
+        if geo.rank_labels.is_empty() {
+            sq.file() < geo.files && sq.rank() < geo.ranks
+        } else {
+            geo.contains(sq)
+        }
+    }
+
+    /// The piece kind a drop's letter names (a letter only: `@` after anything else is no
+    /// drop).
+    fn kind_of_letter(&self, c: char) -> Option<usize> {
+        self.variant
+            .kind_of_letter(c)
+            .filter(|_| c.is_ascii_alphabetic())
+    }
+
+    /// `end` if it is legal now; else why not.
+    fn check_end(&self) -> Result<Step, StepError> {
+        let step = Step::END;
+        if self.is_legal(step) {
+            Ok(step)
+        } else if self.outcome.is_some() {
+            let message = "the game is over; no step is legal".to_string();
+            Err(StepError::new(Illegal::GameOver, message))
+        } else if let Some(why) =
+            (self.variant.command == CommandModel::Body && self.placing() && self.turn.moves > 0)
+                .then(|| self.body_problem(self.side))
+                .flatten()
+        {
+            // (With nothing wrong `end` would be legal: a problem is always found here.)
+            let illegal = Illegal::PlacementUnfinished(why);
+            Err(StepError::new(illegal.clone(), illegal.to_string()))
+        } else {
+            let illegal = Illegal::EndTooEarly;
+            Err(StepError::new(illegal.clone(), illegal.to_string()))
+        }
+    }
+
+    /// `step`, a move or a pin written `text`, if it is legal now; else why not.
+    fn check_move(&self, text: &str, step: Step) -> Result<Step, StepError> {
         if self.is_legal(step) {
             return Ok(step);
         }
-        let illegal = self.why_illegal(from, to);
-        let words = self.explain(&illegal, from, to);
+        let illegal = self.why_illegal(step.from, step.to);
+        let words = self.explain(&illegal, step.from, step.to);
         Err(StepError::new(
             illegal,
             format!("{text} is illegal: {words}"),
@@ -185,26 +247,29 @@ impl UnitBoard {
                 "'{text}': write a placement as <letter>@<square>, like K@e1"
             )));
         };
-        let kind = self
-            .variant
-            .kind_of_letter(c)
-            .filter(|_| c.is_ascii_alphabetic())
-            .ok_or_else(|| {
-                StepError::syntax(format!(
-                    "'{text}': '{c}' is not a piece of {}",
-                    self.variant.id
-                ))
-            })?;
+        let kind = self.kind_of_letter(c).ok_or_else(|| {
+            StepError::syntax(format!(
+                "'{text}': '{c}' is not a piece of {}",
+                self.variant.id
+            ))
+        })?;
         let to = geo.parse_square(square).ok_or_else(|| {
             StepError::syntax(format!(
                 "'{square}' in '{text}' is not a square of the {}x{} board",
                 geo.files, geo.ranks
             ))
         })?;
+        self.check_drop(text, kind, to)
+    }
+
+    /// The drop of a unit of `kind` on `to`, written `text`, if it is legal now; else why not.
+    fn check_drop(&self, text: &str, kind: usize, to: Square) -> Result<Step, StepError> {
         let step = Step::drop(kind as u8, to);
         if self.is_legal(step) {
             return Ok(step);
         }
+        // The name reads back as `to`: the words are those of the text read.
+        let square = self.variant.geometry.square_name(to);
         let ranks = self.variant.placement.as_ref().map_or(0, |p| p.ranks);
         let (illegal, why) = if self.variant.placement.is_none()
             || !(self.variant.command == CommandModel::Body && self.placing())

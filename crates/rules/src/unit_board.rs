@@ -8,6 +8,9 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::bitboard::{Bitboard, Square};
+/// Re-exported here, where callers have always found it.
+pub use crate::position_error::PositionError;
+use crate::position_error::UnitProblem;
 use crate::turn::Model;
 pub use crate::turn::TurnState;
 use crate::variant::{CommandModel, Variant, MAX_ACTIVATORS, MAX_GROUPS, MAX_KINDS};
@@ -137,17 +140,6 @@ impl std::ops::IndexMut<usize> for UnitList {
     }
 }
 
-/// A malformed position string.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PositionError(pub String);
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl std::error::Error for PositionError {}
-
 impl UnitBoard {
     pub fn variant(&self) -> &Arc<Variant> {
         &self.variant
@@ -221,9 +213,9 @@ impl UnitBoard {
     }
 
     /// Put a unit on the board while setting a position up, keeping the indexes.
-    pub(crate) fn add_unit(&mut self, unit: Unit) -> Result<(), PositionError> {
+    pub(crate) fn add_unit(&mut self, unit: Unit) -> Result<(), UnitProblem> {
         if self.units.len() >= MAX_UNITS {
-            return Err(PositionError(format!("more than {MAX_UNITS} units")));
+            return Err(UnitProblem::TooMany { most: MAX_UNITS });
         }
         let id = self.units.len() as u8;
         let (s, g) = (unit.side.index(), unit.group as usize);
@@ -232,12 +224,11 @@ impl UnitBoard {
             match self.variant.command {
                 CommandModel::Chain { .. } => {
                     if self.leaders[s][g] != NO_UNIT {
-                        return Err(PositionError(format!(
-                            "{}'s group ({}) has two leaders; the second is on {:?}",
-                            unit.side.name(),
-                            g + 1,
-                            unit.square
-                        )));
+                        return Err(UnitProblem::TwoLeaders {
+                            side: unit.side,
+                            group: unit.group,
+                            square: unit.square,
+                        });
                     }
                     self.leaders[s][g] = id;
                 }
@@ -246,10 +237,10 @@ impl UnitBoard {
                     for _ in 0..activations {
                         let n = self.activator_count[s] as usize;
                         if n >= MAX_ACTIVATORS {
-                            return Err(PositionError(format!(
-                                "{} has more than {MAX_ACTIVATORS} activations a turn",
-                                unit.side.name()
-                            )));
+                            return Err(UnitProblem::TooManyActivations {
+                                side: unit.side,
+                                most: MAX_ACTIVATORS,
+                            });
                         }
                         self.activators[s][n] = id;
                         self.activator_count[s] += 1;

@@ -108,7 +108,10 @@ fn special_moves_in_both_notations() {
     let promo = p.parse_step("b2-b1=N").unwrap();
     assert_eq!(p.step_uci(promo), "b2b1n");
     let e = p.parse_step("b2b1").unwrap_err();
-    assert!(e.contains("must promote"), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "b2b1 is illegal: a pawn reaching the last rank must promote (add q, r, b or n)"
+    );
     assert_eq!(e.illegal, Some(cohort_rules::Illegal::MustPromote), "{e}");
     p.make(promo);
     assert!(p.to_text().starts_with("r3k2r/8/8/3pP3/8/8/8/Rn3RK1 w"));
@@ -116,31 +119,90 @@ fn special_moves_in_both_notations() {
 
 #[test]
 fn bad_fen_is_refused_with_a_reason() {
+    use cohort_rules::position_error::{PositionError as E, RankProblem};
     let v = builtin("chess").unwrap();
-    for (fen, why) in [
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "7 ranks"),
+    let rank = |rank, problem| E::Rank { rank, problem };
+    for (fen, want, words) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+            E::FenRanks { found: 7 },
+            "FEN board has 7 ranks, chess needs 8",
+        ),
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1",
-            "0 kings",
+            E::FenKings {
+                side: Side::White,
+                count: 0,
+            },
+            "White has 0 kings; chess needs exactly one",
         ),
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
-            "en passant",
+            E::NoDoubleStep {
+                square: "e3".into(),
+            },
+            "en passant square e3 does not follow a double step",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+            E::FenEnPassantSquare { found: "e9".into() },
+            "en passant field: 'e9' is not a square",
         ),
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
-            "castling right 'K'",
+            E::CastlingNeeds { right: 'K' },
+            "castling right 'K' needs the White king on e1 and rook on h1",
         ),
-        ("4k3/8/8/8/8/8/8/4K2r b - - 0 1", "not to move is in check"),
-        ("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "last rank"),
-        ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", "side to move"),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w X - 0 1",
+            E::FenCastlingLetter { letter: 'X' },
+            "castling field: 'X' is not one of KQkq",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K2r b - - 0 1",
+            E::FenCheck,
+            "the side not to move is in check",
+        ),
+        (
+            "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            rank(7, RankProblem::PawnOnEdge),
+            "rank 8: a pawn cannot stand on the first or last rank",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K2Z w - - 0 1",
+            rank(0, RankProblem::NotAChessPiece { letter: 'Z' }),
+            "rank 1: 'Z' is not a chess piece",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K2 w - - 0 1",
+            rank(0, RankProblem::ChessFileCount { found: 7 }),
+            "rank 1: 7 files described, chess has 8",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 x - - 0 1",
+            E::BadSide { found: "x".into() },
+            "side to move must be 'w' or 'b', found 'x'",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - x 1",
+            E::BadCounter { found: "x".into() },
+            "'x' is not a move counter",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3",
+            E::FenFields { found: 1 },
+            "a chess position is FEN: <board> <side> [castling] [en passant] [halfmove] \
+             [fullmove], found 1 fields",
+        ),
         // Found by the fuzzer: the file count used to overflow.
         (
             "4k3/8/8/8/8/8/8/4K3888888888888888888888888888888888888 w - - 0 1",
-            "more than 8 files",
+            rank(0, RankProblem::TooManyFiles { files: 8 }),
+            "rank 1: more than 8 files",
         ),
     ] {
-        let err = Position::parse(&v, fen).unwrap_err().to_string();
-        assert!(err.contains(why), "{fen}: {err}");
+        let err = Position::parse(&v, fen).unwrap_err();
+        assert_eq!(err, want, "{fen}");
+        assert_eq!(err.to_string(), words, "{fen}");
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::common;
 use cohort_rules::Rules;
-use cohort_rules::{Outcome, Side, StepList};
+use cohort_rules::{Illegal, Outcome, Side, StepList};
 use common::*;
 
 /// Chesimals I position with White's group 1 as given and two Black royal kings far away.
@@ -42,7 +42,7 @@ fn a_unit_may_move_into_isolation_and_cuts_the_chain() {
     play(&mut p, "c2-d1"); // d1 still touches the chief; c3 now touches nothing of group 1
     assert!(!legal(&p, "c3-c4"), "c3 lost its chain");
     let err = p.parse_step("c3-c4").unwrap_err();
-    assert!(err.contains("not linked"), "{err}");
+    assert_eq!(err.illegal, Some(Illegal::NotLinked), "{err}");
     // A knight of a royal chesimal leaping away from everything is legal.
     let mut p = chesimals(&[("f2", "K(2)"), ("e2", "N(2)"), ("c1", "C(1)")]);
     play(&mut p, "e2-c3");
@@ -57,10 +57,10 @@ fn leaderless_chesimal_is_frozen_and_others_are_not_links() {
     // Group 1 lost its chief; its guard touches group 2's king but links run within a chesimal.
     let p = chesimals(&[("c2", "G(1)"), ("d2", "K(2)"), ("e1", "N(2)")]);
     assert!(!legal(&p, "c2-c3"));
-    assert!(p
-        .parse_step("c2-c3")
-        .unwrap_err()
-        .contains("lost its leader"));
+    assert_eq!(
+        p.parse_step("c2-c3").unwrap_err().illegal,
+        Some(Illegal::LeaderLost { group: 0 })
+    );
     assert!(legal(&p, "d2-d3") && legal(&p, "e1-f3"));
     // A group-1 guard touching only group 2's king is not linked to group 1's chief.
     let p = chesimals(&[("a1", "C(1)"), ("c2", "G(1)"), ("d2", "K(2)")]);
@@ -77,8 +77,17 @@ fn a_turn_moves_one_chesimal_and_each_unit_once() {
     ]);
     play(&mut p, "c2-c3");
     assert!(!legal(&p, "h2-h3"), "group 2 cannot join a turn of group 1");
-    assert!(p.parse_step("h2-h3").unwrap_err().contains("chesimal (1)"));
-    assert!(p.parse_step("c3-c4").unwrap_err().contains("already moved"));
+    assert_eq!(
+        p.parse_step("h2-h3").unwrap_err().illegal,
+        Some(Illegal::OtherChesimal {
+            chosen: 0,
+            group: 1
+        })
+    );
+    assert_eq!(
+        p.parse_step("c3-c4").unwrap_err().illegal,
+        Some(Illegal::AlreadyMoved)
+    );
     assert!(legal(&p, "end") && legal(&p, "c1-d2"));
     play(&mut p, "end");
     assert_eq!(p.side_to_move(), Side::Black);
@@ -139,10 +148,10 @@ fn activation_range_is_three_at_the_moment_the_move_starts() {
     );
     assert!(!legal(&p, "e5-e6"));
     assert!(legal(&p, "d4-d5"));
-    assert!(p
-        .parse_step("e5-e6")
-        .unwrap_err()
-        .contains("within 3 squares"));
+    assert_eq!(
+        p.parse_step("e5-e6").unwrap_err().illegal,
+        Some(Illegal::NoActivator { range: 3 })
+    );
 }
 
 #[test]

@@ -44,7 +44,10 @@ fn lead_is_legal_only_when_a_unit_move_follows() {
     assert!(steps.contains(&"lead:h1".to_string()), "{steps:?}");
     assert!(!steps.iter().any(|s| s.starts_with("lead:a1")), "{steps:?}");
     let e = p.parse_step("lead:a1:ortho").unwrap_err();
-    assert!(e.contains("no unit move"), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "lead:a1:ortho is illegal: no unit move would then be legal (a lead must be followed by one)"
+    );
     assert_eq!(
         e.illegal,
         Some(cohort_rules::Illegal::LeadWithoutMove),
@@ -151,7 +154,11 @@ fn a_king_activates_six_others_and_itself() {
         "a seventh other unit is refused"
     );
     let e = p.parse_step("e6-e7").unwrap_err();
-    assert!(e.contains("6 other units"), "{e}");
+    assert_eq!(
+        e.illegal,
+        Some(cohort_rules::Illegal::OthersUsed { others: 6 }),
+        "{e}"
+    );
     // The King still moves itself: its own seventh activation (e5 is free now).
     play(&mut p, "d4-e5");
     assert_eq!(step_texts(&p), vec!["end".to_string()]);
@@ -190,10 +197,10 @@ fn knights_only_by_a_king_but_chains_run_through_them() {
         dests(&p, "b2").is_empty(),
         "a Prince never activates a Knight"
     );
-    assert!(p
-        .parse_step("b2-c4")
-        .unwrap_err()
-        .contains("does not activate"));
+    assert_eq!(
+        p.parse_step("b2-c4").unwrap_err().illegal,
+        Some(cohort_rules::Illegal::NotActivatable)
+    );
     assert_eq!(
         dests(&p, "c3"),
         names("b4 d4 d2"),
@@ -310,7 +317,10 @@ fn hyper_captures_on_each_move_and_stops_at_seven() {
     // The leader alone makes the remaining five moves, then only `end`.
     play(&mut p, "b1-a1 a1-a2 a2-a3 a3-a2 a2-a3");
     assert_eq!(step_texts(&p), vec!["end".to_string()]);
-    assert!(p.parse_step("a3-a4").unwrap_err().contains("7"));
+    assert_eq!(
+        p.parse_step("a3-a4").unwrap_err().illegal,
+        Some(cohort_rules::Illegal::CapReached { cap: 7 })
+    );
 }
 
 /// `is_legal` on a `lead` step (the search asks it of stored steps) answers what the list of

@@ -3,7 +3,7 @@
 
 use crate::common;
 use cohort_rules::Rules;
-use cohort_rules::{Outcome, Position, Side, StepList};
+use cohort_rules::{Illegal, Outcome, Position, Side, StepList, TurnError, Unfinished};
 use common::*;
 
 fn lf(units: &[(&str, &str)], side: char) -> Position {
@@ -66,7 +66,7 @@ fn hair_and_limbs_never_move_on_their_own_and_the_torso_never_captures() {
         'w',
     );
     let err = p.parse_step("d2-d3").unwrap_err();
-    assert!(err.contains("only as a follower"), "{err}");
+    assert_eq!(err.illegal, Some(Illegal::FollowerOnly), "{err}");
     assert!(p.parse_step("c1-b1").is_err());
     assert!(!legal(&p, "d1xe2"), "the Torso never captures");
     assert!(legal(&p, "e1xe2"), "the Head captures");
@@ -283,7 +283,10 @@ fn free_setup_white_then_black_then_play() {
         "{}",
         p.to_text()
     );
-    assert!(p.parse_step("k@e4").unwrap_err().contains("first 3 ranks"));
+    assert_eq!(
+        p.parse_step("k@e4").unwrap_err().illegal,
+        Some(Illegal::OutsidePlacementZone { ranks: 3 })
+    );
     p.apply_turn(
         &WHITE_ARRAY
             .to_lowercase()
@@ -304,16 +307,54 @@ fn a_placement_breaking_a_regulation_is_refused_naming_the_piece() {
     let err = q
         .apply_turn(&WHITE_ARRAY.replace("R@a1", "R@a3"))
         .unwrap_err();
-    assert!(err.contains("the Hair on a3 is not linked"), "{err}");
+    let hair = Unfinished::HairUnlinked {
+        square: "a3".into(),
+    };
+    assert_eq!(
+        closing(&err),
+        Some(&Illegal::PlacementUnfinished(hair)),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "closing the turn: the placement is not finished: \
+         the Hair on a3 is not linked to the Head, Torso, a Hand or a Foot"
+    );
     assert_eq!(q.to_text(), p.to_text(), "a refused turn changes nothing");
     let err = q
         .apply_turn(&WHITE_ARRAY.replace("K@e1", "K@h3").replace("R@h1", "R@e1"))
         .unwrap_err();
-    assert!(err.contains("Neck"), "{err}");
+    let no_neck = Illegal::PlacementUnfinished(Unfinished::NoNeck);
+    assert_eq!(closing(&err), Some(&no_neck), "{err}");
     let err = q.apply_turn("K@e1 Q@d1").unwrap_err();
-    assert!(err.contains("14 piece(s) still to place"), "{err}");
+    let left = Unfinished::PiecesLeft { count: 14 };
+    assert_eq!(
+        closing(&err),
+        Some(&Illegal::PlacementUnfinished(left)),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "closing the turn: the placement is not finished: 14 piece(s) still to place"
+    );
     let err = q.apply_turn("K@e1 K@e2").unwrap_err();
-    assert!(err.contains("no Head left"), "{err}");
+    let TurnError::Step { index, word, error } = &err else {
+        panic!("{err:?}");
+    };
+    assert_eq!((*index, word.as_str()), (1, "K@e2"), "{err}");
+    assert_eq!(error.illegal, Some(Illegal::NoneLeftToPlace), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "step 2 'K@e2': K@e2 is illegal: White has no Head left to place"
+    );
+}
+
+/// The rules' reason for a turn refused at its closing `end` (None for any other refusal).
+fn closing(err: &TurnError) -> Option<&Illegal> {
+    match err {
+        TurnError::Closing(e) => e.illegal.as_ref(),
+        _ => None,
+    }
 }
 
 #[test]

@@ -17,4 +17,6 @@ mod lifeform;
 mod limits;
 mod movement;
 mod perft_testdata;
+mod position_errors;
 mod properties;
+mod refusal;

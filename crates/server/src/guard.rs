@@ -10,6 +10,7 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use http_body_util::LengthLimitError;
 
 use crate::error::{ApiError, Code, MAX_BODY};
 use crate::{custom, records, App};
@@ -83,9 +84,7 @@ async fn read_body(app: &App, req: Request) -> Result<Request, Response> {
             ))
         }
         Ok(Err(e)) => {
-            let over = format!("{e} {e:?}").contains("length limit")
-                || format!("{e:?}").contains("LengthLimit");
-            return Err(close(if over {
+            return Err(close(if over_limit(&e) {
                 too_large()
             } else {
                 ApiError::new(Code::BadJson, format!("unreadable request body: {e}"))
@@ -95,6 +94,21 @@ async fn read_body(app: &App, req: Request) -> Result<Request, Response> {
         Ok(Ok(b)) => b,
     };
     Ok(Request::from_parts(parts, Body::from(bytes)))
+}
+
+/// Whether reading a body failed because it passed its limit: http-body-util's
+/// `LengthLimitError` somewhere in the error's source chain (`to_bytes` wraps it in an
+/// `axum::Error`, and a body built on another body may wrap it again). Any other failure
+/// (the client's stream broke) is an unreadable body, whatever its words say.
+fn over_limit(e: &axum::Error) -> bool {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(c) = cause {
+        if c.is::<LengthLimitError>() {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
 }
 
 /// An answer after which the connection is closed (its request was not read whole).

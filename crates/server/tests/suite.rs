@@ -6,6 +6,7 @@
 mod accounts;
 mod analysis;
 mod api;
+mod body_errors;
 mod chat;
 mod clocks;
 mod common;

@@ -249,6 +249,9 @@ impl Rules for FideGame {
     fn parse_step(&self, text: &str) -> Result<Step, crate::error::StepError> {
         self.parse_text_step(text.trim())
     }
+    fn refusal(&self, step: Step) -> crate::error::StepError {
+        self.refusal_of(step)
+    }
     /// From the data, but a side without a legal move is checkmated or stalemated, not
     /// judged by the variant's `no-legal-turn`.
     fn rules_text(&self) -> crate::rules_text::RulesText {

@@ -386,6 +386,9 @@ impl Rules for ChessmaGame {
     fn parse_step(&self, text: &str) -> Result<Step, crate::error::StepError> {
         self.parse_text_step(text.trim())
     }
+    fn refusal(&self, step: Step) -> crate::error::StepError {
+        self.refusal_of(step)
+    }
     fn rules_text(&self) -> crate::rules_text::RulesText {
         super::text::rules_text(&self.variant)
     }

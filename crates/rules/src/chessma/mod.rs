@@ -127,8 +127,9 @@ impl ChessmaState {
 }
 
 impl ChessmaState {
-    /// The move a step (known to be legal) stands for, from the moving piece's moves alone.
-    pub(crate) fn decode(&self, step: Step) -> Mv {
+    /// The move a step stands for, from the moving piece's moves alone; None for a step no
+    /// pseudo-legal move makes (a refused step is written without playing it).
+    fn find_move(&self, step: Step) -> Option<Mv> {
         let c = self;
         SCRATCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
@@ -145,10 +146,10 @@ impl ChessmaState {
                 crate::Bitboard::from_square(step.from)
             };
             game.pseudo_of(only, drop, &mut out);
-            *out.as_slice()
+            out.as_slice()
                 .iter()
                 .find(|&&m| c.step_of(m) == step)
-                .expect("a legal chessma step")
+                .copied()
         })
     }
 
@@ -215,7 +216,10 @@ impl ChessmaState {
     /// How many units a legal step takes, made on the scratch board: no copy of the position.
     fn captures(&self, step: Step) -> usize {
         let c = self;
-        let mv = self.decode(step);
+        // A step no move makes captures nothing (it is written with '-').
+        let Some(mv) = self.find_move(step) else {
+            return 0;
+        };
         SCRATCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
             scratch.copy_from(&c.board);

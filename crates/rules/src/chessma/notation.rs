@@ -10,35 +10,34 @@ use super::{ChessmaGame, ChessmaState};
 use crate::bitboard::Square;
 use crate::error::{Illegal, StepError};
 use crate::interface::Rules;
+use crate::outcome::Side;
+use crate::position_error::{EnPassantProblem, PocketProblem, PositionError, RowProblem};
 use crate::step::{Step, StepKind, StepList};
-use crate::unit_board::PositionError;
 use crate::variant::Variant;
 
 impl ChessmaGame {
     /// Read a Chessma position string (NOTATION.md):
     /// `<board> <side> <castling> <en passant> <pockets>`.
     pub(crate) fn parse(variant: &Arc<Variant>, text: &str) -> Result<ChessmaGame, PositionError> {
-        let err = |m: String| Err(PositionError(m));
+        use PositionError as E;
         let mut c = ChessmaState::new(variant);
         let geo = &variant.geometry;
         let mut fields = text.split_whitespace();
-        let board_text = fields
-            .next()
-            .ok_or_else(|| PositionError("empty position string".into()))?;
+        let board_text = fields.next().ok_or(E::Empty)?;
         let side_text = fields.next().unwrap_or("");
         let castling_text = fields.next().unwrap_or("-");
         let ep_text = fields.next().unwrap_or("-");
         let pocket_text = fields.next().unwrap_or("-");
         if let Some(extra) = fields.next() {
-            return err(format!("unexpected field '{extra}' after the pockets"));
+            let field = extra.to_string();
+            return Err(E::ExtraAfterPockets { field });
         }
         let rows: Vec<&str> = board_text.split('/').collect();
         if rows.len() != geo.ranks as usize {
-            return err(format!(
-                "board has {} rows separated by '/', chessma needs {}",
-                rows.len(),
-                geo.ranks
-            ));
+            return Err(E::RowCount {
+                found: rows.len(),
+                needs: geo.ranks,
+            });
         }
         let b = &mut c.board;
         let letter_kind = |ch: char| -> Option<u8> {
@@ -51,14 +50,16 @@ impl ChessmaGame {
         for (ri, row) in rows.iter().enumerate() {
             let rank = geo.ranks - 1 - ri as u8;
             let label = &geo.rank_labels[rank as usize];
+            let at = |problem| E::Row {
+                row: label.clone(),
+                problem,
+            };
             let chars: Vec<char> = row.chars().collect();
             let (mut i, mut file) = (0usize, 0u8);
             let cell_at = |file: u8| -> Result<Square, PositionError> {
                 if file >= geo.files {
-                    return Err(PositionError(format!(
-                        "row {label}: more than {} cells",
-                        geo.files
-                    )));
+                    let files = geo.files;
+                    return Err(at(RowProblem::TooManyCells { files }));
                 }
                 Ok(Square::new(file, rank))
             };
@@ -67,10 +68,8 @@ impl ChessmaGame {
                 if ch == '*' {
                     let s = cell_at(file)?;
                     if geo.squares.has(s) {
-                        return err(format!(
-                            "row {label}: '*' on {}, which is a square",
-                            geo.square_name(s)
-                        ));
+                        let square = geo.square_name(s);
+                        return Err(at(RowProblem::StarOnSquare { square }));
                     }
                     file += 1;
                     i += 1;
@@ -82,33 +81,31 @@ impl ChessmaGame {
                     let run: String = chars[start..i].iter().collect();
                     let n: u8 = match run.parse() {
                         Ok(n) if n > 0 && !run.starts_with('0') => n,
-                        _ => return err(format!("row {label}: bad empty-square count '{run}'")),
+                        _ => return Err(at(RowProblem::BadCount { run })),
                     };
                     for _ in 0..n {
                         let s = cell_at(file)?;
                         if !geo.squares.has(s) {
-                            return err(format!("row {label}: the run of {n} empty squares crosses a cell that does not exist (write it '*')"));
+                            return Err(at(RowProblem::RunCrossesHole { run: n }));
                         }
                         file += 1;
                     }
                 } else {
                     let Some(mut k) = letter_kind(ch) else {
-                        return err(format!("row {label}: '{ch}' is not a piece of chessma-84"));
+                        return Err(at(RowProblem::NotAPiece { letter: ch }));
                     };
                     i += 1;
                     if chars.get(i) == Some(&'\'') {
                         if k != E {
-                            return err(format!("row {label}: only an Encloser takes a ' (spent)"));
+                            return Err(at(RowProblem::OnlyEncloserSpent));
                         }
                         k = ES;
                         i += 1;
                     }
                     let s = cell_at(file)?;
                     if !geo.squares.has(s) {
-                        return err(format!(
-                            "row {label}: a piece where no square exists (column {})",
-                            geo.file_labels[file as usize]
-                        ));
+                        let column = geo.file_labels[file as usize].clone();
+                        return Err(at(RowProblem::NoSquare { column }));
                     }
                     let bl = if ch.is_ascii_lowercase() { BLACK } else { 0 };
                     b.set(s.index() as u8, k | bl);
@@ -116,25 +113,25 @@ impl ChessmaGame {
                 }
             }
             if file != geo.files {
-                return err(format!(
-                    "row {label} has {file} cells, chessma needs {}",
-                    geo.files
-                ));
+                return Err(at(RowProblem::CellCount {
+                    found: file,
+                    needs: geo.files,
+                }));
             }
         }
         b.side = match side_text {
             "w" => 0,
             "b" => 1,
-            "" => return err("missing side to move ('w' or 'b') after the board".into()),
-            o => return err(format!("side to move must be 'w' or 'b', found '{o}'")),
+            "" => return Err(E::MissingSide),
+            o => {
+                let found = o.to_string();
+                return Err(E::BadSide { found });
+            }
         };
-        for s in 0..2 {
-            let kings = b.bb[(K | (s as u8) << 4) as usize].count();
+        for (s, side) in [(0u8, Side::White), (1, Side::Black)] {
+            let kings = b.bb[(K | s << 4) as usize].count();
             if kings != 1 {
-                return err(format!(
-                    "{} has {kings} Kings; a position needs exactly one each",
-                    ["White", "Black"][s]
-                ));
+                return Err(E::ChessmaKings { side, count: kings });
             }
         }
         let mut castling = 0u8;
@@ -145,7 +142,7 @@ impl ChessmaGame {
                     'Q' => 2,
                     'k' => 4,
                     'q' => 8,
-                    o => return err(format!("castling rights are KQkq or '-', found '{o}'")),
+                    o => return Err(E::CastlingLetter { letter: o }),
                 };
                 castling |= bit;
             }
@@ -169,12 +166,12 @@ impl ChessmaGame {
             let mut ep = [NONE; 3];
             for (i, name) in ep_text.split(',').enumerate() {
                 let s = geo.parse_square(name).ok_or_else(|| {
-                    PositionError(format!("en passant: '{name}' is not a square"))
+                    let found = name.to_string();
+                    E::EnPassant(EnPassantProblem::NotASquare { found })
                 })?;
                 if i >= 2 || b.cells[s.index()] != EMPTY {
-                    return err(format!(
-                        "en passant: '{ep_text}' is not the one or two empty squares a pawn passed"
-                    ));
+                    let field = ep_text.to_string();
+                    return Err(E::EnPassant(EnPassantProblem::NotPassed { field }));
                 }
                 ep[i] = s.index() as u8;
             }
@@ -193,10 +190,9 @@ impl ChessmaGame {
             };
             let pawn = P | (mover as u8) << 4;
             if !(0..256).contains(&victim) || b.cells[victim as usize] != pawn {
-                return err(format!(
-                    "en passant: no {} pawn stands beyond {ep_text}",
-                    ["White", "Black"][mover]
-                ));
+                let side = [Side::White, Side::Black][mover];
+                let field = ep_text.to_string();
+                return Err(E::EnPassant(EnPassantProblem::NoPawn { side, field }));
             }
             b.ep = ep;
             b.ep_victim = victim as u8;
@@ -207,22 +203,22 @@ impl ChessmaGame {
             while i < chars.len() {
                 let ch = chars[i];
                 let Some(mut k) = letter_kind(ch) else {
-                    return err(format!("pockets: '{ch}' is not a piece letter"));
+                    return Err(E::Pockets(PocketProblem::NotALetter { letter: ch }));
                 };
                 i += 1;
                 if chars.get(i) == Some(&'\'') {
                     if k != E {
-                        return err("pockets: only an Encloser takes a ' (spent)".into());
+                        return Err(E::Pockets(PocketProblem::OnlyEncloserSpent));
                     }
                     k = ES;
                     i += 1;
                 }
                 if k == K {
-                    return err("pockets: a King is never in a pocket".into());
+                    return Err(E::Pockets(PocketProblem::King));
                 }
                 let s = if ch.is_ascii_lowercase() { 1 } else { 0 };
                 if b.pocket[s][k as usize] >= 15 {
-                    return err("pockets: at most 15 pieces of a kind".into());
+                    return Err(E::Pockets(PocketProblem::Full));
                 }
                 b.pocket[s][k as usize] += 1;
             }
@@ -230,10 +226,8 @@ impl ChessmaGame {
         b.log.clear();
         b.hash = b.compute_hash();
         if b.in_check(&c.tables, b.side ^ 1) {
-            return err(format!(
-                "the side not to move ({}) is in check",
-                ["White", "Black"][b.side ^ 1]
-            ));
+            let side = [Side::White, Side::Black][b.side ^ 1];
+            return Err(E::ChessmaCheck { side });
         }
         Ok(ChessmaGame::new(&c, variant.clone()))
     }
@@ -241,14 +235,7 @@ impl ChessmaGame {
     /// Read a step and check it is legal now.
     pub(crate) fn parse_text_step(&self, text: &str) -> Result<Step, StepError> {
         let syntax = StepError::syntax;
-        let refuse = |illegal: Illegal, why: &str| {
-            StepError::new(illegal, format!("step '{text}' is illegal: {why}"))
-        };
         let geo = &self.variant.geometry;
-        let c = &self.state;
-        let mut list = StepList::new();
-        self.legal_steps(&mut list);
-        let steps: Vec<Step> = list.iter().copied().collect();
         if let Some((piece, square)) = text.split_once('@') {
             let mut chars = piece.chars();
             let letter = chars
@@ -270,14 +257,7 @@ impl ChessmaGame {
                 .parse_square(square)
                 .ok_or_else(|| syntax(format!("'{text}': '{square}' is not a square")))?;
             let step = Step::drop(kind as u8 | if spent { 0x80 } else { 0 }, to);
-            return if steps.contains(&step) {
-                Ok(step)
-            } else {
-                Err(refuse(
-                    Illegal::DropRefused,
-                    &Illegal::DropRefused.to_string(),
-                ))
-            };
+            return self.check_drop(text, step);
         }
         let (body, label) = match text.split_once('/') {
             Some((b, l)) => (b, Some(l)),
@@ -332,6 +312,73 @@ impl ChessmaGame {
                 (None, None) => StepKind::Move,
             },
         };
+        self.check_step(text, wanted)
+    }
+
+    /// Why `step`, not legal now, is refused (`Rules::refusal`): the reason and sentence
+    /// that reading its text gives, found from the step itself. Its text reads as a drop of
+    /// the piece its letter names, or as a move, promotion (to the piece its letter names)
+    /// or push along the sheet its name names; one naming a cell that is no square reads as
+    /// nothing (`NoSuchStep`).
+    pub(crate) fn refusal_of(&self, step: Step) -> StepError {
+        let text = self.step_text(step);
+        let v = &self.variant;
+        let (from, to) = (step.from, step.to);
+        let squares = v.geometry.contains(from) && v.geometry.contains(to);
+        let named = |k: u8| {
+            v.kind_of_letter(v.pieces[k as usize].letter)
+                .map(|k| k as u8)
+        };
+        let verdict = match step.kind {
+            StepKind::Drop(k) if v.geometry.contains(to) => match named(k & 0x7F) {
+                Some(kind) => self.check_drop(&text, Step::drop(kind | k & 0x80, to)),
+                None => Ok(step),
+            },
+            StepKind::Drop(_) => Ok(step),
+            _ if !squares => Ok(step),
+            StepKind::Promote(k) => match named(k) {
+                Some(kind) => self.check_step(
+                    &text,
+                    Step {
+                        kind: StepKind::Promote(kind),
+                        ..step
+                    },
+                ),
+                None => Ok(step),
+            },
+            StepKind::Push(s) => {
+                let name = &v.geometry.sheets[s as usize].name;
+                let sheet = v.geometry.sheets.iter().position(|o| &o.name == name);
+                let kind = StepKind::Push(sheet.unwrap_or(s as usize) as u8);
+                self.check_step(&text, Step { kind, ..step })
+            }
+            _ => self.check_step(&text, Step::new(from, to)),
+        };
+        match verdict {
+            Err(e) if e.illegal.is_some() => e,
+            _ => StepError::no_such_step(&text),
+        }
+    }
+
+    /// The drop `step`, written `text`, if it is legal now; else why not.
+    fn check_drop(&self, text: &str, step: Step) -> Result<Step, StepError> {
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        if list.contains(step) {
+            return Ok(step);
+        }
+        let why = Illegal::DropRefused.to_string();
+        Err(refuse(text, Illegal::DropRefused, &why))
+    }
+
+    /// `wanted`, a step on the board written `text`, if it is legal now; else why not.
+    fn check_step(&self, text: &str, wanted: Step) -> Result<Step, StepError> {
+        let refuse = |illegal: Illegal, why: &str| refuse(text, illegal, why);
+        let c = &self.state;
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        let steps: Vec<Step> = list.iter().copied().collect();
+        let (from, to) = (wanted.from, wanted.to);
         if steps.contains(&wanted) {
             return Ok(wanted);
         }
@@ -392,4 +439,9 @@ impl ChessmaGame {
         };
         Err(refuse(illegal, why))
     }
+}
+
+/// A refusal of the step written `text`: the reason and its words.
+fn refuse(text: &str, illegal: Illegal, why: &str) -> StepError {
+    StepError::new(illegal, format!("step '{text}' is illegal: {why}"))
 }

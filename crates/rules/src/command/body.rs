@@ -10,7 +10,7 @@
 
 use crate::bitboard::{Bitboard, Square};
 use crate::command::flood_connected;
-use crate::error::Illegal;
+use crate::error::{Illegal, Unfinished};
 use crate::geometry::DIRECTIONS;
 use crate::outcome::{Outcome, Side, NO_UNIT};
 use crate::profile::SearchProfile;
@@ -109,40 +109,31 @@ impl UnitBoard {
     }
 
     /// Why `side`'s body breaks a regulation or lacks a Neck, naming the first piece at fault.
-    pub(crate) fn body_problem(&self, side: Side) -> Option<String> {
+    pub(crate) fn body_problem(&self, side: Side) -> Option<Unfinished> {
         let left: u32 = self.pocket[side.index()].iter().map(|&n| n as u32).sum();
         if left > 0 {
-            return Some(format!("{left} piece(s) still to place"));
+            return Some(Unfinished::PiecesLeft { count: left });
         }
         let bad = self.body(side).unlinked();
         let geo = &self.variant.geometry;
-        let name = |sq| geo.square_name(sq);
         if let Some(sq) = bad.limbs.first() {
-            return Some(format!(
-                "the Limb on {} is not linked to the Torso (next to it, or through adjacent Limbs)",
-                name(sq)
-            ));
+            let square = geo.square_name(sq);
+            return Some(Unfinished::LimbUnlinked { square });
         }
         if let Some(sq) = bad.hands_feet.first() {
-            let what = self.unit_at(sq).map_or("piece".into(), |u| {
+            let piece = self.unit_at(sq).map_or("piece".into(), |u| {
                 self.variant.pieces[u.kind as usize].name.clone()
             });
-            return Some(format!(
-                "the {what} on {} is not next to a Limb linked to the Torso",
-                name(sq)
-            ));
+            let square = geo.square_name(sq);
+            return Some(Unfinished::NotNextToLimb { piece, square });
         }
         if let Some(sq) = bad.hair.first() {
-            return Some(format!(
-                "the Hair on {} is not linked to the Head, Torso, a Hand or a Foot",
-                name(sq)
-            ));
+            let square = geo.square_name(sq);
+            return Some(Unfinished::HairUnlinked { square });
         }
         let neck_required = self.variant.placement.as_ref().is_none_or(|p| p.neck);
         if neck_required && self.body_lost(side) {
-            return Some(
-                "the Head and the Torso need a Neck: adjacent, or both next to one Limb".into(),
-            );
+            return Some(Unfinished::NoNeck);
         }
         None
     }

@@ -202,9 +202,6 @@ impl UnitBoard {
     /// error, a well-formed lead the rules refuse carries its typed reason.
     pub(crate) fn parse_lead(&self, text: &str) -> Result<Step, StepError> {
         let syntax = |m: String| Err(StepError::syntax(m));
-        let refuse = |illegal: Illegal, why: String| {
-            Err(StepError::new(illegal, format!("{text} is illegal: {why}")))
-        };
         let mut parts = text.split(':').skip(1);
         let (Some(square), mode, None) = (parts.next(), parts.next(), parts.next()) else {
             return syntax(format!(
@@ -224,6 +221,23 @@ impl UnitBoard {
                 geo.files, geo.ranks
             ));
         };
+        self.check_lead(text, sq, mode)
+    }
+
+    /// The lead of the leader on `sq` in the mode named `mode` (None: its unnamed one),
+    /// written `text`, if it is legal now; else why not (`refusal` asks this of a lead step).
+    pub(crate) fn check_lead(
+        &self,
+        text: &str,
+        sq: Square,
+        mode: Option<&str>,
+    ) -> Result<Step, StepError> {
+        let syntax = |m: String| Err(StepError::syntax(m));
+        let refuse = |illegal: Illegal, why: String| {
+            Err(StepError::new(illegal, format!("{text} is illegal: {why}")))
+        };
+        // The name reads back as `sq`: the words are those of the text read.
+        let square = self.variant.geometry.square_name(sq);
         if self.outcome.is_some() {
             return refuse(Illegal::GameOver, "the game is over".into());
         }
