@@ -142,7 +142,7 @@ impl UnitBoard {
         self.hash ^= ZOBRIST.unit_moved(u.side, u.kind, u.group, from, to);
     }
 
-    /// Take unit `id` off a possibly shared square (a capture or a Lifeform removal),
+    /// Take unit `id` off a possibly shared square (a capture; see `lift_uncaptured`),
     /// freeing whatever it shared the square with.
     pub(crate) fn lift(&mut self, id: u8) {
         let u = self.units[id as usize];
@@ -158,6 +158,13 @@ impl UnitBoard {
         self.units[id as usize].alive = false;
         self.toggle_part(&u, u.square);
         self.hash ^= Self::unit_key(&u);
+    }
+
+    /// Take unit `id` off the board by a rule of the game rather than a capture (Lifeform's
+    /// regulations): `lift`, journalled so that its report says it was not captured.
+    pub(crate) fn lift_uncaptured(&mut self, id: u8) {
+        self.journal.push(Change::Uncaptured { id });
+        self.lift(id);
     }
 
     /// Flip `u`'s square in the body model's index of parts (`UnitBoard::parts`).
@@ -261,6 +268,7 @@ impl UnitBoard {
                 self.units.pop();
                 self.pocket[side.index()][kind as usize] += 1;
             }
+            Change::Uncaptured { .. } => {}
         }
     }
 }
@@ -271,9 +279,11 @@ impl UnitBoard {
     /// path (search and perft make steps with `make`, which reports nothing).
     pub(crate) fn report_journal(&self, step: Step, mark: usize, fx: &mut Effects) {
         let tail = &self.journal[mark..];
-        // Lifeform's regulations run on `end` and remove either side's disconnected parts:
-        // what leaves then is not captured. Every other removal is a capture.
-        let capture = !step.is_end();
+        // A removal is a capture unless the rule that made it said otherwise (`Uncaptured`).
+        let uncaptured = |id| {
+            tail.iter()
+                .any(|c| matches!(*c, Change::Uncaptured { id: k } if k == id))
+        };
         for (i, change) in tail.iter().enumerate() {
             match *change {
                 Change::Moved { id, from } => {
@@ -308,7 +318,7 @@ impl UnitBoard {
                             side: u.side,
                             kind: u.kind,
                             square,
-                            capture,
+                            capture: !uncaptured(id),
                         });
                     } else if u.square != square {
                         fx.push(Effect::Moved {
@@ -324,7 +334,7 @@ impl UnitBoard {
                     kind,
                     square: to,
                 }),
-                Change::Stack { .. } => {}
+                Change::Stack { .. } | Change::Uncaptured { .. } => {}
             }
         }
         if step.kind == StepKind::Pin {

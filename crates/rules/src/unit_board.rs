@@ -31,6 +31,9 @@ pub(crate) enum Change {
     Unit { id: u8, square: Square, alive: bool },
     /// The last unit entered from `side`'s pocket of `kind`, onto `to`.
     Dropped { side: Side, kind: u8, to: Square },
+    /// Unit `id` leaves the board by a rule of the game, not by a capture (Lifeform's
+    /// regulations): written before its removal, it changes nothing to revert.
+    Uncaptured { id: u8 },
 }
 
 /// What `unmake` needs to take a step back: where the effect journal stood, and the state

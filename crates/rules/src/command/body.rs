@@ -253,8 +253,9 @@ impl UnitBoard {
                 return; // (cannot happen while `parts` holds the living units)
             }
             ids[..n].sort_unstable();
+            // Not captures: the regulations journal their removals as such.
             for &id in &ids[..n] {
-                self.lift(id);
+                self.lift_uncaptured(id);
             }
         }
     }
