@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::bitboard::Square;
 use crate::outcome::{Outcome, Side, Unit, NO_UNIT};
 use crate::unit_board::{PositionError, UnitBoard};
-use crate::variant::{CommandModel, Variant};
+use crate::variant::Variant;
 
 impl UnitBoard {
     /// Parse a position string (NOTATION.md): `<board> <side>`.
@@ -183,7 +183,7 @@ impl UnitBoard {
     /// steps, the drops and `end`.
     fn step_bound(&self) -> usize {
         let v = &self.variant;
-        let body = v.command == CommandModel::Body;
+        let body = v.is_body();
         let mut most = 0;
         for side in [Side::White, Side::Black] {
             let s = side.index();
@@ -234,7 +234,7 @@ impl UnitBoard {
     ) -> Result<(), String> {
         use crate::variant::BodyRole;
         let v = self.variant.clone();
-        if v.command != CommandModel::Body {
+        if !v.is_body() {
             return Err(format!(
                 "a pinned piece ('~') exists only in Lifeform, not in {}",
                 v.id

@@ -6,7 +6,6 @@ use crate::error::{Illegal, StepError};
 use crate::outcome::NO_UNIT;
 use crate::step::{Step, StepKind};
 use crate::unit_board::UnitBoard;
-use crate::variant::CommandModel;
 
 impl UnitBoard {
     /// Write a step as NOTATION.md does: `e2-e4`, `e2xe4` for a capture, or `end`.
@@ -70,10 +69,7 @@ impl UnitBoard {
             } else if self.outcome.is_some() {
                 let message = "the game is over; no step is legal".to_string();
                 Err(StepError::new(Illegal::GameOver, message))
-            } else if self.variant.command == CommandModel::Body
-                && self.placing()
-                && self.turn.moves > 0
-            {
+            } else if self.variant.is_body() && self.placing() && self.turn.moves > 0 {
                 let why = self.body_problem(self.side).unwrap_or_default();
                 let illegal = Illegal::PlacementUnfinished(why);
                 Err(StepError::new(illegal.clone(), illegal.to_string()))
@@ -206,26 +202,25 @@ impl UnitBoard {
             return Ok(step);
         }
         let ranks = self.variant.placement.as_ref().map_or(0, |p| p.ranks);
-        let (illegal, why) = if self.variant.placement.is_none()
-            || !(self.variant.command == CommandModel::Body && self.placing())
-        {
-            (Illegal::NotPlacing, Illegal::NotPlacing.to_string())
-        } else if self.pocket[self.side.index()][kind] == 0 {
-            let why = format!(
-                "{} has no {} left to place",
-                self.side.name(),
-                self.variant.pieces[kind].name
-            );
-            (Illegal::NoneLeftToPlace, why)
-        } else if self.unit_at(to).is_some() {
-            (Illegal::Occupied, format!("{square} is occupied"))
-        } else {
-            let why = format!(
-                "{} places on its first {ranks} ranks only",
-                self.side.name()
-            );
-            (Illegal::OutsidePlacementZone { ranks }, why)
-        };
+        let (illegal, why) =
+            if self.variant.placement.is_none() || !(self.variant.is_body() && self.placing()) {
+                (Illegal::NotPlacing, Illegal::NotPlacing.to_string())
+            } else if self.pocket[self.side.index()][kind] == 0 {
+                let why = format!(
+                    "{} has no {} left to place",
+                    self.side.name(),
+                    self.variant.pieces[kind].name
+                );
+                (Illegal::NoneLeftToPlace, why)
+            } else if self.unit_at(to).is_some() {
+                (Illegal::Occupied, format!("{square} is occupied"))
+            } else {
+                let why = format!(
+                    "{} places on its first {ranks} ranks only",
+                    self.side.name()
+                );
+                (Illegal::OutsidePlacementZone { ranks }, why)
+            };
         Err(StepError::new(illegal, format!("{text} is illegal: {why}")))
     }
 }

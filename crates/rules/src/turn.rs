@@ -19,12 +19,14 @@ pub(crate) enum Model {
 
 impl Model {
     pub(crate) fn of(variant: &crate::variant::Variant) -> Model {
+        if variant.is_body() {
+            return Model::Body;
+        }
         match variant.command {
             CommandModel::Single => Model::Single,
             CommandModel::Chain { .. } => Model::Chain,
             CommandModel::Range { .. } => Model::Range,
             CommandModel::Lead { .. } => Model::Lead,
-            CommandModel::Body => Model::Body,
         }
     }
 }

@@ -258,7 +258,7 @@ impl UnitBoard {
                         self.activator_count[s] += 1;
                     }
                 }
-                CommandModel::Single | CommandModel::Body | CommandModel::Lead { .. } => {}
+                CommandModel::Single | CommandModel::Lead { .. } => {}
             }
         }
         if kind.royal {

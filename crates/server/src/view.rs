@@ -148,7 +148,7 @@ pub fn board_view(pos: &Position, removed: &[Unit]) -> Value {
             }
         }
     }
-    let command = v.command.name();
+    let command = v.command_name();
     let pieces: serde_json::Map<String, Value> = v
         .pieces
         .iter()

@@ -28,7 +28,7 @@ use crate::profile::SearchProfile;
 use crate::step::{Step, StepKind, StepList};
 use crate::unit_board::UnitBoard;
 use crate::variant::{CommandModel, Variant};
-use crate::view::{CommandPresentation, CommandView, LeaderCommand};
+use crate::view::{CommandView, LeaderCommand};
 use crate::zobrist::ZOBRIST;
 
 pub(crate) use crate::turn::Model;
@@ -100,8 +100,8 @@ pub(crate) trait Describe {
     }
 }
 
-/// The description of a command model (off the hot paths).
-pub(crate) fn description(model: &CommandModel) -> Box<dyn Describe> {
+/// The description of a command model (off the hot paths; describe.rs picks a variant's).
+pub(crate) fn describe_model(model: &CommandModel) -> Box<dyn Describe> {
     match *model {
         CommandModel::Single => Box::new(single::Single),
         CommandModel::Chain {
@@ -115,20 +115,6 @@ pub(crate) fn description(model: &CommandModel) -> Box<dyn Describe> {
         }),
         CommandModel::Range { range, activations } => Box::new(range::Range { range, activations }),
         CommandModel::Lead { links_any_friendly } => Box::new(lead::Lead { links_any_friendly }),
-        CommandModel::Body => Box::new(body::BodyModel),
-    }
-}
-
-/// How `v`'s command rules show in an interface (the server sends these flags and sentences,
-/// so that no page decides them from the model's name).
-pub(crate) fn presentation(v: &Variant) -> CommandPresentation {
-    let d = description(&v.command);
-    let legend = d.legend(v);
-    CommandPresentation {
-        one_step_turns: v.command.one_step_turns(),
-        shows_command: legend.is_some(),
-        link_rule: d.link_rule(v),
-        legend,
     }
 }
 
@@ -247,7 +233,7 @@ impl UnitBoard {
                 }
                 linked
             }
-            CommandModel::Single | CommandModel::Body => self.occupied[s],
+            CommandModel::Single => self.occupied[s],
         }
     }
 
@@ -263,7 +249,7 @@ impl UnitBoard {
         let many_in_range = command.range().is_some() && leaders >= 3;
         let chain = command.one_group_a_turn();
         let lead = command.declared_leader();
-        p.one_step_turns = command.one_step_turns();
+        p.one_step_turns = self.variant.one_step_turns();
         p.long_turns = chain || many_in_range;
         p.reduce_in_turn = chain || lead || many_in_range;
         p.locking_fronts = many_in_range || lead;
@@ -372,7 +358,7 @@ impl UnitBoard {
     }
 
     pub fn is_legal(&self, step: Step) -> bool {
-        if self.variant.command == CommandModel::Body {
+        if self.model == Model::Body {
             let mut list = StepList::new();
             self.legal_steps(&mut list);
             return list.contains(step);
@@ -480,8 +466,8 @@ impl UnitBoard {
         match self.variant.command {
             CommandModel::Chain { .. } => Chain::of(self).why(self, from),
             CommandModel::Range { range, .. } => range::why(self, from, range),
+            _ if self.model == Model::Body => self.why_body(from),
             CommandModel::Lead { .. } => self.why_lead(from),
-            CommandModel::Body => self.why_body(from),
             CommandModel::Single => Illegal::CannotReach,
         }
     }
