@@ -6,12 +6,11 @@
 //! module (command/, `Describe`); this asks it. The types are plain data (view.rs). The
 //! server and the browser draw this; they never recompute the rules.
 
-use crate::command::{describe_model, Describe};
-use crate::unit_board::UnitBoard;
+use crate::command::{describe_model, CommandBoard, Describe};
 use crate::variant::Variant;
 pub use crate::view::{CommandPresentation, CommandView, LeaderView, LeadingView};
 
-impl UnitBoard {
+impl CommandBoard {
     /// The command picture for the side to move (see `CommandView`), in its model's words.
     pub fn command_view(&self) -> CommandView {
         describe_model(&self.variant.command).view(self)
@@ -22,7 +21,7 @@ impl UnitBoard {
 /// the body family's (Lifeform, which has no command model).
 pub(crate) fn description(v: &Variant) -> Box<dyn Describe> {
     if v.is_body() {
-        Box::new(crate::command::body::BodyModel)
+        Box::new(crate::body::BodyModel)
     } else {
         describe_model(&v.command)
     }

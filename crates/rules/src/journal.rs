@@ -1,6 +1,7 @@
-//! The journal of the generic unit board: every change a step makes to a `UnitBoard` goes
-//! through the primitives here, which keep the indexes and the hash and write a `Change` to
-//! the position's journal. `unmake` reverts the journal down to the mark its `Undo` holds,
+//! The journal of the shared unit core: every change a step makes to a `UnitBoard` goes
+//! through the primitives here, which keep the core's indexes and the hash, call the
+//! owner's hooks for its own indexes (`Owner`), and write a `Change` to the position's
+//! journal. `unmake` reverts the journal down to the mark its `Undo` holds,
 //! then restores the turn state, hash, outcome and side saved whole. This is the undo of the
 //! board families (`CommandGame`, `BodyGame`): a unit's move, any number of removals,
 //! stacking (Lifeform's pins), drops from a pocket. `FideGame` and `ChessmaGame` undo on
@@ -10,14 +11,14 @@ use crate::bitboard::{Bitboard, Square};
 use crate::effects::{Effect, Effects};
 use crate::outcome::{Outcome, Unit, NO_UNIT};
 use crate::step::{Step, StepKind};
-use crate::unit_board::{Change, Undo, UnitBoard};
+use crate::unit_board::{Change, Owner, Undo, UnitBoard};
 use crate::variant::Victory;
 use crate::zobrist::ZOBRIST;
 
-impl UnitBoard {
+impl<O: Owner> UnitBoard<O> {
     /// What `unmake` will need, taken before a step changes anything.
     #[inline(always)]
-    pub(crate) fn undo_record(&self) -> Undo {
+    pub(crate) fn undo_record(&self) -> Undo<O::Turn> {
         Undo {
             mark: self.journal.len() as u32,
             turn: self.turn,
@@ -29,7 +30,7 @@ impl UnitBoard {
 
     /// Take a step back: revert the journal to the mark, restore what `Undo` saved.
     #[inline(always)]
-    pub fn unmake(&mut self, _step: Step, undo: Undo) {
+    pub fn unmake(&mut self, _step: Step, undo: Undo<O::Turn>) {
         while self.journal.len() > undo.mark as usize {
             let change = self.journal.pop().expect("above the mark");
             // The common change first, as a predictable branch rather than a jump table.
@@ -87,9 +88,7 @@ impl UnitBoard {
                 self.outcome = Some(Outcome::Win(u.side.other()));
             }
         }
-        if kind.leader && self.leaders[s][u.group as usize] == id {
-            self.leaders[s][u.group as usize] = NO_UNIT;
-        }
+        self.own.removed(kind, id, &u);
     }
 
     // ---- stacked squares (Lifeform: a Hand and the piece it pins share a square)
@@ -167,12 +166,11 @@ impl UnitBoard {
         self.lift(id);
     }
 
-    /// Flip `u`'s square in the body model's index of parts (`UnitBoard::parts`).
+    /// Tell the owner that `u` came onto `sq` or left it (`Owner::toggled`).
     #[inline(always)]
     fn toggle_part(&mut self, u: &Unit, sq: Square) {
-        if let Some(role) = self.variant.pieces[u.kind as usize].role {
-            self.parts[u.side.index()][role as usize].toggle(sq);
-        }
+        self.own
+            .toggled(&self.variant.pieces[u.kind as usize], u, sq);
     }
 
     /// A unit of `kind` enters from the side to move's pocket onto the empty square `to`.
@@ -227,11 +225,7 @@ impl UnitBoard {
                 if kind.royal {
                     self.royals[s] += 1;
                 }
-                if kind.leader && self.leaders[s][u.group as usize] == NO_UNIT {
-                    if let crate::variant::CommandModel::Chain { .. } = self.variant.command {
-                        self.leaders[s][u.group as usize] = id;
-                    }
-                }
+                self.own.restored(kind, id, &u);
             }
             Change::Stack { sq, top, under } => {
                 let i = sq.index();
@@ -273,7 +267,7 @@ impl UnitBoard {
     }
 }
 
-impl UnitBoard {
+impl<O: Owner> UnitBoard<O> {
     /// Tell what the changes journalled since `mark` did, for the step `step` just made.
     /// The journal records each change for undo; this reads it forwards once, off the hot
     /// path (search and perft make steps with `make`, which reports nothing).
