@@ -148,12 +148,19 @@ impl Settings {
 
 /// A digest of everything in a variant that changes play (not its name or description).
 pub fn fingerprint(v: &Variant) -> String {
+    // The body family's variants were once written with a `Body` command model; they keep
+    // the digest they had (a study's results stay matched to their variant).
+    let command = if v.is_body() {
+        "Body".to_string()
+    } else {
+        format!("{:?}", v.command)
+    };
     let mut text = format!(
-        "{}|{}x{}|{:?}|{:?}|{:?}|rep {}|quiet {}|{}|{:?}|{}|{:?}",
+        "{}|{}x{}|{}|{:?}|{:?}|rep {}|quiet {}|{}|{:?}|{}|{:?}",
         v.id,
         v.geometry.files,
         v.geometry.ranks,
-        v.command,
+        command,
         v.victory,
         v.no_legal_turn,
         v.repetition,

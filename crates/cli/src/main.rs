@@ -425,7 +425,7 @@ fn check_variant(path: &str) -> Res<()> {
     let variants = parse_variants(path, &text, &known).map_err(|e| Fail(e.to_string()))?;
     for v in &variants {
         let start = v.start();
-        let model = v.command.name();
+        let model = v.command_name();
         println!(
             "[{}] {}: {}x{} board, {} piece kinds, command = {model}, {} units, {} legal first steps",
             v.id,

@@ -77,7 +77,7 @@ fn show(pos: &Position) {
     let geo = &v.geometry;
     let movable = pos.movable_units();
     let groups = !v.groups.is_empty();
-    let pins = v.command.stacked_units();
+    let pins = v.stacked_units();
     // Letter, group digit or the `~p` of a pin, mark, and the blank.
     let cell_width = if pins {
         5

@@ -8,7 +8,8 @@
 //! it states is asked here.
 
 use crate::bitboard::{Bitboard, Square};
-use crate::command::{description, LeaderAt};
+use crate::command::LeaderAt;
+use crate::describe::description;
 use crate::interface::Rules;
 use crate::movement::MoveSet;
 use crate::outcome::Side;
@@ -189,5 +190,5 @@ fn command_of<R: Rules>(
         group,
         by_kind,
     };
-    description(&v.command).leader(v, &at)
+    description(v).leader(v, &at)
 }

@@ -5,13 +5,16 @@
 //! `Position::visit`, compiled once per family.
 
 use crate::bitboard::{Bitboard, Square};
+use crate::body::{BodyBoard, BodyTurn};
+use crate::command::{CommandBoard, CommandTurn};
 use crate::effects::Effects;
 use crate::error::{Illegal, StepError};
 use crate::interface::Rules;
 use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::profile::SearchProfile;
 use crate::step::{Step, StepKind, StepList};
-use crate::unit_board::{PositionError, Undo, UnitBoard};
+use crate::step_io::StepRules;
+use crate::unit_board::{Owner, PositionError, Turn, Undo, UnitBoard};
 use crate::variant::{NoLegalTurn, Variant};
 use crate::view::CommandView;
 use std::sync::Arc;
@@ -51,8 +54,10 @@ impl Position {
         match variant.family.as_str() {
             "fide" => FideGame::parse(variant, text).map(Position::Fide),
             "chessma" => ChessmaGame::parse(variant, text).map(Position::Chessma),
-            "body" => UnitBoard::parse(variant, text).map(|b| Position::Body(BodyGame(b))),
-            "command" => UnitBoard::parse(variant, text).map(|b| Position::Command(CommandGame(b))),
+            "body" => BodyBoard::parse(variant, text).map(|b| Position::Body(BodyGame(b))),
+            "command" => {
+                CommandBoard::parse(variant, text).map(|b| Position::Command(CommandGame(b)))
+            }
             name => match crate::registry::family(name) {
                 Some(family) => (family.parse)(variant, text).map(Position::Outside),
                 None => Err(PositionError::UnknownFamily {
@@ -74,12 +79,19 @@ impl Position {
         }
     }
 
-    /// The generic unit board of the board families (None for chess and Chessma 84).
-    pub fn unit_board(&self) -> Option<&UnitBoard> {
+    /// Where the turn stands in a position of the command family (None elsewhere).
+    pub fn command_turn(&self) -> Option<CommandTurn> {
         match self {
-            Position::Command(g) => Some(&g.0),
-            Position::Body(g) => Some(&g.0),
-            Position::Fide(_) | Position::Chessma(_) | Position::Outside(_) => None,
+            Position::Command(g) => Some(g.0.turn),
+            _ => None,
+        }
+    }
+
+    /// Where the turn stands in a position of the body family (None elsewhere).
+    pub fn body_turn(&self) -> Option<BodyTurn> {
+        match self {
+            Position::Body(g) => Some(g.0.turn),
+            _ => None,
         }
     }
 
@@ -101,8 +113,8 @@ impl std::fmt::Debug for Position {
     }
 }
 
-/// The verdict of the generic board's families when the side to move has no legal step.
-fn no_legal_turn(pos: &UnitBoard) -> (Outcome, EndReason) {
+/// The verdict of the board families when the side to move has no legal step.
+fn no_legal_turn<O: Owner>(pos: &UnitBoard<O>) -> (Outcome, EndReason) {
     match pos.variant().no_legal_turn {
         NoLegalTurn::Loss => (
             Outcome::Win(pos.side_to_move().other()),
@@ -112,12 +124,13 @@ fn no_legal_turn(pos: &UnitBoard) -> (Outcome, EndReason) {
     }
 }
 
-/// Implements `Rules` for a family kept on the generic unit board (unit_board.rs, with the
-/// effect journal as its undo).
-macro_rules! generic_board_family {
-    ($name:ident) => {
+/// Implements `Rules` for a family kept on the shared unit core (unit_board.rs, with the
+/// effect journal as its undo): each call goes to the family's own board (`$turn`: its turn
+/// state), whose rules answer in the family's module.
+macro_rules! board_family {
+    ($name:ident, $turn:ty) => {
         impl Rules for $name {
-            type Undo = Undo;
+            type Undo = Undo<$turn>;
             fn variant(&self) -> &Arc<Variant> {
                 self.0.variant()
             }
@@ -152,14 +165,14 @@ macro_rules! generic_board_family {
                 self.0.is_legal(step)
             }
             #[inline(always)]
-            fn make(&mut self, step: Step) -> Undo {
+            fn make(&mut self, step: Step) -> Undo<$turn> {
                 self.0.make(step)
             }
-            fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> Undo {
+            fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> Undo<$turn> {
                 self.0.make_reporting(step, fx)
             }
             #[inline(always)]
-            fn unmake(&mut self, step: Step, undo: Undo) {
+            fn unmake(&mut self, step: Step, undo: Undo<$turn>) {
                 self.0.unmake(step, undo)
             }
             fn without_steps(&self) -> (Outcome, EndReason) {
@@ -192,7 +205,7 @@ macro_rules! generic_board_family {
                 self.0.pinned_at(sq).copied()
             }
             fn moved_this_turn(&self) -> Bitboard {
-                self.0.turn().moved
+                self.0.turn().moved()
             }
             fn movable_units(&self) -> Bitboard {
                 self.0.movable_units()
@@ -216,31 +229,25 @@ macro_rules! generic_board_family {
                 self.0.refusal(step)
             }
         }
-
-        impl $name {
-            /// The position on the generic unit board.
-            pub fn board(&self) -> &UnitBoard {
-                &self.0
-            }
-        }
     };
 }
 
 /// The unit-moving command models (single, chain, range, lead): the Chesimals, Chieftain
-/// and Fusion games, told apart by their variant data.
+/// and Fusion games, told apart by their variant data (command/).
 #[derive(Clone)]
-pub struct CommandGame(UnitBoard);
-generic_board_family!(CommandGame);
+pub struct CommandGame(CommandBoard);
+board_family!(CommandGame, CommandTurn);
 
-/// Lifeform Chess: a body whose parts drag each other along (command/body.rs).
+/// Lifeform Chess: a body whose parts drag each other along (body/).
 #[derive(Clone)]
-pub struct BodyGame(UnitBoard);
-generic_board_family!(BodyGame);
+pub struct BodyGame(BodyBoard);
+board_family!(BodyGame, BodyTurn);
 
 /// What `Position::unmake` needs: the family's own undo.
 #[derive(Copy, Clone, Debug)]
 pub enum AnyUndo {
-    Board(Undo),
+    Command(Undo<CommandTurn>),
+    Body(Undo<BodyTurn>),
     Fide(FideUndo),
     Chessma(ChessmaUndo),
     Outside(OutsideUndo),
@@ -303,8 +310,8 @@ impl Rules for Position {
     const CANDIDATES_ARE_LEGAL: bool = false;
     fn make_if_legal(&mut self, step: Step) -> Option<AnyUndo> {
         match self {
-            Position::Command(g) => g.make_if_legal(step).map(AnyUndo::Board),
-            Position::Body(g) => g.make_if_legal(step).map(AnyUndo::Board),
+            Position::Command(g) => g.make_if_legal(step).map(AnyUndo::Command),
+            Position::Body(g) => g.make_if_legal(step).map(AnyUndo::Body),
             Position::Fide(g) => g.make_if_legal(step).map(AnyUndo::Fide),
             Position::Chessma(g) => g.make_if_legal(step).map(AnyUndo::Chessma),
             Position::Outside(g) => g.make_if_legal(step).map(AnyUndo::Outside),
@@ -315,8 +322,8 @@ impl Rules for Position {
     }
     fn make(&mut self, step: Step) -> AnyUndo {
         match self {
-            Position::Command(g) => AnyUndo::Board(g.make(step)),
-            Position::Body(g) => AnyUndo::Board(g.make(step)),
+            Position::Command(g) => AnyUndo::Command(g.make(step)),
+            Position::Body(g) => AnyUndo::Body(g.make(step)),
             Position::Fide(g) => AnyUndo::Fide(g.make(step)),
             Position::Chessma(g) => AnyUndo::Chessma(g.make(step)),
             Position::Outside(g) => AnyUndo::Outside(g.make(step)),
@@ -324,8 +331,8 @@ impl Rules for Position {
     }
     fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> AnyUndo {
         match self {
-            Position::Command(g) => AnyUndo::Board(g.make_reporting(step, fx)),
-            Position::Body(g) => AnyUndo::Board(g.make_reporting(step, fx)),
+            Position::Command(g) => AnyUndo::Command(g.make_reporting(step, fx)),
+            Position::Body(g) => AnyUndo::Body(g.make_reporting(step, fx)),
             Position::Fide(g) => AnyUndo::Fide(g.make_reporting(step, fx)),
             Position::Chessma(g) => AnyUndo::Chessma(g.make_reporting(step, fx)),
             Position::Outside(g) => AnyUndo::Outside(g.make_reporting(step, fx)),
@@ -333,8 +340,8 @@ impl Rules for Position {
     }
     fn unmake(&mut self, step: Step, undo: AnyUndo) {
         match (self, undo) {
-            (Position::Command(g), AnyUndo::Board(u)) => g.unmake(step, u),
-            (Position::Body(g), AnyUndo::Board(u)) => g.unmake(step, u),
+            (Position::Command(g), AnyUndo::Command(u)) => g.unmake(step, u),
+            (Position::Body(g), AnyUndo::Body(u)) => g.unmake(step, u),
             (Position::Fide(g), AnyUndo::Fide(u)) => g.unmake(step, u),
             (Position::Chessma(g), AnyUndo::Chessma(u)) => g.unmake(step, u),
             (Position::Outside(g), AnyUndo::Outside(u)) => g.unmake(step, u),

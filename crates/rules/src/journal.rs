@@ -1,6 +1,7 @@
-//! The journal of the generic unit board: every change a step makes to a `UnitBoard` goes
-//! through the primitives here, which keep the indexes and the hash and write a `Change` to
-//! the position's journal. `unmake` reverts the journal down to the mark its `Undo` holds,
+//! The journal of the shared unit core: every change a step makes to a `UnitBoard` goes
+//! through the primitives here, which keep the core's indexes and the hash, call the
+//! owner's hooks for its own indexes (`Owner`), and write a `Change` to the position's
+//! journal. `unmake` reverts the journal down to the mark its `Undo` holds,
 //! then restores the turn state, hash, outcome and side saved whole. This is the undo of the
 //! board families (`CommandGame`, `BodyGame`): a unit's move, any number of removals,
 //! stacking (Lifeform's pins), drops from a pocket. `FideGame` and `ChessmaGame` undo on
@@ -10,14 +11,14 @@ use crate::bitboard::{Bitboard, Square};
 use crate::effects::{Effect, Effects};
 use crate::outcome::{Outcome, Unit, NO_UNIT};
 use crate::step::{Step, StepKind};
-use crate::unit_board::{Change, Undo, UnitBoard};
+use crate::unit_board::{Change, Owner, Undo, UnitBoard};
 use crate::variant::Victory;
 use crate::zobrist::ZOBRIST;
 
-impl UnitBoard {
+impl<O: Owner> UnitBoard<O> {
     /// What `unmake` will need, taken before a step changes anything.
     #[inline(always)]
-    pub(crate) fn undo_record(&self) -> Undo {
+    pub(crate) fn undo_record(&self) -> Undo<O::Turn> {
         Undo {
             mark: self.journal.len() as u32,
             turn: self.turn,
@@ -29,7 +30,7 @@ impl UnitBoard {
 
     /// Take a step back: revert the journal to the mark, restore what `Undo` saved.
     #[inline(always)]
-    pub fn unmake(&mut self, _step: Step, undo: Undo) {
+    pub fn unmake(&mut self, _step: Step, undo: Undo<O::Turn>) {
         while self.journal.len() > undo.mark as usize {
             let change = self.journal.pop().expect("above the mark");
             // The common change first, as a predictable branch rather than a jump table.
@@ -87,9 +88,7 @@ impl UnitBoard {
                 self.outcome = Some(Outcome::Win(u.side.other()));
             }
         }
-        if kind.leader && self.leaders[s][u.group as usize] == id {
-            self.leaders[s][u.group as usize] = NO_UNIT;
-        }
+        self.own.removed(kind, id, &u);
     }
 
     // ---- stacked squares (Lifeform: a Hand and the piece it pins share a square)
@@ -142,7 +141,7 @@ impl UnitBoard {
         self.hash ^= ZOBRIST.unit_moved(u.side, u.kind, u.group, from, to);
     }
 
-    /// Take unit `id` off a possibly shared square (a capture or a Lifeform removal),
+    /// Take unit `id` off a possibly shared square (a capture; see `lift_uncaptured`),
     /// freeing whatever it shared the square with.
     pub(crate) fn lift(&mut self, id: u8) {
         let u = self.units[id as usize];
@@ -160,12 +159,18 @@ impl UnitBoard {
         self.hash ^= Self::unit_key(&u);
     }
 
-    /// Flip `u`'s square in the body model's index of parts (`UnitBoard::parts`).
+    /// Take unit `id` off the board by a rule of the game rather than a capture (Lifeform's
+    /// regulations): `lift`, journalled so that its report says it was not captured.
+    pub(crate) fn lift_uncaptured(&mut self, id: u8) {
+        self.journal.push(Change::Uncaptured { id });
+        self.lift(id);
+    }
+
+    /// Tell the owner that `u` came onto `sq` or left it (`Owner::toggled`).
     #[inline(always)]
     fn toggle_part(&mut self, u: &Unit, sq: Square) {
-        if let Some(role) = self.variant.pieces[u.kind as usize].role {
-            self.parts[u.side.index()][role as usize].toggle(sq);
-        }
+        self.own
+            .toggled(&self.variant.pieces[u.kind as usize], u, sq);
     }
 
     /// A unit of `kind` enters from the side to move's pocket onto the empty square `to`.
@@ -220,11 +225,7 @@ impl UnitBoard {
                 if kind.royal {
                     self.royals[s] += 1;
                 }
-                if kind.leader && self.leaders[s][u.group as usize] == NO_UNIT {
-                    if let crate::variant::CommandModel::Chain { .. } = self.variant.command {
-                        self.leaders[s][u.group as usize] = id;
-                    }
-                }
+                self.own.restored(kind, id, &u);
             }
             Change::Stack { sq, top, under } => {
                 let i = sq.index();
@@ -261,19 +262,22 @@ impl UnitBoard {
                 self.units.pop();
                 self.pocket[side.index()][kind as usize] += 1;
             }
+            Change::Uncaptured { .. } => {}
         }
     }
 }
 
-impl UnitBoard {
+impl<O: Owner> UnitBoard<O> {
     /// Tell what the changes journalled since `mark` did, for the step `step` just made.
     /// The journal records each change for undo; this reads it forwards once, off the hot
     /// path (search and perft make steps with `make`, which reports nothing).
     pub(crate) fn report_journal(&self, step: Step, mark: usize, fx: &mut Effects) {
         let tail = &self.journal[mark..];
-        // Lifeform's regulations run on `end` and remove either side's disconnected parts:
-        // what leaves then is not captured. Every other removal is a capture.
-        let capture = !step.is_end();
+        // A removal is a capture unless the rule that made it said otherwise (`Uncaptured`).
+        let uncaptured = |id| {
+            tail.iter()
+                .any(|c| matches!(*c, Change::Uncaptured { id: k } if k == id))
+        };
         for (i, change) in tail.iter().enumerate() {
             match *change {
                 Change::Moved { id, from } => {
@@ -308,7 +312,7 @@ impl UnitBoard {
                             side: u.side,
                             kind: u.kind,
                             square,
-                            capture,
+                            capture: !uncaptured(id),
                         });
                     } else if u.square != square {
                         fx.push(Effect::Moved {
@@ -324,7 +328,7 @@ impl UnitBoard {
                     kind,
                     square: to,
                 }),
-                Change::Stack { .. } => {}
+                Change::Stack { .. } | Change::Uncaptured { .. } => {}
             }
         }
         if step.kind == StepKind::Pin {

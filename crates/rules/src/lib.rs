@@ -3,6 +3,7 @@
 //! No I/O, no search: the engine, server and command line build on this.
 
 pub mod bitboard;
+pub mod body;
 mod chess;
 mod chessma;
 pub mod command;
@@ -28,7 +29,6 @@ pub mod rules_text;
 mod sheets;
 pub mod step;
 mod step_io;
-pub mod turn;
 pub mod unit_board;
 pub mod variant;
 pub mod view;
@@ -36,6 +36,8 @@ mod words;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Square};
+pub use body::{BodyPhase, BodyTurn};
+pub use command::{ChainTurn, CommandTurn, LeadTurn, RangeTurn};
 pub use effects::{Effect, Effects};
 pub use error::{Illegal, PlayError, StepError, TurnError, Unfinished};
 pub use family::{
@@ -49,7 +51,7 @@ pub use outcome::{Outcome, Side, Unit};
 pub use profile::SearchProfile;
 pub use registry::FamilyEntry;
 pub use step::{Step, StepKind, StepList};
-pub use unit_board::{PositionError, TurnState, Undo, UnitBoard};
+pub use unit_board::{PositionError, Undo};
 pub use variant::{BodyRole, CommandModel, LeadMode, Variant, VariantError};
 pub use view::{
     CommandPresentation, CommandView, LeaderCommand, LeaderView, LeadingView, RulesText,

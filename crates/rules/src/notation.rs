@@ -1,17 +1,19 @@
 //! UnitBoard strings (NOTATION.md): reading and writing boards with groups, Lifeform's shared
-//! squares and the pockets of placement variants. FIDE chess reads and writes FEN (chess/).
+//! squares and the pockets of placement variants, for both board families (the owner says
+//! what it adds: a pin's rules, a bound on steps, a verdict at the start). FIDE chess reads
+//! and writes FEN (chess/).
 
 use std::sync::Arc;
 
 use crate::bitboard::Square;
 use crate::outcome::{Outcome, Side, Unit, NO_UNIT};
-use crate::position_error::{PinProblem, PocketProblem, PositionError, RankProblem};
-use crate::unit_board::UnitBoard;
-use crate::variant::{CommandModel, Variant};
+use crate::position_error::{PocketProblem, PositionError, RankProblem};
+use crate::unit_board::{Owner, UnitBoard};
+use crate::variant::Variant;
 
-impl UnitBoard {
+impl<O: Owner> UnitBoard<O> {
     /// Parse a position string (NOTATION.md): `<board> <side>`.
-    pub fn parse(variant: &Arc<Variant>, text: &str) -> Result<UnitBoard, PositionError> {
+    pub fn parse(variant: &Arc<Variant>, text: &str) -> Result<UnitBoard<O>, PositionError> {
         use PositionError as E;
         let geo = &variant.geometry;
         let mut fields = text.split_whitespace();
@@ -47,7 +49,7 @@ impl UnitBoard {
                 needs: geo.ranks,
             });
         }
-        let mut pos = UnitBoard::empty(variant, side);
+        let mut pos = Self::empty(variant, side);
         let uses_groups = !variant.groups.is_empty();
         for (ri, row) in rows.iter().enumerate() {
             let rank = geo.ranks - 1 - ri as u8;
@@ -125,13 +127,12 @@ impl UnitBoard {
                 })?;
                 if chars.get(i) == Some(&'~') {
                     let pinned = chars.get(i + 1).copied().unwrap_or(' ');
-                    pos.add_pinned(sq, kind, side, pinned)
-                        .map_err(|problem| E::Pin {
-                            rank,
-                            hand: c,
-                            pinned,
-                            problem,
-                        })?;
+                    O::add_pinned(&mut pos, sq, kind, side, pinned).map_err(|problem| E::Pin {
+                        rank,
+                        hand: c,
+                        pinned,
+                        problem,
+                    })?;
                     i += 2;
                 }
                 file += 1;
@@ -172,19 +173,18 @@ impl UnitBoard {
     }
 
     /// An upper bound on the legal steps of either side in any position reachable from this
-    /// one (units never multiply; drops come from the pockets): each unit's most destinations,
-    /// twice for the body model (a Hand's capture or pin) plus its follower steps, the lead
-    /// steps, the drops and `end`.
+    /// one (units never multiply; drops come from the pockets): each unit's most destinations
+    /// as the owner counts them (`Owner::unit_step_bound`), the lead steps, the drops and
+    /// `end`.
     fn step_bound(&self) -> usize {
         let v = &self.variant;
-        let body = v.command == CommandModel::Body;
         let mut most = 0;
         for side in [Side::White, Side::Black] {
             let s = side.index();
             let mut n = 1;
             for u in self.units.iter().filter(|u| u.alive && u.side == side) {
                 let p = &v.pieces[u.kind as usize];
-                n += p.max_steps[s] as usize * if body { 2 } else { 1 } + if body { 8 } else { 0 };
+                n += O::unit_step_bound(p.max_steps[s] as usize);
                 if p.leader {
                     n += v.lead_modes.iter().filter(|m| m.leader == u.kind).count();
                 }
@@ -197,75 +197,16 @@ impl UnitBoard {
     }
 
     /// A position read from text may already be over (NOTATION.md: it then has no legal
-    /// steps): a side without royal units has lost; in Lifeform, once both bodies are placed,
-    /// a side without Head, Torso or Neck has lost (both: a draw).
+    /// steps): as the owner judges it (`Owner::lost_at_start`: a side without royal units has
+    /// lost; in Lifeform, once both bodies are placed, a side without Head, Torso or Neck),
+    /// both sides: a draw.
     fn judge_at_turn_start(&self) -> Option<Outcome> {
-        let lost = match self.variant.victory {
-            crate::variant::Victory::CaptureRoyals => [self.royals[0] == 0, self.royals[1] == 0],
-            crate::variant::Victory::Body => {
-                if self.pocket.iter().flatten().any(|&n| n > 0) {
-                    return None;
-                }
-                [self.body_lost(Side::White), self.body_lost(Side::Black)]
-            }
-            crate::variant::Victory::Checkmate => return None,
-        };
-        match lost {
+        match O::lost_at_start(self)? {
             [true, true] => Some(Outcome::Draw),
             [true, false] => Some(Outcome::Win(Side::Black)),
             [false, true] => Some(Outcome::Win(Side::White)),
             [false, false] => None,
         }
-    }
-
-    /// Lifeform: the unit written after `~`, pinned under the Hand just added on `sq`.
-    fn add_pinned(
-        &mut self,
-        sq: Square,
-        hand: usize,
-        side: Side,
-        letter: char,
-    ) -> Result<(), PinProblem> {
-        use crate::variant::BodyRole;
-        let v = self.variant.clone();
-        if v.command != CommandModel::Body {
-            let variant = v.id.clone();
-            return Err(PinProblem::NotLifeform { variant });
-        }
-        if v.pieces[hand].role != Some(BodyRole::Hand) {
-            return Err(PinProblem::NotAHand);
-        }
-        let kind = v
-            .kind_of_letter(letter)
-            .filter(|_| letter.is_ascii_alphabetic())
-            .ok_or_else(|| PinProblem::NotAPiece {
-                letter,
-                variant: v.id.clone(),
-            })?;
-        let pinned_side = if letter.is_ascii_uppercase() {
-            Side::White
-        } else {
-            Side::Black
-        };
-        if pinned_side == side {
-            return Err(PinProblem::OwnPiece);
-        }
-        if v.pieces[kind].role == Some(BodyRole::Hair) {
-            return Err(PinProblem::Hair);
-        }
-        let top = self.board[sq.index()];
-        self.add_unit(Unit {
-            square: sq,
-            kind: kind as u8,
-            side: pinned_side,
-            group: 0,
-            alive: true,
-        })
-        .map_err(PinProblem::Unit)?;
-        self.under[sq.index()] = self.board[sq.index()];
-        self.board[sq.index()] = top;
-        self.shared.set(sq);
-        Ok(())
     }
 
     /// The position string (NOTATION.md). Only defined at the start of a turn; mid-turn it
@@ -293,7 +234,7 @@ impl UnitBoard {
                             out += &format!("({})", u.group + 1);
                         }
                         let under = self.under[Square::new(file, rank).index()];
-                        if under != NO_UNIT {
+                        if O::STACKS && under != NO_UNIT {
                             let p = &self.units[under as usize];
                             let l = self.variant.pieces[p.kind as usize].letter;
                             out.push('~');

@@ -4,7 +4,7 @@
 //! here, Chessma 84 (whose rules the data cannot describe, RULES-DETAILS.md section 7) with
 //! its own statements (chessma/text.rs). The server only renders these.
 
-use crate::command::description;
+use crate::describe::description;
 use crate::variant::{NoLegalTurn, Variant, Victory};
 pub use crate::view::RulesText;
 pub use crate::words::describe_moves;
@@ -42,7 +42,7 @@ pub(crate) fn pieces_in_words(v: &Variant) -> Vec<(char, String)> {
 /// command/), then what every model shares (restricted activation, ending the turn, a
 /// placement phase).
 pub(crate) fn command_rules(v: &Variant) -> Vec<String> {
-    let mut out = description(&v.command).rules(v);
+    let mut out = description(v).rules(v);
     if v.restricted_activation {
         for (k, p) in v.pieces.iter().enumerate() {
             if p.leader && v.activates[k] != (1u16 << v.pieces.len()) - 1 {
@@ -58,7 +58,7 @@ pub(crate) fn command_rules(v: &Variant) -> Vec<String> {
             }
         }
     }
-    if !v.command.one_step_turns() {
+    if !v.one_step_turns() {
         out.push("The player ends the turn with the step end (the End turn button).".into());
     }
     if let Some(p) = &v.placement {

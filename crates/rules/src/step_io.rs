@@ -1,14 +1,47 @@
 //! Steps as text (NOTATION.md): writing them, reading them with a typed reason when they are
-//! illegal, and whole turns.
+//! illegal, and whole turns, for both board families (each answers `StepRules`).
 
 use crate::bitboard::Square;
 use crate::error::{Illegal, StepError};
-use crate::outcome::NO_UNIT;
 use crate::step::{Step, StepKind};
-use crate::unit_board::UnitBoard;
-use crate::variant::CommandModel;
+use crate::unit_board::{Owner, UnitBoard};
 
-impl UnitBoard {
+/// What reading a step asks of a board family's rules.
+pub(crate) trait StepRules {
+    /// Whether `step` is legal now.
+    fn is_legal(&self, step: Step) -> bool;
+    /// Why the unit on `from` may not go to `to` now.
+    fn why_illegal(&self, from: Square, to: Square) -> Illegal;
+    /// Why `end` is refused while the game goes on.
+    fn end_refusal(&self) -> Illegal {
+        Illegal::EndTooEarly
+    }
+    /// Whether the side to move is placing units now (placement variants).
+    fn placing(&self) -> bool {
+        false
+    }
+    /// Read `lead:<square>[:<mode>]` (`text`), well formed as far as its parts go; the
+    /// error says why not. By default the family has no lead step.
+    fn parse_lead(&self, text: &str, square: &str, mode: Option<&str>) -> Result<Step, StepError>;
+    /// The unit leading the turn and its mode (the lead model; None before `lead`, and in
+    /// every other model).
+    fn leading(&self) -> Option<(u8, u8)> {
+        None
+    }
+}
+
+/// The refusal of a `lead` step (`text`) in a variant whose turns start with a unit move.
+pub(crate) fn no_lead_step(text: &str, variant: &crate::variant::Variant) -> StepError {
+    StepError::syntax(format!(
+        "'{text}': {} has no lead step; turns start with a unit move",
+        variant.id
+    ))
+}
+
+impl<O: Owner> UnitBoard<O>
+where
+    Self: StepRules,
+{
     /// Write a step as NOTATION.md does: `e2-e4`, `e2xe4` for a capture, or `end`.
     pub fn step_text(&self, step: Step) -> String {
         let geo = &self.variant.geometry;
@@ -68,7 +101,13 @@ impl UnitBoard {
         }
         let geo = &self.variant.geometry;
         if text.starts_with("lead") {
-            return self.parse_lead(text);
+            let mut parts = text.split(':').skip(1);
+            let (Some(square), mode, None) = (parts.next(), parts.next(), parts.next()) else {
+                return Err(StepError::syntax(format!(
+                    "'{text}': write lead:<square> or lead:<square>:<mode>"
+                )));
+            };
+            return self.parse_lead(text, square, mode);
         }
         if let Some((letter, square)) = text.split_once('@') {
             return self.parse_drop(text, letter, square);
@@ -117,11 +156,16 @@ impl UnitBoard {
                     None => Ok(step),
                 }
             }
-            StepKind::Lead(mode)
-                if from && matches!(self.variant.command, CommandModel::Lead { .. }) =>
-            {
-                let name = self.variant.lead_modes[mode as usize].name.as_str();
-                self.check_lead(&text, step.from, (!name.is_empty()).then_some(name))
+            StepKind::Lead(mode) if from => {
+                // The family's own reading of the lead's parts (a family without lead steps
+                // refuses it as no step of its own).
+                let name = self
+                    .variant
+                    .lead_modes
+                    .get(mode as usize)
+                    .map(|m| m.name.as_str());
+                let square = self.variant.geometry.square_name(step.from);
+                self.parse_lead(&text, &square, name.filter(|n| !n.is_empty()))
             }
             _ => Ok(step),
         };
@@ -150,7 +194,7 @@ impl UnitBoard {
             .filter(|_| c.is_ascii_alphabetic())
     }
 
-    /// `end` if it is legal now; else why not.
+    /// `end` if it is legal now; else why not (the family says why while the game goes on).
     fn check_end(&self) -> Result<Step, StepError> {
         let step = Step::END;
         if self.is_legal(step) {
@@ -158,16 +202,8 @@ impl UnitBoard {
         } else if self.outcome.is_some() {
             let message = "the game is over; no step is legal".to_string();
             Err(StepError::new(Illegal::GameOver, message))
-        } else if let Some(why) =
-            (self.variant.command == CommandModel::Body && self.placing() && self.turn.moves > 0)
-                .then(|| self.body_problem(self.side))
-                .flatten()
-        {
-            // (With nothing wrong `end` would be legal: a problem is always found here.)
-            let illegal = Illegal::PlacementUnfinished(why);
-            Err(StepError::new(illegal.clone(), illegal.to_string()))
         } else {
-            let illegal = Illegal::EndTooEarly;
+            let illegal = self.end_refusal();
             Err(StepError::new(illegal.clone(), illegal.to_string()))
         }
     }
@@ -207,17 +243,19 @@ impl UnitBoard {
             ),
             Illegal::CannotReach => format!("the {piece} on {fname} cannot reach {tname}"),
             Illegal::AlreadyMoved => format!("the {piece} on {fname} has already moved this turn"),
-            Illegal::NotLinked if self.turn.lead.leader != NO_UNIT => {
-                let l = &self.units[self.turn.lead.leader as usize];
+            Illegal::NotLinked if self.leading().is_some() => {
+                let (leader, _) = self.leading().expect("a leader leads");
+                let l = &self.units[leader as usize];
                 let lname = &self.variant.pieces[l.kind as usize].name;
                 format!("the {piece} on {fname} is not linked to the leading {lname} by a chain of adjacent units")
             }
             Illegal::NotLinked => format!(
                 "the {piece} on {fname} is not linked to its leader by a chain of adjacent units"
             ),
-            Illegal::NotActivatable if self.turn.lead.leader != NO_UNIT => {
-                let l = &self.units[self.turn.lead.leader as usize];
-                let m = &self.variant.lead_modes[self.turn.lead.mode as usize];
+            Illegal::NotActivatable if self.leading().is_some() => {
+                let (leader, mode) = self.leading().expect("a leader leads");
+                let l = &self.units[leader as usize];
+                let m = &self.variant.lead_modes[mode as usize];
                 let mode = if m.name.is_empty() { String::new() } else { format!(" ({})", m.name) };
                 format!(
                     "a {}{mode} does not activate a {piece}",
@@ -236,6 +274,17 @@ impl UnitBoard {
                 "the {piece} on {fname} did not stand next to the main piece's start square, or is pinned"
             ),
             other => other.to_string(),
+        }
+    }
+
+    /// `lead:f2` or `lead:b2:ortho`.
+    fn lead_text(&self, step: Step, mode: u8) -> String {
+        let name = &self.variant.lead_modes[mode as usize].name;
+        let sq = self.variant.geometry.square_name(step.from);
+        if name.is_empty() {
+            format!("lead:{sq}")
+        } else {
+            format!("lead:{sq}:{name}")
         }
     }
 
@@ -271,9 +320,7 @@ impl UnitBoard {
         // The name reads back as `to`: the words are those of the text read.
         let square = self.variant.geometry.square_name(to);
         let ranks = self.variant.placement.as_ref().map_or(0, |p| p.ranks);
-        let (illegal, why) = if self.variant.placement.is_none()
-            || !(self.variant.command == CommandModel::Body && self.placing())
-        {
+        let (illegal, why) = if self.variant.placement.is_none() || !self.placing() {
             (Illegal::NotPlacing, Illegal::NotPlacing.to_string())
         } else if self.pocket[self.side.index()][kind] == 0 {
             let why = format!(

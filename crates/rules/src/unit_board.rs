@@ -1,19 +1,22 @@
-//! The generic unit board: units with identity, the side to move, the turn state, and an
-//! incrementally kept Zobrist hash that covers the turn state. The board families
-//! (`CommandGame`, `BodyGame`, family.rs) play on it; FIDE chess and Chessma 84 have cores
-//! of their own (chess/, chessma/). Nothing here knows a command model: the board changes through journal.rs, and the command rules
-//! live in command/ (one module per model).
+//! The shared unit core of the board families: units with identity, the board and its
+//! occupancy, groups, stacked squares, pockets, royal counts, the side to move, the outcome,
+//! an incrementally kept Zobrist hash that covers the turn state, and the journal of
+//! changes (journal.rs). Each family owns the rest: `UnitBoard<O>` holds the owner `O`'s
+//! indexes (`own`) and its turn state (`turn`), and the core's primitives call the owner's
+//! hooks (`Owner`) where a unit is added, removed, restored or moves on a stacked square.
+//! The command family (`CommandOwner`, command/) and Lifeform's body (`BodyOwner`, body/)
+//! are the two owners; FIDE chess and Chessma 84 have cores of their own (chess/, chessma/).
+//! Nothing here knows a command model or a body part.
 
 use std::fmt;
+use std::hash::Hash;
 use std::sync::Arc;
 
 use crate::bitboard::{Bitboard, Square};
 /// Re-exported here, where callers have always found it.
 pub use crate::position_error::PositionError;
-use crate::position_error::UnitProblem;
-use crate::turn::Model;
-pub use crate::turn::TurnState;
-use crate::variant::{CommandModel, Variant, MAX_ACTIVATORS, MAX_GROUPS, MAX_KINDS};
+use crate::position_error::{PinProblem, UnitProblem};
+use crate::variant::{PieceKind, Variant, Victory, MAX_GROUPS, MAX_KINDS};
 use crate::zobrist::ZOBRIST;
 
 pub use crate::outcome::{Outcome, Side, Unit, NO_UNIT};
@@ -34,37 +37,111 @@ pub(crate) enum Change {
     Unit { id: u8, square: Square, alive: bool },
     /// The last unit entered from `side`'s pocket of `kind`, onto `to`.
     Dropped { side: Side, kind: u8, to: Square },
+    /// Unit `id` leaves the board by a rule of the game, not by a capture (Lifeform's
+    /// regulations): written before its removal, it changes nothing to revert.
+    Uncaptured { id: u8 },
 }
 
 /// What `unmake` needs to take a step back: where the effect journal stood, and the state
-/// that every step may change wholesale.
+/// that every step may change wholesale (`T`: the family's turn state).
 #[derive(Copy, Clone, Debug)]
-pub struct Undo {
+pub struct Undo<T> {
     pub(crate) mark: u32,
-    pub(crate) turn: TurnState,
+    pub(crate) turn: T,
     pub(crate) hash: u64,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) side: Side,
 }
 
+/// A family's turn state: where the current turn stands. A fresh turn is `default()`, whose
+/// `key` is 0. The family's type keeps the unit moves of the turn and the squares of the
+/// units that moved (hashed alike, `common_turn_key`), and whatever else its rules need.
+pub(crate) trait Turn: Copy + Default + Eq + Hash + fmt::Debug {
+    /// The Zobrist key of the turn state (every part of it).
+    fn key(&self) -> u64;
+    /// Squares of the units that moved this turn (where they stand now).
+    fn moved(&self) -> Bitboard;
+}
+
+/// The Zobrist key of the part every turn state has: the moves made and the squares of the
+/// units that moved.
+#[inline(always)]
+pub(crate) fn common_turn_key(moves: u8, moved: Bitboard) -> u64 {
+    let z = &ZOBRIST;
+    let mut h = z.moves[moves as usize];
+    for sq in moved.iter() {
+        h ^= z.moved[sq.index()];
+    }
+    h
+}
+
+/// The family that owns a `UnitBoard`: its own indexes (the value in `UnitBoard::own`), its
+/// turn state, and the hooks through which the core's primitives keep those indexes. Every
+/// hook does nothing unless the owner says otherwise.
+pub(crate) trait Owner: Clone + Sized {
+    /// The family's turn state.
+    type Turn: Turn;
+    /// Whether two units may share a square, one pinned under the other (Lifeform).
+    const STACKS: bool = false;
+
+    /// The owner's indexes for an empty board of `variant`.
+    fn new(variant: &Variant) -> Self;
+    /// Unit `id` (`unit`, of kind `kind`) is being put on the board while a position is set
+    /// up; an error refuses the position.
+    fn added(
+        &mut self,
+        _v: &Variant,
+        _kind: &PieceKind,
+        _id: u8,
+        _unit: &Unit,
+    ) -> Result<(), UnitProblem> {
+        Ok(())
+    }
+    /// Unit `id`, alone on its square, was taken off the board (`UnitBoard::remove`).
+    #[inline(always)]
+    fn removed(&mut self, _kind: &PieceKind, _id: u8, _unit: &Unit) {}
+    /// The removal of unit `id` was taken back.
+    #[inline(always)]
+    fn restored(&mut self, _kind: &PieceKind, _id: u8, _unit: &Unit) {}
+    /// A stacked primitive or a drop put `unit` on `sq` or took it off (flip its square).
+    #[inline(always)]
+    fn toggled(&mut self, _kind: &PieceKind, _unit: &Unit, _sq: Square) {}
+    /// The most steps a unit with `most` destinations may give in one position (bounds the
+    /// step list when a position is read).
+    fn unit_step_bound(most: usize) -> usize {
+        most
+    }
+    /// Which sides of a position just read have already lost (None: none judged): by
+    /// default, under `victory = royals`, a side without royal units.
+    fn lost_at_start(pos: &UnitBoard<Self>) -> Option<[bool; 2]> {
+        (pos.variant.victory == Victory::CaptureRoyals)
+            .then(|| [pos.royals[0] == 0, pos.royals[1] == 0])
+    }
+    /// A unit written after `~` on `sq` (`letter`), pinned under the unit of kind `top` and
+    /// side `side` just added there. By default no unit pins another.
+    fn add_pinned(
+        pos: &mut UnitBoard<Self>,
+        _sq: Square,
+        _top: usize,
+        _side: Side,
+        _letter: char,
+    ) -> Result<(), PinProblem> {
+        let variant = pos.variant.id.clone();
+        Err(PinProblem::NotLifeform { variant })
+    }
+}
+
+/// A position of a board family: the shared core and the owner's state (see the module).
 #[derive(Clone)]
-pub struct UnitBoard {
+pub(crate) struct UnitBoard<O: Owner> {
     pub(crate) variant: Arc<Variant>,
-    /// The variant's command component (a copy of what `variant` says, for dispatch).
-    pub(crate) model: Model,
     pub(crate) board: [u8; 256],
     pub(crate) units: UnitList,
     pub(crate) occupied: [Bitboard; 2],
     pub(crate) groups: [[Bitboard; MAX_GROUPS]; 2],
-    /// Index for the chain model: the living leader of each group, or NO_UNIT once captured.
-    pub(crate) leaders: [[u8; MAX_GROUPS]; 2],
-    /// Index for the range model: the side's leader units, in id order, once per activation;
-    /// bit i of a subset is entry i.
-    pub(crate) activators: [[u8; MAX_ACTIVATORS]; 2],
-    pub(crate) activator_count: [u8; 2],
     pub(crate) royals: [u8; 2],
     pub(crate) side: Side,
-    pub(crate) turn: TurnState,
+    pub(crate) turn: O::Turn,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) hash: u64,
     /// Stacked squares (Lifeform's pins): the unit under the one in `board` (NO_UNIT
@@ -75,15 +152,9 @@ pub struct UnitBoard {
     pub(crate) journal: Vec<Change>,
     /// Units of each kind each side has in hand (placement variants).
     pub(crate) pocket: [[u8; MAX_KINDS]; 2],
-    /// Index for the body model: the squares of each side's living units of each body role
-    /// (`BodyRole as usize`; pinned units included). Set by `add_unit` and kept by the
-    /// stacked primitives of journal.rs, the only ones the body model uses; only the body
-    /// model reads it (elsewhere a role flag means nothing and the index is not kept).
-    pub(crate) parts: [[Bitboard; BODY_ROLES]; 2],
+    /// The owning family's own indexes (kept through the `Owner` hooks).
+    pub(crate) own: O,
 }
-
-/// How many body roles there are (`BodyRole`'s variants).
-pub(crate) const BODY_ROLES: usize = 6;
 
 /// The units of a board by id, inline: one slot per possible `u8` id, so that an id indexes
 /// without a bounds check or a pointer to follow (make and unmake touch a unit each step).
@@ -140,14 +211,14 @@ impl std::ops::IndexMut<usize> for UnitList {
     }
 }
 
-impl UnitBoard {
+impl<O: Owner> UnitBoard<O> {
     pub fn variant(&self) -> &Arc<Variant> {
         &self.variant
     }
     pub fn side_to_move(&self) -> Side {
         self.side
     }
-    pub fn turn(&self) -> &TurnState {
+    pub fn turn(&self) -> &O::Turn {
         &self.turn
     }
     /// Set when a victory condition was met (possibly in the middle of a turn).
@@ -164,6 +235,9 @@ impl UnitBoard {
     }
     /// Lifeform: the enemy piece pinned under the Hand on `sq`, if the square is shared.
     pub fn pinned_at(&self, sq: Square) -> Option<&Unit> {
+        if !O::STACKS {
+            return None;
+        }
         let id = self.under[sq.index()];
         (id != NO_UNIT).then(|| &self.units[id as usize])
     }
@@ -175,40 +249,28 @@ impl UnitBoard {
     pub fn units(&self) -> impl Iterator<Item = &Unit> {
         self.units.iter().filter(|u| u.alive)
     }
-    /// The units taken off the board so far: captured, or removed (Lifeform's regulations).
-    pub fn removed_units(&self) -> impl Iterator<Item = &Unit> {
-        self.units.iter().filter(|u| !u.alive)
-    }
     pub fn occupied(&self, side: Side) -> Bitboard {
         self.occupied[side.index()]
     }
-    /// True at the start of a turn (no step of it made yet).
-    pub fn at_turn_start(&self) -> bool {
-        self.turn.moves == 0 && self.turn.lead.leader == NO_UNIT
-    }
 
     /// A board without units.
-    pub(crate) fn empty(variant: &Arc<Variant>, side: Side) -> UnitBoard {
+    pub(crate) fn empty(variant: &Arc<Variant>, side: Side) -> UnitBoard<O> {
         UnitBoard {
             variant: variant.clone(),
-            model: Model::of(variant),
             board: [NO_UNIT; 256],
             units: UnitList::new(),
             occupied: [Bitboard::EMPTY; 2],
             groups: [[Bitboard::EMPTY; MAX_GROUPS]; 2],
-            leaders: [[NO_UNIT; MAX_GROUPS]; 2],
-            activators: [[NO_UNIT; MAX_ACTIVATORS]; 2],
-            activator_count: [0; 2],
             royals: [0; 2],
             side,
-            turn: TurnState::default(),
+            turn: O::Turn::default(),
             outcome: None,
             hash: 0,
             under: [NO_UNIT; 256],
             shared: Bitboard::EMPTY,
             journal: Vec::with_capacity(256),
             pocket: [[0; MAX_KINDS]; 2],
-            parts: [[Bitboard::EMPTY; BODY_ROLES]; 2],
+            own: O::new(variant),
         }
     }
 
@@ -220,44 +282,13 @@ impl UnitBoard {
         let id = self.units.len() as u8;
         let (s, g) = (unit.side.index(), unit.group as usize);
         let kind = &self.variant.pieces[unit.kind as usize];
-        if kind.leader {
-            match self.variant.command {
-                CommandModel::Chain { .. } => {
-                    if self.leaders[s][g] != NO_UNIT {
-                        return Err(UnitProblem::TwoLeaders {
-                            side: unit.side,
-                            group: unit.group,
-                            square: unit.square,
-                        });
-                    }
-                    self.leaders[s][g] = id;
-                }
-                CommandModel::Range { activations, .. } => {
-                    // A leader with k activations a turn stands for k leaders in the matching.
-                    for _ in 0..activations {
-                        let n = self.activator_count[s] as usize;
-                        if n >= MAX_ACTIVATORS {
-                            return Err(UnitProblem::TooManyActivations {
-                                side: unit.side,
-                                most: MAX_ACTIVATORS,
-                            });
-                        }
-                        self.activators[s][n] = id;
-                        self.activator_count[s] += 1;
-                    }
-                }
-                CommandModel::Single | CommandModel::Body | CommandModel::Lead { .. } => {}
-            }
-        }
+        self.own.added(&self.variant, kind, id, &unit)?;
         if kind.royal {
             self.royals[s] += 1;
         }
         self.board[unit.square.index()] = id;
         self.occupied[s].set(unit.square);
         self.groups[s][g].set(unit.square);
-        if let Some(role) = kind.role {
-            self.parts[s][role as usize].set(unit.square);
-        }
         self.units.push(unit);
         Ok(())
     }
@@ -278,25 +309,46 @@ impl UnitBoard {
                 h ^= ZOBRIST.pocket(s, kind, n);
             }
         }
-        h ^ TurnState::key(&self.turn)
+        h ^ self.turn.key()
     }
 
     /// Close the turn: the other side starts a fresh one.
     pub(crate) fn end_turn(&mut self) {
-        self.hash ^= TurnState::key(&self.turn) ^ ZOBRIST.side;
-        self.turn = TurnState::default();
+        self.hash ^= self.turn.key() ^ ZOBRIST.side;
+        self.turn = O::Turn::default();
         self.side = self.side.other();
     }
 
     /// Replace the turn state, keeping the hash.
     #[inline(always)]
-    pub(crate) fn set_turn(&mut self, turn: TurnState) {
-        self.hash ^= TurnState::key(&self.turn) ^ TurnState::key(&turn);
+    pub(crate) fn set_turn(&mut self, turn: O::Turn) {
+        self.hash ^= self.turn.key() ^ turn.key();
         self.turn = turn;
+    }
+
+    /// The refusals every board family shares for a step of the unit on `from`: the game is
+    /// over, no unit, not the mover's, or a unit that may move but not there (`movable`:
+    /// the family's `movable_units`). None: the family's own rules say why.
+    pub(crate) fn common_refusal(
+        &self,
+        from: Square,
+        movable: impl FnOnce() -> Bitboard,
+    ) -> Option<crate::error::Illegal> {
+        use crate::error::Illegal;
+        if self.outcome.is_some() {
+            return Some(Illegal::GameOver);
+        }
+        let Some(u) = self.unit_at(from) else {
+            return Some(Illegal::NoUnit);
+        };
+        if u.side != self.side {
+            return Some(Illegal::NotYourUnit);
+        }
+        movable().has(from).then_some(Illegal::CannotReach)
     }
 }
 
-impl fmt::Debug for UnitBoard {
+impl<O: Owner> fmt::Debug for UnitBoard<O> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "UnitBoard({} {:?})", self.to_text(), self.turn)
     }

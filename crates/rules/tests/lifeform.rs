@@ -106,7 +106,7 @@ fn a_hand_on_an_enemy_piece_captures_or_pins_two_distinct_steps() {
     // A pin is not a capture: a Limb may still capture in the same turn.
     let mut q = p.clone();
     play(&mut q, "d2~d4");
-    assert!(!q.unit_board().unwrap().turn().body.captured);
+    assert!(!q.body_turn().unwrap().body.captured);
 }
 
 #[test]

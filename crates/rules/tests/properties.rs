@@ -12,7 +12,7 @@ use proptest::prelude::*;
 fn snapshot(p: &Position) -> (String, String, u64, Option<cohort_rules::Outcome>, u64) {
     (
         p.to_text(),
-        format!("{:?}", p.unit_board().map(|b| *b.turn())),
+        format!("{:?} {:?}", p.command_turn(), p.body_turn()),
         p.hash(),
         p.outcome(),
         p.count_steps(),

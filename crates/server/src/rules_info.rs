@@ -59,7 +59,7 @@ pub fn variant_rules(v: &std::sync::Arc<Variant>) -> Value {
     with_variant_head(
         v,
         json!({
-            "command": v.command.name(),
+            "command": v.command_name(),
             "command_rules": text.command,
             "victory": text.victory.join(" "),
             "draws": text.draws,

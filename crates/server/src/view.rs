@@ -148,7 +148,7 @@ pub fn board_view(pos: &Position, removed: &[Unit]) -> Value {
             }
         }
     }
-    let command = v.command.name();
+    let command = v.command_name();
     // How the command rules show, in the rules' words: the pages read these flags and
     // sentences, never the model's name.
     let shown = cohort_rules::describe::command_presentation(v);

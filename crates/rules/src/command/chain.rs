@@ -5,10 +5,9 @@
 //! (Chesimals 0.75: a unit moves again while still linked).
 
 use crate::bitboard::{Bitboard, Square};
-use crate::command::{flood, Describe, LeaderAt};
+use crate::command::{flood, CommandBoard, Describe, LeaderAt};
 use crate::error::Illegal;
 use crate::outcome::{Side, NO_UNIT};
-use crate::unit_board::UnitBoard;
 use crate::variant::{CommandModel, Variant};
 use crate::view::{CommandView, LeaderCommand, LeaderView};
 use crate::words::letters_named;
@@ -31,7 +30,7 @@ pub(crate) struct Chain {
 }
 
 impl Chain {
-    pub(crate) fn of(pos: &UnitBoard) -> Chain {
+    pub(crate) fn of(pos: &CommandBoard) -> Chain {
         match pos.variant.command {
             CommandModel::Chain {
                 links_any_friendly,
@@ -48,8 +47,8 @@ impl Chain {
 
     /// Units of group `g` of side `s` linked to its living leader now.
     #[inline(always)]
-    fn linked(self, pos: &UnitBoard, s: usize, g: usize) -> Bitboard {
-        let leader = pos.leaders[s][g];
+    fn linked(self, pos: &CommandBoard, s: usize, g: usize) -> Bitboard {
+        let leader = pos.own.leaders[s][g];
         if leader == NO_UNIT {
             return Bitboard::EMPTY; // a leaderless chesimal is frozen
         }
@@ -59,7 +58,7 @@ impl Chain {
 
     /// Which units may start a move now.
     #[inline(always)]
-    pub(crate) fn movers(self, pos: &UnitBoard) -> Bitboard {
+    pub(crate) fn movers(self, pos: &CommandBoard) -> Bitboard {
         let t = &pos.turn;
         if self.cap > 0 && t.moves >= self.cap {
             return Bitboard::EMPTY;
@@ -71,7 +70,7 @@ impl Chain {
         for g in chosen.unwrap_or(0)..chosen.map_or(groups, |g| g + 1) {
             let mut linked = self.linked(pos, s, g);
             if pos.variant.restricted_activation && linked.any() {
-                let leader = pos.units[pos.leaders[s][g] as usize].kind;
+                let leader = pos.units[pos.own.leaders[s][g] as usize].kind;
                 linked &= pos.units_of_kinds(pos.variant.activates[leader as usize]);
             }
             movers |= linked;
@@ -84,14 +83,14 @@ impl Chain {
     }
 
     /// Units of `side` linked to a living leader (the engine's evaluation).
-    pub(crate) fn commanded(self, pos: &UnitBoard, side: Side) -> Bitboard {
+    pub(crate) fn commanded(self, pos: &CommandBoard, side: Side) -> Bitboard {
         let s = side.index();
         (0..pos.variant.groups.len()).fold(Bitboard::EMPTY, |b, g| b | self.linked(pos, s, g))
     }
 
     /// The turn state after the unit on `from` starts a move: the first fixes the chesimal.
     #[inline(always)]
-    pub(crate) fn on_move(pos: &mut UnitBoard, from: Square) {
+    pub(crate) fn on_move(pos: &mut CommandBoard, from: Square) {
         if pos.turn.chain.group.is_none() {
             let g = pos.units[pos.board[from.index()] as usize].group;
             pos.turn.chain.group = Some(g);
@@ -100,7 +99,7 @@ impl Chain {
     }
 
     /// Why the own unit on `from` may not move now.
-    pub(crate) fn why(self, pos: &UnitBoard, from: Square) -> Illegal {
+    pub(crate) fn why(self, pos: &CommandBoard, from: Square) -> Illegal {
         let u = pos.units[pos.board[from.index()] as usize];
         let g = u.group;
         if self.cap > 0 && pos.turn.moves >= self.cap {
@@ -109,7 +108,7 @@ impl Chain {
             Illegal::AlreadyMoved
         } else if let Some(chosen) = pos.turn.chain.group.filter(|&c| c != g) {
             Illegal::OtherChesimal { chosen, group: g }
-        } else if pos.leaders[u.side.index()][g as usize] == NO_UNIT {
+        } else if pos.own.leaders[u.side.index()][g as usize] == NO_UNIT {
             Illegal::LeaderLost { group: g }
         } else if pos.variant.restricted_activation {
             Illegal::NotActivatable
@@ -131,7 +130,7 @@ impl Chain {
 }
 
 impl Describe for Chain {
-    fn view(&self, pos: &UnitBoard) -> CommandView {
+    fn view(&self, pos: &CommandBoard) -> CommandView {
         let s = pos.side.index();
         let mut view = CommandView {
             moves: pos.turn.moves,

@@ -10,14 +10,13 @@
 //! units are the common `moves` and `moved`.
 
 use crate::bitboard::{Bitboard, Square};
-use crate::command::{flood, Describe, LeaderAt};
+use crate::command::state::LeadTurn;
+use crate::command::{flood, CommandBoard, Describe, LeaderAt};
 use crate::error::Illegal;
 use crate::error::StepError;
 use crate::movement::MoveSet;
 use crate::outcome::NO_UNIT;
 use crate::step::{Step, StepKind};
-use crate::turn::LeadTurn;
-use crate::unit_board::UnitBoard;
 use crate::variant::{CommandModel, LeadMode, Variant};
 use crate::view::{CommandView, LeaderCommand, LeaderView, LeadingView};
 use crate::words::{describe_moves, join_words};
@@ -36,7 +35,7 @@ pub(crate) fn linked_to_leader(leader: Square, field: Bitboard) -> Bitboard {
     flood(Bitboard::from_square(leader), field)
 }
 
-impl UnitBoard {
+impl CommandBoard {
     fn lead_links_any(&self) -> bool {
         matches!(
             self.variant.command,
@@ -187,32 +186,18 @@ impl UnitBoard {
         }
     }
 
-    /// `lead:f2` or `lead:b2:ortho`.
-    pub(crate) fn lead_text(&self, step: Step, mode: u8) -> String {
-        let name = &self.variant.lead_modes[mode as usize].name;
-        let sq = self.variant.geometry.square_name(step.from);
-        if name.is_empty() {
-            format!("lead:{sq}")
-        } else {
-            format!("lead:{sq}:{name}")
-        }
-    }
-
-    /// Read `lead:<square>[:<mode>]` and check it is legal now: malformed text is a syntax
-    /// error, a well-formed lead the rules refuse carries its typed reason.
-    pub(crate) fn parse_lead(&self, text: &str) -> Result<Step, StepError> {
+    /// Read `lead:<square>[:<mode>]` (`text`, in its parts) and check it is legal now:
+    /// malformed text is a syntax error, a well-formed lead the rules refuse carries its
+    /// typed reason.
+    pub(crate) fn parse_lead_step(
+        &self,
+        text: &str,
+        square: &str,
+        mode: Option<&str>,
+    ) -> Result<Step, StepError> {
         let syntax = |m: String| Err(StepError::syntax(m));
-        let mut parts = text.split(':').skip(1);
-        let (Some(square), mode, None) = (parts.next(), parts.next(), parts.next()) else {
-            return syntax(format!(
-                "'{text}': write lead:<square> or lead:<square>:<mode>"
-            ));
-        };
         if !matches!(self.variant.command, CommandModel::Lead { .. }) {
-            return syntax(format!(
-                "'{text}': {} has no lead step; turns start with a unit move",
-                self.variant.id
-            ));
+            return Err(crate::step_io::no_lead_step(text, &self.variant));
         }
         let geo = &self.variant.geometry;
         let Some(sq) = geo.parse_square(square) else {
@@ -313,7 +298,7 @@ impl UnitBoard {
 
     /// Play `lead`: the turn's leader and mode.
     pub(crate) fn make_lead(&mut self, from: Square, mode: u8) {
-        let turn = crate::command::lead::LeadTurn {
+        let turn = LeadTurn {
             leader: self.board[from.index()],
             mode,
         };
@@ -377,7 +362,7 @@ impl Lead {
 }
 
 impl Describe for Lead {
-    fn view(&self, pos: &UnitBoard) -> CommandView {
+    fn view(&self, pos: &CommandBoard) -> CommandView {
         let v = &pos.variant;
         let s = pos.side.index();
         let t = &pos.turn;

@@ -9,30 +9,32 @@
 //! - `range` (Chieftain): leaders matched to moves per step, within a king distance.
 //! - `lead` (Chesimal Fusion): a declared leader and mode spend their own budget.
 //! - `single` (one move a turn) and FIDE chess (chess/, its own 8x8 core).
-//! - `body` (Lifeform Chess): a main move, follower steps, regulations at the turn's end.
 //!
-//! The unit-moving models (chain, range, lead, single) share the generation below: movers
-//! times destinations. Lifeform and FIDE chess generate their own steps.
+//! The models share the generation below: movers times destinations. The command family
+//! owns its state on the shared unit core (state.rs: `CommandOwner`, `CommandTurn`);
+//! Lifeform's body is a family of its own (body/), and FIDE chess generates its own steps.
 
-pub mod body;
 pub mod chain;
 pub mod lead;
 pub mod range;
 pub mod single;
+pub mod state;
 
 use crate::bitboard::{Bitboard, Square};
 use crate::effects::Effects;
-use crate::error::Illegal;
+use crate::error::{Illegal, StepError};
 use crate::outcome::Side;
 use crate::profile::SearchProfile;
 use crate::step::{Step, StepKind, StepList};
-use crate::unit_board::UnitBoard;
+use crate::step_io::StepRules;
+use crate::unit_board::Undo;
 use crate::variant::{CommandModel, Variant};
-use crate::view::{CommandPresentation, CommandView, LeaderCommand};
+use crate::view::{CommandView, LeaderCommand};
 use crate::zobrist::ZOBRIST;
 
-pub(crate) use crate::turn::Model;
 use chain::Chain;
+pub use state::{ChainTurn, CommandTurn, LeadTurn, RangeTurn};
+pub(crate) use state::{CommandBoard, Model};
 
 /// The units reachable from `seed` through king-adjacent squares of `within`.
 ///
@@ -77,7 +79,7 @@ fn flood_from<const STOP_WHEN_ALL: bool>(seed: Bitboard, within: Bitboard) -> Bi
 /// code, so that no description words or recomputes a rule apart from the model.
 pub(crate) trait Describe {
     /// The command picture of `pos` for the side to move.
-    fn view(&self, pos: &UnitBoard) -> CommandView {
+    fn view(&self, pos: &CommandBoard) -> CommandView {
         CommandView {
             moves: pos.turn.moves,
             ..CommandView::default()
@@ -100,8 +102,8 @@ pub(crate) trait Describe {
     }
 }
 
-/// The description of a command model (off the hot paths).
-pub(crate) fn description(model: &CommandModel) -> Box<dyn Describe> {
+/// The description of a command model (off the hot paths; describe.rs picks a variant's).
+pub(crate) fn describe_model(model: &CommandModel) -> Box<dyn Describe> {
     match *model {
         CommandModel::Single => Box::new(single::Single),
         CommandModel::Chain {
@@ -115,20 +117,6 @@ pub(crate) fn description(model: &CommandModel) -> Box<dyn Describe> {
         }),
         CommandModel::Range { range, activations } => Box::new(range::Range { range, activations }),
         CommandModel::Lead { links_any_friendly } => Box::new(lead::Lead { links_any_friendly }),
-        CommandModel::Body => Box::new(body::BodyModel),
-    }
-}
-
-/// How `v`'s command rules show in an interface (the server sends these flags and sentences,
-/// so that no page decides them from the model's name).
-pub(crate) fn presentation(v: &Variant) -> CommandPresentation {
-    let d = description(&v.command);
-    let legend = d.legend(v);
-    CommandPresentation {
-        one_step_turns: v.command.one_step_turns(),
-        shows_command: legend.is_some(),
-        link_rule: d.link_rule(v),
-        legend,
     }
 }
 
@@ -168,7 +156,12 @@ pub(crate) fn leader_names(v: &Variant) -> String {
     names.join(" or ")
 }
 
-impl UnitBoard {
+impl CommandBoard {
+    /// True at the start of a turn (no step of it made yet, no leader named).
+    pub fn at_turn_start(&self) -> bool {
+        self.turn.moves == 0 && self.turn.lead.leader == crate::outcome::NO_UNIT
+    }
+
     /// The side to move's living leaders: (unit id, square, group).
     pub(crate) fn own_leaders(&self) -> Vec<(usize, Square, u8)> {
         self.units
@@ -247,7 +240,7 @@ impl UnitBoard {
                 }
                 linked
             }
-            CommandModel::Single | CommandModel::Body => self.occupied[s],
+            CommandModel::Single => self.occupied[s],
         }
     }
 
@@ -263,14 +256,11 @@ impl UnitBoard {
         let many_in_range = command.range().is_some() && leaders >= 3;
         let chain = command.one_group_a_turn();
         let lead = command.declared_leader();
-        p.one_step_turns = command.one_step_turns();
+        p.one_step_turns = self.variant.one_step_turns();
         p.long_turns = chain || many_in_range;
         p.reduce_in_turn = chain || lead || many_in_range;
         p.locking_fronts = many_in_range || lead;
         p.threats_from_any = lead;
-        if self.model == Model::Body {
-            body::profile(&self.variant, &mut p);
-        }
         p
     }
 
@@ -279,9 +269,8 @@ impl UnitBoard {
         if self.outcome.is_some() {
             return Bitboard::EMPTY;
         }
-        match self.model {
+        match self.own.model {
             Model::Single => self.occupied[self.side.index()],
-            Model::Body => self.body_movers(),
             Model::Chain => Chain::of(self).movers(self),
             Model::Range => range::movers(self),
             Model::Lead => self.lead_movers(),
@@ -329,21 +318,18 @@ impl UnitBoard {
     /// Lead model, at a turn start: the turn's first step names its leader.
     #[inline(always)]
     fn awaits_lead(&self) -> bool {
-        self.model == Model::Lead && self.turn.lead.leader == crate::outcome::NO_UNIT
+        self.own.model == Model::Lead && self.turn.lead.leader == crate::outcome::NO_UNIT
     }
 
     /// `end` is legal once the turn has a unit move and the game goes on.
     #[inline(always)]
     fn end_is_legal(&self) -> bool {
-        self.turn.moves > 0 && self.outcome.is_none() && self.model != Model::Single
+        self.turn.moves > 0 && self.outcome.is_none() && self.own.model != Model::Single
     }
 
     /// All legal steps now (NOTATION.md's step rules).
     pub fn legal_steps(&self, list: &mut StepList) {
         list.clear();
-        if self.model == Model::Body {
-            return self.for_each_body_step(|s| list.push(s));
-        }
         if self.awaits_lead() {
             return self.for_each_lead_step(|s| list.push(s));
         }
@@ -356,11 +342,6 @@ impl UnitBoard {
     /// The number of legal steps, without listing them.
     #[inline]
     pub fn count_steps(&self) -> u64 {
-        if self.model == Model::Body {
-            let mut n = 0;
-            self.for_each_body_step(|_| n += 1);
-            return n;
-        }
         if self.awaits_lead() {
             let mut n = 0;
             self.for_each_lead_step(|_| n += 1);
@@ -371,64 +352,34 @@ impl UnitBoard {
         n
     }
 
-    pub fn is_legal(&self, step: Step) -> bool {
-        if self.variant.command == CommandModel::Body {
-            let mut list = StepList::new();
-            self.legal_steps(&mut list);
-            return list.contains(step);
-        }
+    /// Play one step. The step must be legal (see `legal_steps`); `unmake` takes it back.
+    #[inline(always)]
+    pub fn make(&mut self, step: Step) -> Undo<CommandTurn> {
+        let undo = self.undo_record();
         match step.kind {
-            StepKind::Lead(mode) => self.lead_is_legal(step.from, step.to, mode),
+            StepKind::Move => {
+                self.move_unit(step.from, step.to);
+                if self.own.model == Model::Single {
+                    self.end_turn();
+                }
+            }
+            StepKind::End => self.end_turn(),
+            StepKind::Lead(mode) => self.make_lead(step.from, mode),
             StepKind::Pin
             | StepKind::Drop(_)
             | StepKind::Promote(_)
             | StepKind::Push(_)
-            | StepKind::Pass => false,
-            StepKind::End => self.end_is_legal(),
-            StepKind::Move => {
-                self.occupied[self.side.index()].has(step.from)
-                    && self.movable_units().has(step.from)
-                    && self.destinations(step.from).has(step.to)
+            | StepKind::Pass => {
+                unreachable!("not a step of the unit-moving command models")
             }
         }
-    }
-
-    /// Play one step. The step must be legal (see `legal_steps`); `unmake` takes it back.
-    #[inline(always)]
-    pub fn make(&mut self, step: Step) -> crate::unit_board::Undo {
-        let undo = self.undo_record();
-        match self.model {
-            Model::Body => self.make_body(step),
-            Model::Chain | Model::Range | Model::Lead | Model::Single => match step.kind {
-                StepKind::Move => {
-                    self.move_unit(step.from, step.to);
-                    if self.model == Model::Single {
-                        self.end_turn();
-                    }
-                }
-                StepKind::End => self.end_turn(),
-                StepKind::Lead(mode) => self.make_lead(step.from, mode),
-                StepKind::Pin
-                | StepKind::Drop(_)
-                | StepKind::Promote(_)
-                | StepKind::Push(_)
-                | StepKind::Pass => {
-                    unreachable!("not a step of the unit-moving command models")
-                }
-            },
-        }
         undo
-    }
-
-    #[inline(never)]
-    fn make_body(&mut self, step: Step) {
-        body::make(self, step)
     }
 
     /// Play one step as `make` does and say what it did (`fx` is cleared first): the game's
     /// counters, the server's move list and records read this. Search and perft use `make`,
     /// which reports nothing and costs nothing more.
-    pub fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> crate::unit_board::Undo {
+    pub fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> Undo<CommandTurn> {
         fx.clear();
         let undo = self.make(step);
         self.report_journal(step, undo.mark as usize, fx);
@@ -439,7 +390,7 @@ impl UnitBoard {
     /// judged where the leaders stand now), then the capture, the move, the common count.
     #[inline(always)]
     fn move_unit(&mut self, from: Square, to: Square) {
-        match self.model {
+        match self.own.model {
             Model::Chain => Chain::on_move(self, from),
             Model::Range => range::on_move(self, from),
             _ => {}
@@ -461,28 +412,46 @@ impl UnitBoard {
         self.hash ^= z.moves[m] ^ z.moves[m + 1];
         self.turn.moves += 1;
     }
+}
+
+impl StepRules for CommandBoard {
+    fn is_legal(&self, step: Step) -> bool {
+        match step.kind {
+            StepKind::Lead(mode) => self.lead_is_legal(step.from, step.to, mode),
+            StepKind::Pin
+            | StepKind::Drop(_)
+            | StepKind::Promote(_)
+            | StepKind::Push(_)
+            | StepKind::Pass => false,
+            StepKind::End => self.end_is_legal(),
+            StepKind::Move => {
+                self.occupied[self.side.index()].has(step.from)
+                    && self.movable_units().has(step.from)
+                    && self.destinations(step.from).has(step.to)
+            }
+        }
+    }
 
     /// Why the unit on `from` may not go to `to` now.
-    pub(crate) fn why_illegal(&self, from: Square, to: Square) -> Illegal {
+    fn why_illegal(&self, from: Square, to: Square) -> Illegal {
         let _ = to;
-        if self.outcome.is_some() {
-            return Illegal::GameOver;
-        }
-        let Some(u) = self.unit_at(from) else {
-            return Illegal::NoUnit;
-        };
-        if u.side != self.side {
-            return Illegal::NotYourUnit;
-        }
-        if self.movable_units().has(from) {
-            return Illegal::CannotReach;
+        if let Some(why) = self.common_refusal(from, || self.movable_units()) {
+            return why;
         }
         match self.variant.command {
             CommandModel::Chain { .. } => Chain::of(self).why(self, from),
             CommandModel::Range { range, .. } => range::why(self, from, range),
             CommandModel::Lead { .. } => self.why_lead(from),
-            CommandModel::Body => self.why_body(from),
             CommandModel::Single => Illegal::CannotReach,
         }
+    }
+
+    fn parse_lead(&self, text: &str, square: &str, mode: Option<&str>) -> Result<Step, StepError> {
+        self.parse_lead_step(text, square, mode)
+    }
+
+    fn leading(&self) -> Option<(u8, u8)> {
+        let t = &self.turn.lead;
+        (t.leader != crate::outcome::NO_UNIT).then_some((t.leader, t.mode))
     }
 }

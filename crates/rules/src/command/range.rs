@@ -6,10 +6,9 @@
 //! constant time.
 
 use crate::bitboard::{Bitboard, Square};
-use crate::command::{leader_names, Describe, LeaderAt};
+use crate::command::{leader_names, CommandBoard, Describe, LeaderAt};
 use crate::error::Illegal;
 use crate::outcome::Side;
-use crate::unit_board::UnitBoard;
 use crate::variant::Variant;
 use crate::view::{CommandView, LeaderCommand, LeaderView};
 use crate::words::letters_named;
@@ -62,7 +61,7 @@ pub(crate) fn available_leaders(feasible: u64) -> u8 {
 
 /// Leaders of the side to move within activation range of `sq`, as a bit mask of slots.
 #[inline(always)]
-fn covering(pos: &UnitBoard, sq: Square) -> u8 {
+fn covering(pos: &CommandBoard, sq: Square) -> u8 {
     if pos.variant.restricted_activation {
         let kind = pos.units[pos.board[sq.index()] as usize].kind;
         covering_by(pos, sq, |leader| {
@@ -76,12 +75,12 @@ fn covering(pos: &UnitBoard, sq: Square) -> u8 {
 
 /// The slots of living leaders within range of `sq` for which `activates(leader kind)` is 1.
 #[inline(always)]
-fn covering_by(pos: &UnitBoard, sq: Square, activates: impl Fn(u8) -> u8) -> u8 {
+fn covering_by(pos: &CommandBoard, sq: Square, activates: impl Fn(u8) -> u8) -> u8 {
     let s = pos.side.index();
     let boxes = &pos.variant.range_box;
     let mut m = 0;
-    for i in 0..pos.activator_count[s] as usize {
-        let u = &pos.units[pos.activators[s][i] as usize];
+    for i in 0..pos.own.activator_count[s] as usize {
+        let u = &pos.units[pos.own.activators[s][i] as usize];
         // Without branches: which leaders cover a move is data the branch predictor cannot
         // learn (the `&&` form was a twentieth of made-leaf perft in Chieftain).
         let near = boxes[u.square.index()].has(sq) as u8;
@@ -92,12 +91,12 @@ fn covering_by(pos: &UnitBoard, sq: Square, activates: impl Fn(u8) -> u8) -> u8 
 
 /// Which units may start a move now: within range of a leader still free in some matching.
 #[inline(always)]
-pub(crate) fn movers(pos: &UnitBoard) -> Bitboard {
+pub(crate) fn movers(pos: &CommandBoard) -> Bitboard {
     let s = pos.side.index();
     let avail = available_leaders(pos.turn.range.feasible);
     let mut zone = Bitboard::EMPTY;
-    for i in 0..pos.activator_count[s] as usize {
-        let u = &pos.units[pos.activators[s][i] as usize];
+    for i in 0..pos.own.activator_count[s] as usize {
+        let u = &pos.units[pos.own.activators[s][i] as usize];
         if avail >> i & 1 != 0 && u.alive {
             let mut reach = self::zone(&pos.variant, u.square);
             if pos.variant.restricted_activation {
@@ -110,11 +109,11 @@ pub(crate) fn movers(pos: &UnitBoard) -> Bitboard {
 }
 
 /// Units of `side` within some leader's range (the engine's evaluation).
-pub(crate) fn commanded(pos: &UnitBoard, side: Side) -> Bitboard {
+pub(crate) fn commanded(pos: &CommandBoard, side: Side) -> Bitboard {
     let s = side.index();
     let mut zone = Bitboard::EMPTY;
-    for i in 0..pos.activator_count[s] as usize {
-        let u = &pos.units[pos.activators[s][i] as usize];
+    for i in 0..pos.own.activator_count[s] as usize {
+        let u = &pos.units[pos.own.activators[s][i] as usize];
         if u.alive {
             zone |= self::zone(&pos.variant, u.square);
         }
@@ -124,14 +123,14 @@ pub(crate) fn commanded(pos: &UnitBoard, side: Side) -> Bitboard {
 
 /// The turn state after the unit on `from` starts a move (leaders judged where they stand).
 #[inline(always)]
-pub(crate) fn on_move(pos: &mut UnitBoard, from: Square) {
+pub(crate) fn on_move(pos: &mut CommandBoard, from: Square) {
     let next = extend_matching(pos.turn.range.feasible, covering(pos, from));
     pos.hash ^= ZOBRIST.feasible_key(pos.turn.range.feasible) ^ ZOBRIST.feasible_key(next);
     pos.turn.range.feasible = next;
 }
 
 /// Why the own unit on `from` may not move now.
-pub(crate) fn why(pos: &UnitBoard, from: Square, range: u8) -> Illegal {
+pub(crate) fn why(pos: &CommandBoard, from: Square, range: u8) -> Illegal {
     if pos.turn.moved.has(from) {
         Illegal::AlreadyMoved
     } else {
@@ -140,18 +139,18 @@ pub(crate) fn why(pos: &UnitBoard, from: Square, range: u8) -> Illegal {
 }
 
 impl Describe for Range {
-    fn view(&self, pos: &UnitBoard) -> CommandView {
+    fn view(&self, pos: &CommandBoard) -> CommandView {
         let s = pos.side.index();
         let avail = available_leaders(pos.turn.range.feasible);
         let mut view = CommandView {
             moves: pos.turn.moves,
-            moves_cap: Some(pos.activator_count[s]),
+            moves_cap: Some(pos.own.activator_count[s]),
             range: Some(self.range),
             ..CommandView::default()
         };
         for (id, sq, _) in pos.own_leaders() {
-            let slots = (0..pos.activator_count[s] as usize)
-                .filter(|&i| pos.activators[s][i] as usize == id);
+            let slots = (0..pos.own.activator_count[s] as usize)
+                .filter(|&i| pos.own.activators[s][i] as usize == id);
             let mut available = false;
             for i in slots {
                 available |= avail >> i & 1 != 0;

@@ -262,6 +262,9 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
         Some(e) => e,
         None => require("command")?,
     };
+    // `command = body` names the body family (Lifeform), which has no command model: its
+    // variants keep `Single` as their command model, and the family answers for its turns.
+    let body = command_entry.value == BODY_FAMILY;
     let command = match command_entry.value.as_str() {
         "single" => CommandModel::Single,
         "chain" => {
@@ -320,7 +323,7 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
                     ));
                 }
             }
-            CommandModel::Body
+            CommandModel::Single
         }
         other => {
             return Err(err(
@@ -339,7 +342,7 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
     let fide = match implied_rules.as_ref().or(get("rules")) {
         None => false,
         Some(e) if e.value == "chessma" => {
-            if command != CommandModel::Single || geometry.sheets.len() != 2 {
+            if command != CommandModel::Single || body || geometry.sheets.len() != 2 {
                 return Err(err(
                     e,
                     "rules = chessma needs command = single on a board of two sheets".into(),
@@ -357,7 +360,7 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
             false
         }
         Some(e) if e.value == "fide" => {
-            if command != CommandModel::Single || (files, ranks) != (8, 8) {
+            if command != CommandModel::Single || body || (files, ranks) != (8, 8) {
                 return Err(err(
                     e,
                     "rules = fide needs command = single on an 8x8 board".into(),
@@ -376,8 +379,8 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
         "fide"
     } else if chessma.is_some() {
         "chessma"
-    } else if command == CommandModel::Body {
-        "body"
+    } else if body {
+        BODY_FAMILY
     } else {
         "command"
     };
@@ -411,7 +414,7 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
     let victory = match get("victory") {
         None => Victory::CaptureRoyals,
         Some(e) if e.value == "royals" => Victory::CaptureRoyals,
-        Some(e) if e.value == "body" && command == CommandModel::Body => Victory::Body,
+        Some(e) if e.value == "body" && family == BODY_FAMILY => Victory::Body,
         Some(e) if e.value == "checkmate" && (fide || chessma.is_some()) => Victory::Checkmate,
         Some(e) => {
             return Err(err(
@@ -423,7 +426,7 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
             ))
         }
     };
-    if command == CommandModel::Body && victory != Victory::Body {
+    if family == BODY_FAMILY && victory != Victory::Body {
         return Err(err(
             command_entry,
             "command = body needs victory = body".into(),
@@ -500,7 +503,7 @@ pub(super) fn build(file: &str, s: &Section, entries: &[Entry]) -> Result<Varian
     }
     let placement = match get("placement") {
         None => None,
-        Some(e) if command != CommandModel::Body => {
+        Some(e) if family != BODY_FAMILY => {
             return Err(err(e, "a placement phase needs command = body".into()))
         }
         Some(e) => {

@@ -87,7 +87,7 @@ pub(crate) fn warnings_with(
             field: e.key.clone(),
             message,
         };
-        let model = v.command.name();
+        let model = v.command_name();
         for e in &sec.entries {
             let readers: &[&str] = match e.key.as_str() {
                 "links" => &["chain", "lead"],

@@ -100,7 +100,9 @@ impl BodyRole {
     }
 }
 
-/// Which units may move in a turn: the named rule models.
+/// Which units may move in a turn: the named rule models of the command family. (Lifeform's
+/// body is a family of its own, `family = body`, whose rules are no command model; its
+/// variants keep `Single` here.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CommandModel {
     /// One unit moves and the turn closes with it (FIDE chess).
@@ -118,9 +120,6 @@ pub enum CommandModel {
     /// Chieftain: each leader activates one unit per turn within `range` (king distance),
     /// measured when that unit's move starts.
     Range { range: u8, activations: u8 },
-    /// Lifeform: one main move by a Head, Torso, Hand or Foot, then follower steps of the Hair
-    /// and Limbs that stood next to its start square; the body regulations at the turn's end.
-    Body,
     /// Chesimal Fusion: the turn starts by declaring a leader (and its mode), the step `lead`;
     /// that leader then spends its own activations (`Variant::lead_modes`) on units of the kinds
     /// its mode allows, each linked to it by a chain of adjacent units when its move starts.
@@ -173,7 +172,6 @@ impl CommandModel {
             CommandModel::Chain { .. } => "chain",
             CommandModel::Range { .. } => "range",
             CommandModel::Lead { .. } => "lead",
-            CommandModel::Body => "body",
         }
     }
 
@@ -198,11 +196,6 @@ impl CommandModel {
     /// A turn begins by declaring the leader that leads it (lead model).
     pub fn declared_leader(&self) -> bool {
         matches!(self, CommandModel::Lead { .. })
-    }
-
-    /// Units may share a square, one pinning another (Lifeform's body).
-    pub fn stacked_units(&self) -> bool {
-        matches!(self, CommandModel::Body)
     }
 }
 
@@ -289,7 +282,32 @@ impl PieceKind {
     }
 }
 
+/// The family of Lifeform Chess (`family = body`, or `command = body` in a variant file).
+pub const BODY_FAMILY: &str = "body";
+
 impl Variant {
+    /// Whether Lifeform's body family plays the variant (`family = body`).
+    pub fn is_body(&self) -> bool {
+        self.family == BODY_FAMILY
+    }
+    /// The name of the rules that say which units move in a turn, as a variant file writes
+    /// `command = ...`: the command model's, or `body` for the body family.
+    pub fn command_name(&self) -> &str {
+        if self.is_body() {
+            BODY_FAMILY
+        } else {
+            self.command.name()
+        }
+    }
+    /// A turn is one step (FIDE chess, Chessma 84, `command = single`): never in the body
+    /// family, whose turns are a main move, follower steps and `end`.
+    pub fn one_step_turns(&self) -> bool {
+        !self.is_body() && self.command.one_step_turns()
+    }
+    /// Units may share a square, one pinning another (Lifeform's body).
+    pub fn stacked_units(&self) -> bool {
+        self.is_body()
+    }
     /// Whether the variant runs on the Chessma 84 rules (`rules = chessma`).
     pub fn is_chessma(&self) -> bool {
         self.chessma.is_some()

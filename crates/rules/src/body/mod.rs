@@ -1,4 +1,5 @@
-//! The body command model: Daniel MacDuff's Lifeform Chess (RULES.md section 6).
+//! The body family: Daniel MacDuff's Lifeform Chess (RULES.md section 6), on the shared
+//! unit core with state of its own (state.rs: the index of body parts, `BodyTurn`).
 //!
 //! A turn is one main move (Head, Torso, Hand or Foot, not pinned), then one-square follower
 //! steps of the own Hair and Limbs that stood next to the main piece's start square, then
@@ -8,15 +9,24 @@
 //! is judged. Every change goes through the stacked-square changes of journal.rs, so a step
 //! costs its own changes (no snapshot of the board and units).
 
+mod state;
+
 use crate::bitboard::{Bitboard, Square};
 use crate::command::flood_connected;
-use crate::error::{Illegal, Unfinished};
+use crate::effects::Effects;
+use crate::error::{Illegal, StepError, Unfinished};
 use crate::geometry::DIRECTIONS;
-use crate::outcome::{Outcome, Side, NO_UNIT};
+use crate::outcome::{Outcome, Side, Unit, NO_UNIT};
+use crate::position_error::PinProblem;
 use crate::profile::SearchProfile;
-use crate::step::{Step, StepKind};
-use crate::unit_board::{UnitBoard, MAX_UNITS};
+use crate::step::{Step, StepKind, StepList};
+use crate::step_io::StepRules;
+use crate::unit_board::{Undo, MAX_UNITS};
 use crate::variant::{BodyRole, Variant};
+use crate::view::CommandView;
+
+pub(crate) use state::BodyBoard;
+pub use state::{BodyPhase, BodyTurn};
 
 /// One side's body parts as bitboards (pinned parts included: they still count for links).
 struct Body {
@@ -52,15 +62,15 @@ impl Body {
     }
 }
 
-impl UnitBoard {
+impl BodyBoard {
     fn role(&self, id: u8) -> Option<BodyRole> {
         self.variant.pieces[self.units[id as usize].kind as usize].role
     }
 
-    /// `side`'s body, read from the index of parts (`UnitBoard::parts`).
+    /// `side`'s body, read from the index of parts (`BodyOwner::parts`).
     #[inline(always)]
     fn body(&self, side: Side) -> Body {
-        let p = &self.parts[side.index()];
+        let p = &self.own.parts[side.index()];
         Body {
             head: p[BodyRole::Head as usize],
             torso: p[BodyRole::Torso as usize],
@@ -104,7 +114,7 @@ impl UnitBoard {
     }
 
     /// True during a placement turn (free set-up), before the side's `end`.
-    pub(crate) fn placing(&self) -> bool {
+    fn placing_turn(&self) -> bool {
         self.turn.body.placing || self.pocket[self.side.index()].iter().any(|&n| n > 0)
     }
 
@@ -156,7 +166,7 @@ impl UnitBoard {
         if self.outcome.is_some() {
             return;
         }
-        if self.placing() {
+        if self.placing_turn() {
             let zone = self.placement_zone() & !(self.occupied[0] | self.occupied[1]);
             for (kind, &n) in self.pocket[self.side.index()].iter().enumerate() {
                 if n > 0 {
@@ -244,8 +254,9 @@ impl UnitBoard {
                 return; // (cannot happen while `parts` holds the living units)
             }
             ids[..n].sort_unstable();
+            // Not captures: the regulations journal their removals as such.
             for &id in &ids[..n] {
-                self.lift(id);
+                self.lift_uncaptured(id);
             }
         }
     }
@@ -273,17 +284,18 @@ impl UnitBoard {
     }
 }
 
-/// Play a step of the body model; `unmake` (journal.rs) reverts it.
 /// The body's search profile: the Head and Torso are vital (the rules judge their loss,
 /// no piece is royal), and a turn drags many parts along, most orders alike.
-pub(crate) fn profile(variant: &Variant, p: &mut SearchProfile) {
+fn profile(variant: &Variant, p: &mut SearchProfile) {
     for (vital, piece) in p.vital.iter_mut().zip(&variant.pieces) {
         *vital |= matches!(piece.role, Some(BodyRole::Head | BodyRole::Torso));
     }
     p.reduce_in_turn = true;
 }
 
-pub(crate) fn make(pos: &mut UnitBoard, step: Step) {
+/// Play a step of the body; `unmake` (journal.rs) reverts it.
+#[inline(never)]
+fn play(pos: &mut BodyBoard, step: Step) {
     let mut turn = pos.turn;
     if let StepKind::Drop(kind) = step.kind {
         pos.drop_unit(kind, step.to);
@@ -350,9 +362,9 @@ pub(crate) fn make(pos: &mut UnitBoard, step: Step) {
     pos.set_turn(turn);
 }
 
-impl UnitBoard {
-    /// Why the own unit on `from` may not move now under the body model.
-    pub(crate) fn why_body(&self, from: Square) -> Illegal {
+impl BodyBoard {
+    /// Why the own unit on `from` may not move now under the body's rules.
+    fn why_body(&self, from: Square) -> Illegal {
         let role = self
             .unit_at(from)
             .and_then(|u| self.variant.pieces[u.kind as usize].role);
@@ -366,6 +378,173 @@ impl UnitBoard {
         } else {
             Illegal::MainMoveMade
         }
+    }
+}
+
+/// The family's answers (`Rules` for `BodyGame`, family.rs).
+impl BodyBoard {
+    /// True at the start of a turn (no step of it made yet).
+    pub fn at_turn_start(&self) -> bool {
+        self.turn.moves == 0
+    }
+
+    /// All legal steps now (NOTATION.md's step rules).
+    pub fn legal_steps(&self, list: &mut StepList) {
+        list.clear();
+        self.for_each_body_step(|s| list.push(s));
+    }
+
+    /// The number of legal steps, without listing them.
+    #[inline]
+    pub fn count_steps(&self) -> u64 {
+        let mut n = 0;
+        self.for_each_body_step(|_| n += 1);
+        n
+    }
+
+    /// Play one step. The step must be legal (see `legal_steps`); `unmake` takes it back.
+    #[inline(always)]
+    pub fn make(&mut self, step: Step) -> Undo<BodyTurn> {
+        let undo = self.undo_record();
+        play(self, step);
+        undo
+    }
+
+    /// Play one step as `make` does and say what it did (`fx` is cleared first).
+    pub fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> Undo<BodyTurn> {
+        fx.clear();
+        let undo = self.make(step);
+        self.report_journal(step, undo.mark as usize, fx);
+        undo
+    }
+
+    /// Units of the side to move that may start a step now.
+    pub fn movable_units(&self) -> Bitboard {
+        if self.outcome.is_some() {
+            return Bitboard::EMPTY;
+        }
+        self.body_movers()
+    }
+
+    /// Where the unit on `from` could go by its moves, ignoring whether it may move now.
+    pub fn destinations(&self, from: Square) -> Bitboard {
+        let u = &self.units[self.board[from.index()] as usize];
+        let s = u.side.index();
+        let enemy = self.occupied[s ^ 1];
+        let empty = self.variant.geometry.squares & !(self.occupied[s] | enemy);
+        self.variant.pieces[u.kind as usize].movesets[s].destinations(
+            &self.variant.geometry,
+            from,
+            empty,
+            enemy,
+        )
+    }
+
+    /// Units of `side` under command at a turn start: a body commands all its parts.
+    pub fn commanded_units(&self, side: Side) -> Bitboard {
+        self.occupied[side.index()]
+    }
+
+    /// What a search should know of the body (`Rules::search_profile`).
+    pub fn search_profile(&self) -> SearchProfile {
+        let mut p = SearchProfile::from_data(&self.variant);
+        profile(&self.variant, &mut p);
+        p
+    }
+
+    /// The command picture: the body has no leaders, links nor zones, only the turn's moves.
+    pub fn command_view(&self) -> CommandView {
+        CommandView {
+            moves: self.turn.moves,
+            ..CommandView::default()
+        }
+    }
+
+    /// Lifeform: the unit written after `~`, pinned under the Hand just added on `sq`.
+    pub(crate) fn add_pinned(
+        &mut self,
+        sq: Square,
+        hand: usize,
+        side: Side,
+        letter: char,
+    ) -> Result<(), PinProblem> {
+        let v = self.variant.clone();
+        if v.pieces[hand].role != Some(BodyRole::Hand) {
+            return Err(PinProblem::NotAHand);
+        }
+        let kind = v
+            .kind_of_letter(letter)
+            .filter(|_| letter.is_ascii_alphabetic())
+            .ok_or_else(|| PinProblem::NotAPiece {
+                letter,
+                variant: v.id.clone(),
+            })?;
+        let pinned_side = if letter.is_ascii_uppercase() {
+            Side::White
+        } else {
+            Side::Black
+        };
+        if pinned_side == side {
+            return Err(PinProblem::OwnPiece);
+        }
+        if v.pieces[kind].role == Some(BodyRole::Hair) {
+            return Err(PinProblem::Hair);
+        }
+        let top = self.board[sq.index()];
+        self.add_unit(Unit {
+            square: sq,
+            kind: kind as u8,
+            side: pinned_side,
+            group: 0,
+            alive: true,
+        })
+        .map_err(PinProblem::Unit)?;
+        self.under[sq.index()] = self.board[sq.index()];
+        self.board[sq.index()] = top;
+        self.shared.set(sq);
+        Ok(())
+    }
+}
+
+impl StepRules for BodyBoard {
+    fn is_legal(&self, step: Step) -> bool {
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        list.contains(step)
+    }
+
+    /// Why the unit on `from` may not go to `to` now.
+    fn why_illegal(&self, from: Square, to: Square) -> Illegal {
+        let _ = to;
+        if let Some(why) = self.common_refusal(from, || self.movable_units()) {
+            return why;
+        }
+        self.why_body(from)
+    }
+
+    /// A placement turn ends once the pieces placed obey the regulations (and have a Neck).
+    fn end_refusal(&self) -> Illegal {
+        // (With nothing wrong `end` would be legal: a problem is always found here.)
+        match (self.placing_turn() && self.turn.moves > 0)
+            .then(|| self.body_problem(self.side))
+            .flatten()
+        {
+            Some(why) => Illegal::PlacementUnfinished(why),
+            None => Illegal::EndTooEarly,
+        }
+    }
+
+    fn placing(&self) -> bool {
+        self.placing_turn()
+    }
+
+    fn parse_lead(
+        &self,
+        text: &str,
+        _square: &str,
+        _mode: Option<&str>,
+    ) -> Result<Step, StepError> {
+        Err(crate::step_io::no_lead_step(text, &self.variant))
     }
 }
 
@@ -391,8 +570,8 @@ mod tests {
     use crate::step::StepList;
 
     /// The index of parts as a scan of the living units would find it.
-    fn scanned(pos: &UnitBoard) -> [[Bitboard; crate::unit_board::BODY_ROLES]; 2] {
-        let mut parts = [[Bitboard::EMPTY; crate::unit_board::BODY_ROLES]; 2];
+    fn scanned(pos: &BodyBoard) -> [[Bitboard; state::BODY_ROLES]; 2] {
+        let mut parts = [[Bitboard::EMPTY; state::BODY_ROLES]; 2];
         for u in pos.units.iter().filter(|u| u.alive) {
             if let Some(role) = pos.variant.pieces[u.kind as usize].role {
                 parts[u.side.index()][role as usize].set(u.square);
@@ -410,8 +589,8 @@ mod tests {
         for id in ["lifeform", "lifeform-free"] {
             let variant = crate::builtin(id).expect("a built-in variant");
             for _game in 0..20 {
-                let mut pos = UnitBoard::parse(&variant, &variant.setup).expect("the start parses");
-                assert_eq!(pos.parts, scanned(&pos));
+                let mut pos = BodyBoard::parse(&variant, &variant.setup).expect("the start parses");
+                assert_eq!(pos.own.parts, scanned(&pos));
                 for _ in 0..300 {
                     let mut list = StepList::new();
                     pos.legal_steps(&mut list);
@@ -424,15 +603,15 @@ mod tests {
                     let steps: Vec<Step> = list.iter().copied().collect();
                     // Every step is tried and taken back, then one is kept.
                     for &s in &steps {
-                        let before = pos.parts;
+                        let before = pos.own.parts;
                         let alive = pos.units.iter().filter(|u| u.alive).count();
                         let undo = pos.make(s);
-                        assert_eq!(pos.parts, scanned(&pos), "after {s:?}");
+                        assert_eq!(pos.own.parts, scanned(&pos), "after {s:?}");
                         if pos.units.iter().filter(|u| u.alive).count() < alive {
                             removals += 1;
                         }
                         pos.unmake(s, undo);
-                        assert_eq!(pos.parts, before, "after taking {s:?} back");
+                        assert_eq!(pos.own.parts, before, "after taking {s:?} back");
                     }
                     let s = steps[(seed % steps.len() as u64) as usize];
                     pos.make(s);
