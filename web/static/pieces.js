@@ -36,6 +36,8 @@ const CohortPieces = (() => {
     shaman: (F, D) => `<path d="M22.5 5l9.5 30H13z" fill="${F}"/><circle cx="22.5" cy="18" r="3.2" fill="${D}" stroke="${D}"/><path d="M18 28h9" stroke="${D}"/>${plinth(F)}`,
     gold: (F, D) => `<path d="M22.5 5l10 4.5 3 27H9.5l3-27z" fill="${F}"/><circle cx="22.5" cy="21" r="5" stroke="${D}"/><path d="M14 30.5h17" stroke="${D}"/>`,
     silver: (F, D) => `<path d="M22.5 5l10 4.5 3 27H9.5l3-27z" fill="${F}"/><path d="M17.5 16l10 10M27.5 16l-10 10" stroke="${D}"/><path d="M14 30.5h17" stroke="${D}"/>`,
+    // Ataxx: a stone, a disc with a rim.
+    stone: (F, D) => `<circle cx="22.5" cy="22.5" r="14" fill="${F}"/><circle cx="22.5" cy="22.5" r="9.5" stroke="${D}"/>`,
     // Lifeform Chess: the parts of a body.
     head: (F, D) => `<circle cx="22.5" cy="19" r="11" fill="${F}"/><circle cx="18.5" cy="17" r="1.4" fill="${D}" stroke="${D}"/><circle cx="26.5" cy="17" r="1.4" fill="${D}" stroke="${D}"/><path d="M18 23.5c3 3 6 3 9 0" stroke="${D}"/><path d="M19 30h7v4h-7z" fill="${F}"/>${plinth(F)}`,
     torso: (F, D) => `<path d="M12 9h21l-3 11 3 15H12l3-15z" fill="${F}"/><path d="M22.5 12v20M16 16c4 2 9 2 13 0" stroke="${D}"/>${plinth(F)}`,
