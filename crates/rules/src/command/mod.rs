@@ -395,11 +395,13 @@ impl CommandBoard {
             Model::Range => range::on_move(self, from),
             _ => {}
         }
-        let id = self.board[from.index()];
         let captured = self.board[to.index()];
         if captured != crate::outcome::NO_UNIT {
             self.remove(captured);
         }
+        // The mover is read after the capture: one value fewer held across that call (the
+        // made-leaf perfts ran 1-2% more instructions and spilled without it).
+        let id = self.board[from.index()];
         self.relocate(id, to);
         let z = &ZOBRIST;
         if self.turn.moved.has(from) {
