@@ -17,8 +17,9 @@
 use std::sync::{Arc, LazyLock};
 
 use cohort_rules::{
-    Bitboard, Effect, Effects, EndReason, FamilyEntry, Illegal, Outcome, OutsideGame,
-    PositionError, Rules, Side, Square, Step, StepError, StepKind, StepList, Unit, Variant,
+    Bitboard, Effect, Effects, EndReason, Explain, FamilyEntry, Illegal, Outcome, OutsideGame,
+    PositionError, Rules, SearchHooks, Side, Square, Step, StepError, StepKind, StepList, Unit,
+    Variant,
 };
 
 /// The family as the registry knows it: `family = ataxx` in a variant file.
@@ -372,7 +373,6 @@ impl Ataxx {
 
 impl Rules for Ataxx {
     type Undo = AtaxxUndo;
-
     fn variant(&self) -> &Arc<Variant> {
         &self.variant
     }
@@ -423,9 +423,6 @@ impl Rules for Ataxx {
             n += (JUMP[from as usize] & empty).count_ones() as u64;
         }
         n.max(1)
-    }
-    fn has_legal_step(&self) -> bool {
-        self.outcome.is_none()
     }
     fn make(&mut self, step: Step) -> AtaxxUndo {
         let (s, o) = (self.side.index(), 1 - self.side.index());
@@ -516,10 +513,6 @@ impl Rules for Ataxx {
     fn without_steps(&self) -> (Outcome, EndReason) {
         self.decision().unwrap_or((self.by_count(), NO_MOVES))
     }
-    fn own_perft(&self, depth: u32, made: bool) -> Option<u64> {
-        Some(self.clone().perft(depth, made))
-    }
-
     fn unit_at(&self, sq: Square) -> Option<Unit> {
         if !on_board(sq) {
             return None;
@@ -551,47 +544,6 @@ impl Rules for Ataxx {
             }
         }
     }
-    /// Where the stone on `from` could clone or jump, whoever is to move.
-    fn destinations(&self, from: Square) -> Bitboard {
-        let mut out = Bitboard::EMPTY;
-        if self.unit_at(from).is_none() {
-            return out;
-        }
-        let i = index(from) as usize;
-        for t in bits((NEAR[i] | JUMP[i]) & self.empty()) {
-            out.set(square(t));
-        }
-        out
-    }
-    /// Stones of the side to move that can clone or jump (a clone is written by its
-    /// destination, but a stone makes it).
-    fn movable_units(&self) -> Bitboard {
-        let mut out = Bitboard::EMPTY;
-        if self.outcome.is_some() {
-            return out;
-        }
-        let empty = self.empty();
-        for i in bits(self.stones[self.side.index()]) {
-            if (NEAR[i as usize] | JUMP[i as usize]) & empty != 0 {
-                out.set(square(i));
-            }
-        }
-        out
-    }
-
-    /// A clone is one step per destination, made by any of the mover's stones next to it:
-    /// an interface may start it from each of them. A jump starts from its stone.
-    fn step_origins(&self, step: Step) -> Bitboard {
-        match step.kind {
-            StepKind::Drop(_) => {
-                let near = NEAR[index(step.to) as usize] & self.stones[self.side.index()];
-                bits(near).map(square).collect()
-            }
-            StepKind::Move => Bitboard::from_square(step.from),
-            _ => Bitboard::EMPTY,
-        }
-    }
-
     /// Ranks from 7 down, `x` White, `o` Black, `-` blocked, digits for empty runs; then
     /// the side to move, the half-move clock and the full-move number.
     fn to_text(&self) -> String {
@@ -710,6 +662,57 @@ impl Rules for Ataxx {
                 mine >> from & 1 != 0 && (JUMP[from as usize] & empty) >> to & 1 != 0
             }
             _ => false,
+        }
+    }
+}
+
+impl SearchHooks for Ataxx {
+    fn has_legal_step(&self) -> bool {
+        self.outcome.is_none()
+    }
+    fn own_perft(&self, depth: u32, made: bool) -> Option<u64> {
+        Some(self.clone().perft(depth, made))
+    }
+    /// Where the stone on `from` could clone or jump, whoever is to move.
+    fn destinations(&self, from: Square) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        if self.unit_at(from).is_none() {
+            return out;
+        }
+        let i = index(from) as usize;
+        for t in bits((NEAR[i] | JUMP[i]) & self.empty()) {
+            out.set(square(t));
+        }
+        out
+    }
+}
+
+impl Explain for Ataxx {
+    /// Stones of the side to move that can clone or jump (a clone is written by its
+    /// destination, but a stone makes it).
+    fn movable_units(&self) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        if self.outcome.is_some() {
+            return out;
+        }
+        let empty = self.empty();
+        for i in bits(self.stones[self.side.index()]) {
+            if (NEAR[i as usize] | JUMP[i as usize]) & empty != 0 {
+                out.set(square(i));
+            }
+        }
+        out
+    }
+    /// A clone is one step per destination, made by any of the mover's stones next to it:
+    /// an interface may start it from each of them. A jump starts from its stone.
+    fn step_origins(&self, step: Step) -> Bitboard {
+        match step.kind {
+            StepKind::Drop(_) => {
+                let near = NEAR[index(step.to) as usize] & self.stones[self.side.index()];
+                bits(near).map(square).collect()
+            }
+            StepKind::Move => Bitboard::from_square(step.from),
+            _ => Bitboard::EMPTY,
         }
     }
 }

@@ -11,8 +11,8 @@
 use std::sync::{Arc, LazyLock};
 
 use cohort_rules::{
-    Bitboard, Effect, Effects, EndReason, FamilyEntry, Outcome, OutsideGame, PositionError, Rules,
-    Side, Square, Step, StepList, Unit, Variant,
+    Bitboard, Effect, Effects, EndReason, Explain, FamilyEntry, Outcome, OutsideGame,
+    PositionError, Rules, SearchHooks, Side, Square, Step, StepList, Unit, Variant,
 };
 
 /// The family as the registry knows it: `family = breakthrough` in a variant file.
@@ -222,7 +222,6 @@ impl Breakthrough {
 
 impl Rules for Breakthrough {
     type Undo = BreakthroughUndo;
-
     fn variant(&self) -> &Arc<Variant> {
         &self.variant
     }
@@ -322,7 +321,6 @@ impl Rules for Breakthrough {
     fn without_steps(&self) -> (Outcome, EndReason) {
         (Outcome::Win(self.side.other()), EndReason::NoLegalTurn)
     }
-
     fn unit_at(&self, sq: Square) -> Option<Unit> {
         if sq.file() >= 8 || sq.rank() >= 8 {
             return None;
@@ -357,22 +355,6 @@ impl Rules for Breakthrough {
             }
         }
     }
-    /// Where the pawn on `from` could step, whoever is to move (the evaluation's threats).
-    fn destinations(&self, from: Square) -> Bitboard {
-        let Some(u) = self.unit_at(from) else {
-            return Bitboard::EMPTY;
-        };
-        let (s, i) = (u.side.index(), index(from));
-        let mut out = Bitboard::EMPTY;
-        for (to, delta) in self.targets(s) {
-            let t = i as i32 + delta;
-            if (0..64).contains(&t) && to >> t & 1 != 0 {
-                out.set(square(t as u32));
-            }
-        }
-        out
-    }
-
     /// Ranks from 8 down, `P` White, `p` Black, digits for empty runs; then `w` or `b`.
     fn to_text(&self) -> String {
         let mut rows = Vec::new();
@@ -411,3 +393,23 @@ impl Rules for Breakthrough {
         )
     }
 }
+
+impl SearchHooks for Breakthrough {
+    /// Where the pawn on `from` could step, whoever is to move (the evaluation's threats).
+    fn destinations(&self, from: Square) -> Bitboard {
+        let Some(u) = self.unit_at(from) else {
+            return Bitboard::EMPTY;
+        };
+        let (s, i) = (u.side.index(), index(from));
+        let mut out = Bitboard::EMPTY;
+        for (to, delta) in self.targets(s) {
+            let t = i as i32 + delta;
+            if (0..64).contains(&t) && to >> t & 1 != 0 {
+                out.set(square(t as u32));
+            }
+        }
+        out
+    }
+}
+
+impl Explain for Breakthrough {}

@@ -6,7 +6,7 @@ use cohort_breakthrough::Breakthrough;
 use cohort_engine::matches::play_game;
 use cohort_engine::{EngineAgent, Limits, RandomAgent};
 use cohort_rules::perft::{count, count_made, divide_of};
-use cohort_rules::{Effect, Effects, Outcome, Rules, Side, Square, Step, StepList};
+use cohort_rules::{Effect, Effects, Explain, Outcome, Rules, Side, Square, Step, StepList};
 
 /// A second, independent Breakthrough: a 64-square mailbox, moves found square by square.
 #[derive(Clone)]

@@ -433,7 +433,7 @@ fn check_variant(path: &str) -> Res<()> {
             v.geometry.files,
             v.geometry.ranks,
             v.pieces.len(),
-            start.units().count(),
+            cohort_rules::all_units(&start).count(),
             start.count_steps()
         );
         for p in &v.pieces {
@@ -534,8 +534,7 @@ fn run(cli: Cli) -> Res<()> {
         } => {
             let v = variant(&v)?;
             let mut pos = position(&v, p.as_deref())?;
-            pos.apply_turn(&turn)
-                .map_err(|e| Fail(format!("turn: {e}")))?;
+            cohort_rules::apply_turn(&mut pos, &turn).map_err(|e| Fail(format!("turn: {e}")))?;
             println!("{}", pos.to_text());
         }
         Command::Uci => uci::run(),

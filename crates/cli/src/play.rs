@@ -1,6 +1,6 @@
 //! `cohort play`: a terminal game, human against human, one step per line.
 
-use cohort_rules::Rules;
+use cohort_rules::{Explain, Rules, SearchHooks};
 use std::io::{self, BufRead, Write};
 
 use cohort_rules::{Game, Outcome, Position, Side, Square, StepList};

@@ -104,7 +104,7 @@ fn apply_prints_the_resulting_position_last() {
     let last = stdout(&o).lines().last().unwrap().to_string();
     let v = cohort_rules::builtin("mini-chieftain").unwrap();
     let mut p = v.start();
-    p.apply_turn("d2-d3 e2-e3").unwrap();
+    cohort_rules::apply_turn(&mut p, "d2-d3 e2-e3").unwrap();
     assert_eq!(last, p.to_text());
     assert!(last.ends_with(" b"));
     // Applying a turn from the printed position works in turn (Black replies).
@@ -630,7 +630,7 @@ fn analyze_prints_turn_score_line_and_statistics() {
         .to_string();
     let v = cohort_rules::builtin("mini-chieftain").unwrap();
     let mut p = v.start();
-    p.apply_turn(&turn).expect("the chosen turn is legal");
+    cohort_rules::apply_turn(&mut p, &turn).expect("the chosen turn is legal");
 }
 
 #[test]
@@ -906,7 +906,7 @@ fn analyze_reports_the_engine_turn_and_its_first_search() {
         // The turn is whole and legal: it ends with `end` (a chess move ends it by itself).
         let v = cohort_rules::builtin(id).unwrap();
         let mut p = v.start();
-        p.apply_turn(&turn.join(" "))
+        cohort_rules::apply_turn(&mut p, &turn.join(" "))
             .unwrap_or_else(|e| panic!("{id}: {e}:\n{text}"));
         if id != "chess" {
             assert_eq!(turn.last().unwrap(), "end", "{id}: {text}");

@@ -5,7 +5,9 @@
 //! command (a leaderless chesimal, a piece out of every Chieftain's range) count less, and
 //! a royal unit that enemy units can reach next turn is penalised.
 
-use cohort_rules::{Bitboard, Position, Rules, SearchProfile, Side, Square, Unit, Variant};
+use cohort_rules::{
+    Bitboard, Family, Position, SearchHooks, SearchProfile, Side, Square, Unit, Variant,
+};
 
 /// The score of a won game (a lost one is its negation); every evaluation stays well inside.
 pub const WIN: i32 = 1_000_000;
@@ -131,7 +133,7 @@ fn probe_mobility(variant: &std::sync::Arc<Variant>, kind: usize, at: Square) ->
 
 /// Score of `pos` for `mover`, whoever is to move: a finished game is a win, loss or draw,
 /// otherwise the evaluation seen from `mover`'s side.
-pub fn score_for<R: Rules>(pos: &R, mover: Side, w: &Weights) -> i32 {
+pub fn score_for<R: Family>(pos: &R, mover: Side, w: &Weights) -> i32 {
     match pos.outcome() {
         Some(cohort_rules::Outcome::Win(s)) => {
             if s == mover {
@@ -153,7 +155,7 @@ pub fn score_for<R: Rules>(pos: &R, mover: Side, w: &Weights) -> i32 {
 }
 
 /// Evaluate `pos` for the side to move.
-pub fn evaluate<R: Rules>(pos: &R, w: &Weights) -> i32 {
+pub fn evaluate<R: Family>(pos: &R, w: &Weights) -> i32 {
     if w.profile == Profile::Material {
         return evaluate_material(pos, w);
     }
@@ -257,7 +259,7 @@ impl UnitBuf {
     }
     /// Filled in the caller's frame (no copy of the buffer on return).
     #[inline(always)]
-    fn fill<R: Rules>(&mut self, pos: &R) {
+    fn fill<R: Family>(&mut self, pos: &R) {
         self.len = 0;
         pos.for_each_unit(|u| {
             if self.len < MAX_UNITS {
@@ -278,7 +280,7 @@ const MAX_UNITS: usize = cohort_rules::unit_board::MAX_UNITS;
 /// Chessma 84: material, frozen pieces at a fraction of their worth (an
 /// Immobilizer's victims cannot move and are easy prey), pawns' progress, pieces near the
 /// enemy King, and being in check (every capture method counts).
-fn evaluate_material<R: Rules>(pos: &R, w: &Weights) -> i32 {
+fn evaluate_material<R: Family>(pos: &R, w: &Weights) -> i32 {
     let mut score = [0i32; 2];
     let frozen = [pos.frozen(Side::White), pos.frozen(Side::Black)];
     let kings = [pos.royals(Side::White), pos.royals(Side::Black)];

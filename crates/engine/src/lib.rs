@@ -18,7 +18,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cohort_rules::{Game, Position, Rules, Step, StepList, Variant, Visit};
+use cohort_rules::{Family, Game, Position, Rules, SearchHooks, Step, StepList, Variant, Visit};
 
 use eval::{score_for, Weights};
 use search::Searcher;
@@ -185,8 +185,8 @@ pub fn body_placement(pos: &Position, rng: &mut Rng) -> Option<Vec<Step>> {
         let mut steps = Vec::new();
         let mut stuck = false;
         for want in order {
-            while let Some(kind) =
-                (0..v.pieces.len()).find(|&k| role(k) == Some(want) && p.pocket(side)[k] > 0)
+            while let Some(kind) = (0..v.pieces.len())
+                .find(|&k| role(k) == Some(want) && cohort_rules::pocket(&p, side)[k] > 0)
             {
                 let mut list = StepList::new();
                 p.legal_steps(&mut list);
@@ -196,8 +196,7 @@ pub fn body_placement(pos: &Position, rng: &mut Rng) -> Option<Vec<Step>> {
                     Hand | Foot => &[Limb],
                     Hair => &[Head, Torso, Hand, Foot, Hair],
                 };
-                let anchors: cohort_rules::Bitboard = p
-                    .units()
+                let anchors: cohort_rules::Bitboard = cohort_rules::all_units(&p)
                     .filter(|u| {
                         u.side == side
                             && role(u.kind as usize).is_some_and(|r| anchor_roles.contains(&r))
@@ -215,7 +214,7 @@ pub fn body_placement(pos: &Position, rng: &mut Rng) -> Option<Vec<Step>> {
                     })
                     .filter(|s| {
                         want != Head
-                            || p.units().any(|u| {
+                            || cohort_rules::all_units(&p).any(|u| {
                                 u.side == side
                                     && role(u.kind as usize) == Some(Torso)
                                     && u.square.distance(s.to) == 1
@@ -246,7 +245,11 @@ pub fn body_placement(pos: &Position, rng: &mut Rng) -> Option<Vec<Step>> {
 /// side to move has nothing to place (or is inside its turn).
 pub fn placement_turn(game: &Game, seed: u64) -> Option<TurnChoice> {
     let pos = game.position();
-    if pos.pocket(pos.side_to_move()).iter().all(|&n| n == 0) || !pos.at_turn_start() {
+    if cohort_rules::pocket(pos, pos.side_to_move())
+        .iter()
+        .all(|&n| n == 0)
+        || !pos.at_turn_start()
+    {
         return None;
     }
     let mut rng = Rng::new(seed ^ 0xB0D1);
@@ -257,7 +260,7 @@ pub fn placement_turn(game: &Game, seed: u64) -> Option<TurnChoice> {
 }
 
 /// Plays the steps of a turn from `pos` until the side changes or the game ends.
-fn finish_turn<R: Rules>(pos: &mut R, mut pick: impl FnMut(&R, &StepList) -> Step) -> Vec<Step> {
+fn finish_turn<R: Family>(pos: &mut R, mut pick: impl FnMut(&R, &StepList) -> Step) -> Vec<Step> {
     let side = pos.side_to_move();
     let mut steps = Vec::new();
     let mut list = StepList::new();
@@ -284,7 +287,7 @@ struct GreedyTurn<'a> {
 impl Visit for GreedyTurn<'_> {
     /// Nodes, and the best turn with its score (times 64, ties broken by the seed).
     type Output = (u64, Option<(i32, Vec<Step>)>);
-    fn visit<R: Rules>(self, root: R) -> Self::Output {
+    fn visit<R: Family>(self, root: R) -> Self::Output {
         let mover = root.side_to_move();
         let mut first = StepList::new();
         root.legal_steps(&mut first);
@@ -395,7 +398,7 @@ impl Agent for GreedyAgent {
 fn far_ahead(pos: &Position, w: &Weights) -> bool {
     let me = pos.side_to_move();
     let mut material = [0i64; 2];
-    for u in pos.units() {
+    for u in cohort_rules::all_units(pos) {
         if !w.royal[u.kind as usize] {
             material[u.side.index()] += w.value[u.kind as usize] as i64;
         }
@@ -461,7 +464,7 @@ const CONTEMPT: i32 = 40;
 const ASPIRATION: i32 = 0;
 
 /// Quiescence also makes the steps that may capture off their destination (Chessma 84's
-/// Ultima pieces, `Rules::may_capture_elsewhere`). Built and measured: it halves the nodes
+/// Ultima pieces, `SearchHooks::may_capture_elsewhere`). Built and measured: it halves the nodes
 /// searched a second and won no more games (docs/engine.md), so it is off.
 const ULTIMA_QUIESCENCE: bool = false;
 
@@ -579,7 +582,7 @@ impl EngineAgent {
     }
 
     /// `think_limited` on a position of any family.
-    pub fn think_on<R: Rules>(
+    pub fn think_on<R: Family>(
         &self,
         pos: &R,
         limits: &Limits,
@@ -638,7 +641,7 @@ struct Think<'a, F> {
 
 impl<F: FnMut(&search::Outcome_, u64)> Visit for Think<'_, F> {
     type Output = (search::Outcome_, Stats);
-    fn visit<R: Rules>(self, game: R) -> Self::Output {
+    fn visit<R: Family>(self, game: R) -> Self::Output {
         self.agent
             .think_on(&game, self.limits, self.max_depth, self.stop, self.report)
     }
@@ -738,7 +741,7 @@ struct TurnSearch<'a, 'w> {
 
 impl Visit for TurnSearch<'_, '_> {
     type Output = TurnChoice;
-    fn visit<R: Rules>(self, pos: R) -> TurnChoice {
+    fn visit<R: Family>(self, pos: R) -> TurnChoice {
         self.agent
             .turn_from(pos, self.limits, self.started, self.watch)
     }
@@ -747,7 +750,7 @@ impl Visit for TurnSearch<'_, '_> {
 impl EngineAgent {
     /// The engine's whole turn from `pos`, a position of any family (the outside families
     /// play through this): one search per step.
-    pub fn turn_on<R: Rules>(&self, pos: &R, limits: &Limits) -> TurnChoice {
+    pub fn turn_on<R: Family>(&self, pos: &R, limits: &Limits) -> TurnChoice {
         let mut watch = Watch {
             stop: None,
             max_depth: self.max_depth,
@@ -756,7 +759,7 @@ impl EngineAgent {
         self.turn_from(pos.clone(), limits, Instant::now(), &mut watch)
     }
 
-    fn turn_from<R: Rules>(
+    fn turn_from<R: Family>(
         &self,
         mut pos: R,
         limits: &Limits,

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use cohort_rules::{Rules, Step, StepList};
+use cohort_rules::{Family, Step, StepList};
 
 use crate::eval::{score_for, Weights};
 use crate::search::WIN;
@@ -35,7 +35,7 @@ pub struct Candidate<R> {
 
 /// Up to `keep` distinct whole turns for the side to move, best first by the evaluation,
 /// from a beam of width `beam` per group (the group of the turn's first unit).
-pub fn candidates<R: Rules>(
+pub fn candidates<R: Family>(
     root: &R,
     w: &Weights,
     beam: usize,
@@ -123,7 +123,7 @@ pub fn candidates<R: Rules>(
 
 /// The best whole turn by a two-turn minimax over candidate turns, and its score. None if
 /// the side to move has no turn to propose.
-pub fn plan<R: Rules>(root: &R, w: &Weights, budget: &mut Budget) -> Option<(Vec<Step>, i32)> {
+pub fn plan<R: Family>(root: &R, w: &Weights, budget: &mut Budget) -> Option<(Vec<Step>, i32)> {
     let mover = root.side_to_move();
     let mine = candidates(root, w, 6, 16, budget);
     let mut best: Option<(i32, Vec<Step>)> = None;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use std::sync::atomic::AtomicU64;
 
 use cohort_rules::step::MAX_STEPS;
-use cohort_rules::{Outcome, Rules, Square, Step, StepKind, StepList};
+use cohort_rules::{Family, Outcome, Square, Step, StepKind, StepList};
 
 /// The score of a won game; kept here under its old path (`search::WIN`) for callers.
 pub use crate::eval::WIN;
@@ -254,7 +254,7 @@ pub struct Searcher<'a> {
     /// The best root step of the last finished depth, searched first at the next.
     root_best: Option<Step>,
     /// Steps may capture off their destination (Chessma 84's Ultima pieces): quiescence
-    /// also makes the steps that may (`Rules::may_capture_elsewhere`) to find them.
+    /// also makes the steps that may (`SearchHooks::may_capture_elsewhere`) to find them.
     pub ultima: bool,
     /// Several threads: the root's steps after the first are shared among them
     /// (split.rs). None: this thread searches the whole tree.
@@ -305,7 +305,7 @@ impl<'a> Searcher<'a> {
     /// the same position, and in the command games the evaluation is most of a leaf's cost.
     /// A slot holds the hash's upper half and the score; a slot of 0 matches nothing.
     #[inline]
-    fn evaluate_cached<R: Rules>(&mut self, pos: &R) -> i32 {
+    fn evaluate_cached<R: Family>(&mut self, pos: &R) -> i32 {
         let key = pos.hash();
         let tag = key >> 32;
         let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE - 1)];
@@ -345,7 +345,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Score of a finished or blocked position for the side to move, or None if play goes on.
-    fn terminal<R: Rules>(&self, pos: &R, ply: i32, has_steps: bool) -> Option<i32> {
+    fn terminal<R: Family>(&self, pos: &R, ply: i32, has_steps: bool) -> Option<i32> {
         match pos.outcome() {
             Some(Outcome::Draw) => return Some(self.draw_score(pos.side_to_move())),
             Some(Outcome::Win(s)) => {
@@ -371,7 +371,7 @@ impl<'a> Searcher<'a> {
     /// Fill `o` with the steps of `list` in search order. `o` is the caller's (returning a
     /// 16 KB list by value copied it at every node, a fifth of the chess search's time).
     /// `killers`: the ply's killer steps (none in quiescence, which makes only captures).
-    fn order<R: Rules>(
+    fn order<R: Family>(
         &self,
         pos: &R,
         list: &StepList,
@@ -415,7 +415,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Negamax over steps; `pv` receives the best line.
-    pub fn search<R: Rules>(
+    pub fn search<R: Family>(
         &mut self,
         pos: &mut R,
         depth: i32,
@@ -613,7 +613,7 @@ impl<'a> Searcher<'a> {
     /// is quiet (a move onto an empty square), and whether it is first searched a step
     /// shallower (late and quiet inside a long turn, see `child`).
     #[inline(always)]
-    fn quiet_and_late<R: Rules>(&self, pos: &R, s: Step, depth: i32, i: usize) -> (bool, bool) {
+    fn quiet_and_late<R: Family>(&self, pos: &R, s: Step, depth: i32, i: usize) -> (bool, bool) {
         let quiet = s.kind == StepKind::Move && pos.unit_at(s.to).is_none();
         (quiet, self.reduce_in_turn && depth >= 2 && i >= 4 && quiet)
     }
@@ -622,7 +622,7 @@ impl<'a> Searcher<'a> {
     /// order) alone, then the rest shared with the helpers, each against the best score so
     /// far. Returns the best score, its step and the number of legal steps seen (0: none).
     #[allow(clippy::too_many_arguments)]
-    fn search_root_shared<R: Rules>(
+    fn search_root_shared<R: Family>(
         &mut self,
         split: &SplitRoot,
         pos: &mut R,
@@ -679,7 +679,7 @@ impl<'a> Searcher<'a> {
     /// Search steps of the shared root `job` until none is left to take, each with a null
     /// window at the best score so far; each that beats it is searched again in full and
     /// offered as the new best.
-    fn work<R: Rules>(&mut self, split: &SplitRoot, pos: &mut R, job: &Job) {
+    fn work<R: Family>(&mut self, split: &SplitRoot, pos: &mut R, job: &Job) {
         let side = pos.side_to_move();
         let (mut line, mut found) = (Vec::new(), Vec::new());
         while let Some(i) = split.take(job) {
@@ -705,7 +705,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// A helper thread: work on each root job the main thread shares until the search ends.
-    pub fn help<R: Rules>(&mut self, pos: &mut R) {
+    pub fn help<R: Family>(&mut self, pos: &mut R) {
         let Some(split) = self.split else { return };
         self.root = Some(pos.side_to_move());
         if !self.seen.is_empty() && pos.at_turn_start() {
@@ -731,7 +731,7 @@ impl<'a> Searcher<'a> {
     /// each first look that says yes is searched again as it would have been without it.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn child<R: Rules>(
+    fn child<R: Family>(
         &mut self,
         pos: &mut R,
         s: Step,
@@ -771,7 +771,7 @@ impl<'a> Searcher<'a> {
     /// The child's search in the parent's terms: `same` when the same side moves on.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn look<R: Rules>(
+    fn look<R: Family>(
         &mut self,
         pos: &mut R,
         same: bool,
@@ -791,7 +791,7 @@ impl<'a> Searcher<'a> {
 
     /// Captures only (and `end`, which may be the quiet choice), a few plies deep.
     /// `listed`: the legal steps of `pos` when the caller has them already.
-    fn quiesce<R: Rules>(
+    fn quiesce<R: Family>(
         &mut self,
         pos: &mut R,
         mut alpha: i32,
@@ -835,7 +835,7 @@ impl<'a> Searcher<'a> {
         for (key, s) in ordered.iter(list) {
             // Captures onto the victim and promotions come first; the rest is searched here
             // only where a step may capture off its destination (Ultima's withdrawal, long
-            // leap, coordination, enclosure, `Rules::may_capture_elsewhere`): each such step
+            // leap, coordination, enclosure, `SearchHooks::may_capture_elsewhere`): each such step
             // is made, and kept if it took an enemy unit.
             let off_square = key < 1 << 19;
             if off_square && !self.ultima {
@@ -872,7 +872,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Iterative deepening from the root; stops at the limits, keeps the last full result.
-    pub fn think<R: Rules>(
+    pub fn think<R: Family>(
         &mut self,
         pos: &mut R,
         max_depth: u32,
@@ -944,6 +944,7 @@ impl<'a> Searcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cohort_rules::Rules;
 
     /// A queen up, the engine's best move leads to some position; once that position is
     /// one the game has seen (a repetition, a draw), the search plays another move and

@@ -1,17 +1,17 @@
 //! Exact answers for the tactical suite: can the side to move win within its turn, and
 //! does a turn leave the opponent such a win? Brute force over steps, bounded in moves.
 
-use cohort_rules::{Outcome, Position, Rules, Side, Step, StepList};
+use cohort_rules::{Family, Outcome, Position, Rules, Side, Step, StepList};
 
 /// Can the side to move capture the last enemy royal(s) within this turn, using at most
 /// `max_moves` unit moves? Returns the winning steps.
-pub fn win_this_turn<R: Rules>(pos: &mut R, max_moves: u32) -> Option<Vec<Step>> {
+pub fn win_this_turn<R: Family>(pos: &mut R, max_moves: u32) -> Option<Vec<Step>> {
     let mover = pos.side_to_move();
     let mut line = Vec::new();
     dfs(pos, mover, max_moves, &mut line).then_some(line)
 }
 
-fn dfs<R: Rules>(pos: &mut R, mover: Side, left: u32, line: &mut Vec<Step>) -> bool {
+fn dfs<R: Family>(pos: &mut R, mover: Side, left: u32, line: &mut Vec<Step>) -> bool {
     if pos.outcome() == Some(Outcome::Win(mover)) {
         return true;
     }
@@ -79,7 +79,7 @@ pub fn has_defence(pos: &Position, max_moves: u32, opp_moves: u32) -> bool {
 }
 
 /// Visit every position reached by a complete turn; stop when `visit` returns true.
-fn turns<R: Rules>(
+fn turns<R: Family>(
     pos: &mut R,
     mover: Side,
     left: u32,

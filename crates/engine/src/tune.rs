@@ -52,7 +52,7 @@ pub fn samples_of(
         // A new turn starts here.
         mover = Some(pos.side_to_move());
         turns += 1;
-        let units = pos.units().count();
+        let units = cohort_rules::all_units(pos).count();
         let quiet = units == units_at_turn_start;
         units_at_turn_start = units;
         if turns > skip_turns && quiet {
@@ -137,7 +137,7 @@ pub fn tune(
     let kinds = w.value.len();
     let counts = |pos: &Position| {
         let mut c = vec![0i32; kinds];
-        for u in pos.units() {
+        for u in cohort_rules::all_units(pos) {
             c[u.kind as usize] += if u.side == Side::White { 1 } else { -1 };
         }
         c

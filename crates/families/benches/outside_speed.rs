@@ -10,11 +10,11 @@
 use std::time::Instant;
 
 use cohort_engine::{EngineAgent, Limits};
-use cohort_rules::{OutsideGame, Rules};
+use cohort_rules::{Family, OutsideGame};
 
 const NODES: u64 = 2_000_000;
 
-fn nodes_per_second<R: Rules>(engine: &EngineAgent, pos: &R) -> f64 {
+fn nodes_per_second<R: Family>(engine: &EngineAgent, pos: &R) -> f64 {
     let limits = Limits {
         time: None,
         nodes: Some(NODES),
@@ -32,7 +32,7 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn compare<R: Rules>(name: &str, direct: R) {
+fn compare<R: Family>(name: &str, direct: R) {
     let variant = direct.variant().clone();
     let engine = EngineAgent::new(&variant);
     let outside = OutsideGame::new(direct.clone());

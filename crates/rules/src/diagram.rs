@@ -2,7 +2,7 @@
 //! board and on a position's board, where the unit really standing there may go now, and,
 //! for a leader, whom it commands and how far (the variant cards, the custom-variant panel
 //! and the game page draw these). The squares come from the piece's Betza letters, or from
-//! the family itself where the letters cannot say them (`Rules::piece_targets`: Chessma
+//! the family itself where the letters cannot say them (`Explain::piece_targets`: Chessma
 //! 84); a leader's command from its command model's description (command/, `Describe`),
 //! which computes it with the model's own code. The server turns it into JSON; every rule
 //! it states is asked here.
@@ -10,7 +10,7 @@
 use crate::bitboard::{Bitboard, Square};
 use crate::command::LeaderAt;
 use crate::describe::description;
-use crate::interface::Rules;
+use crate::interface::Family;
 use crate::movement::MoveSet;
 use crate::outcome::Side;
 use crate::step::{Step, StepList};
@@ -65,7 +65,12 @@ pub fn empty_targets(v: &Variant, moves: &str, side: Side, from: Square) -> (Bit
 
 /// On `pos`'s board with the unit on `from` (if any) replaced by a piece moving by `moves`:
 /// where it may move (empty squares) and capture (enemy units).
-fn board_targets<R: Rules>(pos: &R, moves: &str, side: Side, from: Square) -> (Bitboard, Bitboard) {
+fn board_targets<R: Family>(
+    pos: &R,
+    moves: &str,
+    side: Side,
+    from: Square,
+) -> (Bitboard, Bitboard) {
     let v = pos.variant();
     let Some(set) = compile(v, moves, side) else {
         return (Bitboard::EMPTY, Bitboard::EMPTY);
@@ -82,9 +87,9 @@ fn board_targets<R: Rules>(pos: &R, moves: &str, side: Side, from: Square) -> (B
 /// Where a piece of kind `kind` and `side` on `from` moves, and where it captures: on an
 /// empty board (`on_board` false; captures: where a lone enemy unit would be taken) or on
 /// `pos`'s board with the piece in place of whatever stands on `from`. The family's own
-/// answer where it has one (`Rules::piece_targets`: Chessma 84), else the piece's Betza
+/// answer where it has one (`Explain::piece_targets`: Chessma 84), else the piece's Betza
 /// letters compiled on the variant's geometry.
-pub fn kind_targets<R: Rules>(
+pub fn kind_targets<R: Family>(
     pos: &R,
     kind: usize,
     side: Side,
@@ -104,7 +109,7 @@ pub fn kind_targets<R: Rules>(
 }
 
 /// The diagram of piece kind `kind` of `side` on `from`, on `pos`'s board.
-pub fn piece_diagram<R: Rules>(pos: &R, kind: usize, side: Side, from: Square) -> PieceDiagram {
+pub fn piece_diagram<R: Family>(pos: &R, kind: usize, side: Side, from: Square) -> PieceDiagram {
     let v = pos.variant().clone();
     let geo = &v.geometry;
     let p = &v.pieces[kind];
@@ -162,7 +167,7 @@ pub fn piece_diagram<R: Rules>(pos: &R, kind: usize, side: Side, from: Square) -
 /// A leader's command from `from`, as its model describes it (command/, `Describe::leader`):
 /// its words, the kinds it activates, its reach, and the units it activates on `pos`'s board
 /// (those of its group when a unit of this kind and side stands there).
-fn command_of<R: Rules>(
+fn command_of<R: Family>(
     pos: &R,
     kind: usize,
     side: Side,
@@ -170,7 +175,7 @@ fn command_of<R: Rules>(
     real: Option<crate::unit_board::Unit>,
 ) -> Option<Command> {
     let v = pos.variant();
-    let others = || pos.units().filter(|o| o.side == side && o.square != from);
+    let others = || crate::common::all_units(pos).filter(|o| o.side == side && o.square != from);
     let own: Bitboard = others().map(|o| o.square).collect();
     let group = match real {
         Some(u) => others()

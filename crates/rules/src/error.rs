@@ -357,7 +357,7 @@ impl From<StepError> for String {
     }
 }
 
-/// Why `Rules::apply_turn` refused a turn written as text; the position is unchanged.
+/// Why `apply_turn` (common.rs) refused a turn written as text; the position is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TurnError {
     /// The text has no steps.

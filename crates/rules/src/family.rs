@@ -9,7 +9,7 @@ use crate::body::{BodyBoard, BodyTurn};
 use crate::command::{CommandBoard, CommandTurn};
 use crate::effects::Effects;
 use crate::error::{Illegal, StepError};
-use crate::interface::Rules;
+use crate::interface::{Explain, Family, Rules, SearchHooks};
 use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::profile::SearchProfile;
 use crate::step::{Step, StepKind, StepList};
@@ -33,7 +33,7 @@ fn known_families() -> String {
 /// Work generic over the family: `Position::visit` calls `visit` with the concrete type.
 pub trait Visit {
     type Output;
-    fn visit<R: Rules>(self, game: R) -> Self::Output;
+    fn visit<R: Family>(self, game: R) -> Self::Output;
 }
 
 /// A position of any built-in family, on the family's own representation.
@@ -178,9 +178,6 @@ macro_rules! board_family {
             fn without_steps(&self) -> (Outcome, EndReason) {
                 no_legal_turn(&self.0)
             }
-            fn search_profile(&self) -> SearchProfile {
-                self.0.search_profile()
-            }
             #[inline(always)]
             fn unit_at(&self, sq: Square) -> Option<Unit> {
                 self.0.unit_at(sq).copied()
@@ -188,6 +185,24 @@ macro_rules! board_family {
             #[inline(always)]
             fn for_each_unit(&self, mut f: impl FnMut(Unit)) {
                 self.0.units().for_each(|u| f(*u))
+            }
+            fn in_hand(&self, side: Side, kind: u8) -> u8 {
+                self.0.pocket(side).get(kind as usize).copied().unwrap_or(0)
+            }
+            fn to_text(&self) -> String {
+                self.0.to_text()
+            }
+            fn step_text(&self, step: Step) -> String {
+                self.0.step_text(step)
+            }
+            fn parse_step(&self, text: &str) -> Result<Step, StepError> {
+                self.0.parse_step(text)
+            }
+        }
+
+        impl SearchHooks for $name {
+            fn search_profile(&self) -> SearchProfile {
+                self.0.search_profile()
             }
             fn occupied(&self, side: Side) -> Bitboard {
                 self.0.occupied(side)
@@ -198,14 +213,14 @@ macro_rules! board_family {
             fn destinations(&self, from: Square) -> Bitboard {
                 self.0.destinations(from)
             }
-            fn in_hand(&self, side: Side, kind: u8) -> u8 {
-                self.0.pocket(side).get(kind as usize).copied().unwrap_or(0)
-            }
-            fn pinned_at(&self, sq: Square) -> Option<Unit> {
-                self.0.pinned_at(sq).copied()
-            }
             fn moved_this_turn(&self) -> Bitboard {
                 self.0.turn().moved()
+            }
+        }
+
+        impl Explain for $name {
+            fn pinned_at(&self, sq: Square) -> Option<Unit> {
+                self.0.pinned_at(sq).copied()
             }
             fn movable_units(&self) -> Bitboard {
                 self.0.movable_units()
@@ -215,15 +230,6 @@ macro_rules! board_family {
             }
             fn command_view(&self) -> CommandView {
                 self.0.command_view()
-            }
-            fn to_text(&self) -> String {
-                self.0.to_text()
-            }
-            fn step_text(&self, step: Step) -> String {
-                self.0.step_text(step)
-            }
-            fn parse_step(&self, text: &str) -> Result<Step, StepError> {
-                self.0.parse_step(text)
             }
             fn refusal(&self, step: Step) -> StepError {
                 self.0.refusal(step)
@@ -282,9 +288,6 @@ impl Rules for Position {
     fn end_reason(&self) -> EndReason {
         each!(self, g => g.end_reason())
     }
-    fn search_profile(&self) -> SearchProfile {
-        each!(self, g => g.search_profile())
-    }
     fn at_turn_start(&self) -> bool {
         each!(self, g => g.at_turn_start())
     }
@@ -302,23 +305,6 @@ impl Rules for Position {
     }
     fn is_legal(&self, step: Step) -> bool {
         each!(self, g => g.is_legal(step))
-    }
-    fn candidate_steps(&self, list: &mut StepList) {
-        each!(self, g => g.candidate_steps(list))
-    }
-    /// Candidates may be pseudo-legal in one of the families.
-    const CANDIDATES_ARE_LEGAL: bool = false;
-    fn make_if_legal(&mut self, step: Step) -> Option<AnyUndo> {
-        match self {
-            Position::Command(g) => g.make_if_legal(step).map(AnyUndo::Command),
-            Position::Body(g) => g.make_if_legal(step).map(AnyUndo::Body),
-            Position::Fide(g) => g.make_if_legal(step).map(AnyUndo::Fide),
-            Position::Chessma(g) => g.make_if_legal(step).map(AnyUndo::Chessma),
-            Position::Outside(g) => g.make_if_legal(step).map(AnyUndo::Outside),
-        }
-    }
-    fn has_legal_step(&self) -> bool {
-        each!(self, g => g.has_legal_step())
     }
     fn make(&mut self, step: Step) -> AnyUndo {
         match self {
@@ -351,14 +337,52 @@ impl Rules for Position {
     fn without_steps(&self) -> (Outcome, EndReason) {
         each!(self, g => g.without_steps())
     }
-    fn own_perft(&self, depth: u32, made: bool) -> Option<u64> {
-        each!(self, g => g.own_perft(depth, made))
-    }
     fn unit_at(&self, sq: Square) -> Option<Unit> {
         each!(self, g => g.unit_at(sq))
     }
     fn for_each_unit(&self, f: impl FnMut(Unit)) {
         each!(self, g => g.for_each_unit(f))
+    }
+    fn in_hand(&self, side: Side, kind: u8) -> u8 {
+        each!(self, g => g.in_hand(side, kind))
+    }
+    fn automatic_draw(&self) -> Option<EndReason> {
+        each!(self, g => g.automatic_draw())
+    }
+    fn to_text(&self) -> String {
+        each!(self, g => g.to_text())
+    }
+    fn step_text(&self, step: Step) -> String {
+        each!(self, g => g.step_text(step))
+    }
+    fn parse_step(&self, text: &str) -> Result<Step, StepError> {
+        each!(self, g => g.parse_step(text))
+    }
+}
+
+impl SearchHooks for Position {
+    fn search_profile(&self) -> SearchProfile {
+        each!(self, g => g.search_profile())
+    }
+    fn candidate_steps(&self, list: &mut StepList) {
+        each!(self, g => g.candidate_steps(list))
+    }
+    /// Candidates may be pseudo-legal in one of the families.
+    const CANDIDATES_ARE_LEGAL: bool = false;
+    fn make_if_legal(&mut self, step: Step) -> Option<AnyUndo> {
+        match self {
+            Position::Command(g) => g.make_if_legal(step).map(AnyUndo::Command),
+            Position::Body(g) => g.make_if_legal(step).map(AnyUndo::Body),
+            Position::Fide(g) => g.make_if_legal(step).map(AnyUndo::Fide),
+            Position::Chessma(g) => g.make_if_legal(step).map(AnyUndo::Chessma),
+            Position::Outside(g) => g.make_if_legal(step).map(AnyUndo::Outside),
+        }
+    }
+    fn has_legal_step(&self) -> bool {
+        each!(self, g => g.has_legal_step())
+    }
+    fn own_perft(&self, depth: u32, made: bool) -> Option<u64> {
+        each!(self, g => g.own_perft(depth, made))
     }
     fn commanded(&self, side: Side) -> Bitboard {
         each!(self, g => g.commanded(side))
@@ -381,20 +405,17 @@ impl Rules for Position {
     fn units_of(&self, side: Side, kind: u8) -> Bitboard {
         each!(self, g => g.units_of(side, kind))
     }
-    fn in_hand(&self, side: Side, kind: u8) -> u8 {
-        each!(self, g => g.in_hand(side, kind))
-    }
     fn in_check(&self) -> bool {
         each!(self, g => g.in_check())
-    }
-    fn pinned_at(&self, sq: Square) -> Option<Unit> {
-        each!(self, g => g.pinned_at(sq))
     }
     fn moved_this_turn(&self) -> Bitboard {
         each!(self, g => g.moved_this_turn())
     }
-    fn automatic_draw(&self) -> Option<EndReason> {
-        each!(self, g => g.automatic_draw())
+}
+
+impl Explain for Position {
+    fn pinned_at(&self, sq: Square) -> Option<Unit> {
+        each!(self, g => g.pinned_at(sq))
     }
     fn movable_units(&self) -> Bitboard {
         each!(self, g => g.movable_units())
@@ -423,13 +444,7 @@ impl Rules for Position {
     ) -> Option<(Bitboard, Bitboard)> {
         each!(self, g => g.piece_targets(kind, side, from, on_board))
     }
-    fn to_text(&self) -> String {
-        each!(self, g => g.to_text())
-    }
-    fn step_text(&self, step: Step) -> String {
-        each!(self, g => g.step_text(step))
-    }
-    fn parse_step(&self, text: &str) -> Result<Step, StepError> {
-        each!(self, g => g.parse_step(text))
+    fn capture_squares_of(&self, steps: &[Step]) -> Vec<Vec<Square>> {
+        each!(self, g => g.capture_squares_of(steps))
     }
 }

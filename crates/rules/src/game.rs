@@ -4,7 +4,7 @@
 use crate::effects::Effects;
 use crate::error::PlayError;
 use crate::family::{AnyUndo, Position};
-use crate::interface::Rules;
+use crate::interface::{Explain, Rules, SearchHooks};
 pub use crate::outcome::EndReason;
 use crate::outcome::{Outcome, Side, Unit};
 use crate::step::{Step, StepList};

@@ -1,7 +1,16 @@
-//! The one interface every game family implements: `Rules`. A family owns its board
-//! representation, its turn state and its undo; the engine's search, perft and matches are
-//! written once against this trait and compiled once per family (family.rs picks the family
-//! of a variant at run time, in one `match`).
+//! The interface every game family implements, split by concern:
+//!
+//! - `Rules`, the core: state, legal steps, make (with its effects) and unmake, the outcome
+//!   and its reason, the hash, text in and out. Games, records and perft need only this.
+//! - `SearchHooks`: what a search may ask beyond the core (cheaper legality tests, the
+//!   search profile, unit sets for the evaluation), each with a default from the core.
+//! - `Explain`: what an interface shows and says (movable units, why not, the rules text,
+//!   piece diagrams, the command picture), each with a default.
+//! - `Family`: all three, the bound of work that runs on any family (`Visit`).
+//!
+//! What no family answers differently is written once as free functions (common.rs). The
+//! engine's search, perft and matches are written once against these traits and compiled
+//! once per family (family.rs picks the family of a variant at run time, in one `match`).
 //!
 //! The built-in families: `CommandGame` (the unit-moving command models: single, chain,
 //! range, lead; the Chesimals, Chieftain and Fusion games are data), `BodyGame` (Lifeform),
@@ -13,7 +22,7 @@ use std::sync::Arc;
 
 use crate::bitboard::{Bitboard, Square};
 use crate::effects::Effects;
-use crate::error::{Illegal, StepError, TurnError};
+use crate::error::{Illegal, StepError};
 use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::profile::SearchProfile;
 use crate::step::{Step, StepKind, StepList};
@@ -61,6 +70,49 @@ pub trait Rules: Clone + Send + Sync + 'static {
         self.legal_steps(&mut list);
         list.contains(step)
     }
+    /// Play a legal step.
+    fn make(&mut self, step: Step) -> Self::Undo;
+    /// Play a legal step as `make` does and say what it did (`fx` is cleared first).
+    fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> Self::Undo;
+    /// Take back the step `make` just played.
+    fn unmake(&mut self, step: Step, undo: Self::Undo);
+    /// The game's end when the side to move has no legal step: the family's verdict
+    /// (checkmate or stalemate, a corner stalemate, "no legal turn loses" or draws).
+    fn without_steps(&self) -> (Outcome, EndReason);
+    /// The unit on `sq`, if any.
+    fn unit_at(&self, sq: Square) -> Option<Unit>;
+    /// Every unit on the board.
+    fn for_each_unit(&self, f: impl FnMut(Unit));
+    /// Units of `kind` that `side` holds in hand (placement and drop games).
+    fn in_hand(&self, _side: Side, _kind: u8) -> u8 {
+        0
+    }
+    /// The game ends in a draw now, whatever the legal steps (FIDE's fifty-move rule and
+    /// insufficient material); asked at each turn start.
+    fn automatic_draw(&self) -> Option<EndReason> {
+        None
+    }
+
+    /// The position as text (NOTATION.md's form for the built-in families).
+    fn to_text(&self) -> String;
+    /// A step as text (NOTATION.md's form for the built-in families).
+    fn step_text(&self, step: Step) -> String;
+    /// Read a step and check it is legal now. By default: the legal step written `text`.
+    fn parse_step(&self, text: &str) -> Result<Step, StepError> {
+        let text = text.trim();
+        let mut list = StepList::new();
+        self.legal_steps(&mut list);
+        list.iter()
+            .copied()
+            .find(|&s| self.step_text(s) == text)
+            .ok_or_else(|| StepError::no_such_step(text))
+    }
+}
+
+/// What a search may ask of a family beyond the core, each answered by default from the
+/// core: a family overrides what it knows faster or better (its pseudo-legal candidates, a
+/// cheaper test for a legal step, its own unit sets, its search profile).
+pub trait SearchHooks: Rules {
     /// Steps for a search to try: every legal step, and possibly some that `make_if_legal`
     /// refuses. A family whose legality test costs a make per step (Chessma 84) lists its
     /// pseudo-legal steps here, so that a search tests only the steps it reaches.
@@ -77,15 +129,6 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn has_legal_step(&self) -> bool {
         self.count_steps() > 0
     }
-    /// Play a legal step.
-    fn make(&mut self, step: Step) -> Self::Undo;
-    /// Play a legal step as `make` does and say what it did (`fx` is cleared first).
-    fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> Self::Undo;
-    /// Take back the step `make` just played.
-    fn unmake(&mut self, step: Step, undo: Self::Undo);
-    /// The game's end when the side to move has no legal step: the family's verdict
-    /// (checkmate or stalemate, a corner stalemate, "no legal turn loses" or draws).
-    fn without_steps(&self) -> (Outcome, EndReason);
     /// Perft counted by the family's own move type, when it has a faster one than steps.
     fn own_perft(&self, _depth: u32, _made: bool) -> Option<u64> {
         None
@@ -97,10 +140,6 @@ pub trait Rules: Clone + Send + Sync + 'static {
         SearchProfile::from_data(self.variant())
     }
 
-    /// The unit on `sq`, if any.
-    fn unit_at(&self, sq: Square) -> Option<Unit>;
-    /// Every unit on the board.
-    fn for_each_unit(&self, f: impl FnMut(Unit));
     /// Units of `side` that the command rules let move at a turn start (all, where every
     /// unit may move).
     fn commanded(&self, side: Side) -> Bitboard {
@@ -164,41 +203,25 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn frozen(&self, _side: Side) -> Bitboard {
         Bitboard::EMPTY
     }
-    /// Units of `kind` that `side` holds in hand (placement and drop games).
-    fn in_hand(&self, _side: Side, _kind: u8) -> u8 {
-        0
-    }
     /// Is the side to move in check (families with a check rule)?
     fn in_check(&self) -> bool {
         false
     }
 
-    /// Every unit on the board, in the family's order (collected: off the hot paths).
-    fn units(&self) -> impl Iterator<Item = Unit> {
-        let mut all = Vec::new();
-        self.for_each_unit(|u| all.push(u));
-        all.into_iter()
-    }
-    /// How many units of each kind (the variant's order) `side` holds in hand.
-    fn pocket(&self, side: Side) -> Vec<u8> {
-        (0..self.variant().pieces.len() as u8)
-            .map(|k| self.in_hand(side, k))
-            .collect()
-    }
-    /// Lifeform: the enemy unit pinned under the Hand on `sq`.
-    fn pinned_at(&self, _sq: Square) -> Option<Unit> {
-        None
-    }
     /// Squares of the units that moved in the turn in progress (empty in one-move families).
     fn moved_this_turn(&self) -> Bitboard {
         Bitboard::EMPTY
     }
-    /// The game ends in a draw now, whatever the legal steps (FIDE's fifty-move rule and
-    /// insufficient material); asked at each turn start.
-    fn automatic_draw(&self) -> Option<EndReason> {
+}
+
+/// What an interface shows and says of a position (the board's clicks, "why not", the rules
+/// page, piece diagrams, the command picture), each with a default from the core and the
+/// search hooks. The families whose rules the variant data cannot say answer for themselves.
+pub trait Explain: SearchHooks {
+    /// Lifeform: the enemy unit pinned under the Hand on `sq`.
+    fn pinned_at(&self, _sq: Square) -> Option<Unit> {
         None
     }
-
     /// Units of the side to move that may start a step now (drops from a pocket aside).
     fn movable_units(&self) -> Bitboard {
         let mut list = StepList::new();
@@ -285,67 +308,10 @@ pub trait Rules: Clone + Send + Sync + 'static {
             })
             .collect()
     }
-    /// Play a whole turn written as steps (spaces or commas between them), closed with `end`
-    /// where the text does not end it. On error the position is unchanged.
-    fn apply_turn(&mut self, text: &str) -> Result<Vec<Step>, TurnError> {
-        let start_side = self.side_to_move();
-        let mut played: Vec<(Step, Self::Undo)> = Vec::new();
-        let words: Vec<&str> = text
-            .split([' ', ',', '\t', '\n'])
-            .filter(|w| !w.is_empty())
-            .collect();
-        if words.is_empty() {
-            return Err(TurnError::Empty);
-        }
-        let mut outcome = Ok(());
-        for (i, w) in words.iter().enumerate() {
-            if self.side_to_move() != start_side {
-                let word = w.to_string();
-                outcome = Err(TurnError::AlreadyEnded { index: i, word });
-                break;
-            }
-            match self.parse_step(w) {
-                Ok(step) => played.push((step, self.make(step))),
-                Err(error) => {
-                    let word = w.to_string();
-                    outcome = Err(TurnError::Step {
-                        index: i,
-                        word,
-                        error,
-                    });
-                    break;
-                }
-            }
-        }
-        if outcome.is_ok() && self.side_to_move() == start_side && self.outcome().is_none() {
-            match self.parse_step("end") {
-                Ok(end) => played.push((end, self.make(end))),
-                Err(e) => outcome = Err(TurnError::Closing(e)),
-            }
-        }
-        match outcome {
-            Ok(()) => Ok(played.iter().map(|p| p.0).collect()),
-            Err(e) => {
-                for (step, undo) in played.into_iter().rev() {
-                    self.unmake(step, undo);
-                }
-                Err(e)
-            }
-        }
-    }
-
-    /// The position as text (NOTATION.md's form for the built-in families).
-    fn to_text(&self) -> String;
-    /// A step as text (NOTATION.md's form for the built-in families).
-    fn step_text(&self, step: Step) -> String;
-    /// Read a step and check it is legal now. By default: the legal step written `text`.
-    fn parse_step(&self, text: &str) -> Result<Step, StepError> {
-        let text = text.trim();
-        let mut list = StepList::new();
-        self.legal_steps(&mut list);
-        list.iter()
-            .copied()
-            .find(|&s| self.step_text(s) == text)
-            .ok_or_else(|| StepError::no_such_step(text))
-    }
 }
+
+/// A whole game family: the core, the search hooks and the description. Work that runs on
+/// any family (`Visit`, the engine's search, the server's views) is bounded by this.
+pub trait Family: Rules + SearchHooks + Explain {}
+
+impl<T: Rules + SearchHooks + Explain> Family for T {}

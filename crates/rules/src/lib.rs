@@ -7,6 +7,7 @@ pub mod body;
 mod chess;
 mod chessma;
 pub mod command;
+mod common;
 pub mod describe;
 pub mod diagram;
 pub mod effects;
@@ -38,6 +39,7 @@ mod zobrist;
 pub use bitboard::{Bitboard, Square};
 pub use body::{BodyPhase, BodyTurn};
 pub use command::{ChainTurn, CommandTurn, LeadTurn, RangeTurn};
+pub use common::{all_units, apply_turn, pocket};
 pub use effects::{Effect, Effects};
 pub use error::{Illegal, PlayError, StepError, TurnError, Unfinished};
 pub use family::{
@@ -45,7 +47,7 @@ pub use family::{
     Visit,
 };
 pub use game::{EndReason, Game};
-pub use interface::Rules;
+pub use interface::{Explain, Family, Rules, SearchHooks};
 pub use load::{builtin_variants, parse_variants, register, variant_warnings};
 pub use outcome::{Outcome, Side, Unit};
 pub use profile::SearchProfile;

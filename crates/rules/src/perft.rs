@@ -3,7 +3,7 @@
 //! (`count_steps`) unless the made-leaf form is asked for, which every figure states.
 
 use crate::family::{Position, Visit};
-use crate::interface::Rules;
+use crate::interface::Family;
 use crate::step::{Step, StepList};
 
 /// Number of legal step sequences of length `depth` from `pos`, on its family's own type.
@@ -28,7 +28,7 @@ struct Perft {
 }
 impl Visit for Perft {
     type Output = u64;
-    fn visit<R: Rules>(self, mut game: R) -> u64 {
+    fn visit<R: Family>(self, mut game: R) -> u64 {
         if self.made {
             count_made(&mut game, self.depth)
         } else {
@@ -42,20 +42,20 @@ struct Divide {
 }
 impl Visit for Divide {
     type Output = Vec<(Step, u64)>;
-    fn visit<R: Rules>(self, mut game: R) -> Vec<(Step, u64)> {
+    fn visit<R: Family>(self, mut game: R) -> Vec<(Step, u64)> {
         divide_of(&mut game, self.depth)
     }
 }
 
 /// Perft of any family: the family's own count where it has one, else leaves counted.
-pub fn count<R: Rules>(pos: &mut R, depth: u32) -> u64 {
+pub fn count<R: Family>(pos: &mut R, depth: u32) -> u64 {
     match pos.own_perft(depth, false) {
         Some(n) => n,
         None => counted(pos, depth),
     }
 }
 
-fn counted<R: Rules>(pos: &mut R, depth: u32) -> u64 {
+fn counted<R: Family>(pos: &mut R, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_steps(),
@@ -74,14 +74,14 @@ fn counted<R: Rules>(pos: &mut R, depth: u32) -> u64 {
 }
 
 /// Perft of any family with every leaf made and unmade.
-pub fn count_made<R: Rules>(pos: &mut R, depth: u32) -> u64 {
+pub fn count_made<R: Family>(pos: &mut R, depth: u32) -> u64 {
     match pos.own_perft(depth, true) {
         Some(n) => n,
         None => made(pos, depth),
     }
 }
 
-fn made<R: Rules>(pos: &mut R, depth: u32) -> u64 {
+fn made<R: Family>(pos: &mut R, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -106,7 +106,7 @@ fn made<R: Rules>(pos: &mut R, depth: u32) -> u64 {
 }
 
 /// Perft per first step of any family, in generation order.
-pub fn divide_of<R: Rules>(pos: &mut R, depth: u32) -> Vec<(Step, u64)> {
+pub fn divide_of<R: Family>(pos: &mut R, depth: u32) -> Vec<(Step, u64)> {
     if depth == 0 {
         return vec![];
     }

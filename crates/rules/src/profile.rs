@@ -1,4 +1,4 @@
-//! What a search may ask a family about its game (`Rules::search_profile`), so that the
+//! What a search may ask a family about its game (`SearchHooks::search_profile`), so that the
 //! engine tests no command model and guesses no piece by its letter. Plain data.
 
 /// A family's answer for one variant, asked once when an engine is built for it.

@@ -1,6 +1,6 @@
 //! A variant's rules in sentences, for the rules page: the command settings, how the game is
 //! won, lost and drawn, and each piece's moves in words, written from the variant's data.
-//! Each family answers `Rules::rules_text`: the board families and FIDE chess from the data
+//! Each family answers `Explain::rules_text`: the board families and FIDE chess from the data
 //! here, Chessma 84 (whose rules the data cannot describe, RULES-DETAILS.md section 7) with
 //! its own statements (chessma/text.rs). The server only renders these.
 
@@ -24,7 +24,7 @@ pub(crate) fn from_data(v: &Variant, no_legal_turn: bool) -> RulesText {
 }
 
 impl RulesText {
-    /// `from_data` as the interface's default asks it (`Rules::rules_text`).
+    /// `from_data` as the interface's default asks it (`Explain::rules_text`).
     pub(crate) fn from_data(v: &Variant, no_legal_turn: bool) -> RulesText {
         from_data(v, no_legal_turn)
     }

@@ -6,8 +6,8 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use cohort_rules::Rules;
 use cohort_rules::{builtin, perft::perft, EndReason, Game, Outcome, Position, Side, StepList};
+use cohort_rules::{Explain, Rules, SearchHooks};
 
 fn testdata(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -95,8 +95,7 @@ fn the_inventors_worked_examples() {
     for row in &data {
         let (name, start, step, want) = (&row[0], &row[1], &row[2], &row[3]);
         let mut pos = Position::parse(&v, start).unwrap_or_else(|e| panic!("{name}: {e}"));
-        pos.apply_turn(step)
-            .unwrap_or_else(|e| panic!("{name}: {step}: {e}"));
+        cohort_rules::apply_turn(&mut pos, step).unwrap_or_else(|e| panic!("{name}: {step}: {e}"));
         assert_eq!(&pos.to_text(), want, "{name}: {step}");
     }
 }
@@ -120,7 +119,7 @@ fn has(p: &Position, step: &str) -> bool {
 
 fn after(p: &Position, step: &str) -> Position {
     let mut q = p.clone();
-    q.apply_turn(step).unwrap_or_else(|e| panic!("{step}: {e}"));
+    cohort_rules::apply_turn(&mut q, step).unwrap_or_else(|e| panic!("{step}: {e}"));
     q
 }
 
@@ -811,4 +810,50 @@ fn every_capture_off_the_destination_is_announced() {
         "no capture off a destination in {checked} steps"
     );
     assert!(announced < checked, "not every step is announced");
+}
+
+/// Chessma 84 answers `capture_squares_of` from one generation of its moves (no decode per
+/// step): the squares it names are those that each step's own report removes as captures,
+/// along random games, and some steps capture off their destination.
+#[test]
+fn capture_squares_come_from_each_steps_own_report() {
+    let v = cohort_rules::builtin("chessma-84").unwrap();
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let mut list = StepList::new();
+    let mut fx = cohort_rules::Effects::new();
+    let (mut captures, mut off) = (0, 0);
+    for _ in 0..8 {
+        let mut game = Position::parse(&v, &v.setup).unwrap();
+        for _ in 0..80 {
+            game.legal_steps(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            let named = game.capture_squares_of(list.as_slice());
+            assert_eq!(named.len(), list.len());
+            for (&s, squares) in list.iter().zip(&named) {
+                let undo = game.make_reporting(s, &mut fx);
+                let reported: Vec<_> = fx.removed().filter(|r| r.3).map(|r| r.2).collect();
+                game.unmake(s, undo);
+                assert_eq!(
+                    squares,
+                    &reported,
+                    "{} in {}",
+                    game.step_text(s),
+                    game.to_text()
+                );
+                captures += reported.len();
+                off += reported.iter().filter(|&&q| q != s.to).count();
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let s = list.as_slice()[(rng % list.len() as u64) as usize];
+            game.make(s);
+        }
+    }
+    assert!(
+        captures > 0 && off > 0,
+        "{captures} captures, {off} off the destination"
+    );
 }

@@ -1,4 +1,4 @@
-//! Chessma 84's piece diagrams (diagram.rs through `Rules::piece_targets`, chessma/targets.rs):
+//! Chessma 84's piece diagrams (diagram.rs through `Explain::piece_targets`, chessma/targets.rs):
 //! the squares come from the rules' own moves on the two boards (RULES-DETAILS 7.1: a move
 //! lies on one board; twin rows 1/1' and 8/8'; the corners z0 i0 z9 i9), not from the Betza
 //! letters on the 10x12 frame. The expected squares are worked out by hand from 7.1-7.4.

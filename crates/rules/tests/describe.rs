@@ -8,8 +8,8 @@ use crate::common::Rng;
 use cohort_rules::describe::command_presentation;
 use cohort_rules::diagram::piece_diagram;
 use cohort_rules::{
-    builtin, builtin_variants, parse_variants, Bitboard, Position, Rules, StepKind, StepList,
-    Variant,
+    builtin, builtin_variants, parse_variants, Bitboard, Explain, Position, Rules, StepKind,
+    StepList, Variant,
 };
 
 fn custom(text: &str) -> Arc<Variant> {
@@ -29,8 +29,7 @@ fn link_rule(v: &Arc<Variant>) -> String {
 fn leader_text(v: &Arc<Variant>) -> String {
     let start = v.start();
     let kind = v.pieces.iter().position(|p| p.leader).unwrap();
-    let sq = start
-        .units()
+    let sq = cohort_rules::all_units(&start)
         .find(|u| u.kind as usize == kind)
         .map(|u| u.square)
         .unwrap();
@@ -141,7 +140,7 @@ fn diagram_reach(pos: &Position, sq: cohort_rules::Square) -> Bitboard {
 /// Own units of the side to move of the kinds in `mask`.
 fn of_kinds(pos: &Position, mask: u16) -> Bitboard {
     let side = pos.side_to_move();
-    pos.units()
+    cohort_rules::all_units(pos)
         .filter(|u| u.side == side && mask >> u.kind & 1 != 0)
         .map(|u| u.square)
         .collect()
@@ -150,7 +149,7 @@ fn of_kinds(pos: &Position, mask: u16) -> Bitboard {
 fn leaders(pos: &Position) -> Vec<cohort_rules::Unit> {
     let v = pos.variant().clone();
     let side = pos.side_to_move();
-    pos.units()
+    cohort_rules::all_units(pos)
         .filter(|u| u.side == side && v.pieces[u.kind as usize].leader)
         .collect()
 }
@@ -191,8 +190,7 @@ fn chain_matches(v: &Arc<Variant>) {
         let movers = pos.movable_units();
         for l in leaders(&pos) {
             let side = pos.side_to_move();
-            let group: Bitboard = pos
-                .units()
+            let group: Bitboard = cohort_rules::all_units(&pos)
                 .filter(|u| u.side == side && u.group == l.group)
                 .map(|u| u.square)
                 .collect();

@@ -13,12 +13,14 @@ use common::Rng;
 type Board = (Vec<(u8, u8, u8)>, [Vec<u8>; 2]);
 
 fn board(p: &Position) -> Board {
-    let mut units: Vec<_> = p
-        .units()
+    let mut units: Vec<_> = cohort_rules::all_units(p)
         .map(|u| (u.side as u8, u.kind, u.square.index() as u8))
         .collect();
     units.sort_unstable();
-    let pockets = [p.pocket(Side::White), p.pocket(Side::Black)];
+    let pockets = [
+        cohort_rules::pocket(p, Side::White),
+        cohort_rules::pocket(p, Side::Black),
+    ];
     (units, pockets)
 }
 

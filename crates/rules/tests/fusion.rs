@@ -1,7 +1,7 @@
 //! Chesimal Fusion I (RULES.md section 4) and Chesimals 0.75 (section 3), a test per rule.
 
 use crate::common;
-use cohort_rules::Rules;
+use cohort_rules::{Explain, Rules, SearchHooks};
 use cohort_rules::{Outcome, Position, Side, StepList};
 use common::*;
 

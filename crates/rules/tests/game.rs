@@ -162,7 +162,7 @@ fn play_errors_are_typed() {
     let pos = g.position().clone();
     let geo = &v.geometry;
     let mut found = false;
-    for u in pos.units().filter(|u| u.alive && u.side == Side::White) {
+    for u in cohort_rules::all_units(&pos).filter(|u| u.alive && u.side == Side::White) {
         for to in geo.squares.iter() {
             let text = format!("{}-{}", geo.square_name(u.square), geo.square_name(to));
             if let Err(e) = g.play_text(&text) {

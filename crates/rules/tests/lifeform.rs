@@ -101,7 +101,7 @@ fn a_hand_on_an_enemy_piece_captures_or_pins_two_distinct_steps() {
     let s = steps(&p);
     assert!(s.contains(&"d2xd4".to_string()) && s.contains(&"d2~d4".to_string()));
     let mut pinned = p.clone();
-    pinned.apply_turn("d2~d4").unwrap();
+    cohort_rules::apply_turn(&mut pinned, "d2~d4").unwrap();
     assert_eq!(pinned.to_text(), "8/8/5k2/4q3/3B~p4/2P5/1P6/KQ6 b");
     // A pin is not a capture: a Limb may still capture in the same turn.
     let mut q = p.clone();
@@ -122,7 +122,7 @@ fn a_shared_square_cannot_be_entered_and_the_pinned_piece_cannot_move() {
     assert!(steps_from(&p, "d4").is_empty());
     // The pinned Limb still links Black's body: after Black's turn it is not removed.
     let mut q = p.clone();
-    q.apply_turn("f6-f7").unwrap();
+    cohort_rules::apply_turn(&mut q, "f6-f7").unwrap();
     assert!(q.to_text().contains("B~p"), "{}", q.to_text());
 }
 
@@ -194,7 +194,7 @@ fn regulations_remove_until_stable() {
         ("d7", "p"),
     ];
     let mut p = lf(&units, 'b');
-    p.apply_turn("c8xc2").unwrap();
+    cohort_rules::apply_turn(&mut p, "c8xc2").unwrap();
     let text = p.to_text();
     assert_eq!(
         text,
@@ -226,7 +226,7 @@ fn loss_is_judged_at_the_end_of_the_turn_and_followers_may_mend_a_neck() {
         ("e8", "k"),
     ];
     let mut broken = lf(&units, 'w');
-    broken.apply_turn("e1-f2").unwrap();
+    cohort_rules::apply_turn(&mut broken, "e1-f2").unwrap();
     assert_eq!(
         broken.outcome(),
         Some(Outcome::Win(Side::Black)),
@@ -234,7 +234,7 @@ fn loss_is_judged_at_the_end_of_the_turn_and_followers_may_mend_a_neck() {
     );
     assert!(steps(&broken).is_empty(), "no step after the game ended");
     let mut mended = lf(&units, 'w');
-    mended.apply_turn("e1-f2 d2-e1").unwrap();
+    cohort_rules::apply_turn(&mut mended, "e1-f2 d2-e1").unwrap();
     assert_eq!(mended.outcome(), None);
 }
 
@@ -262,7 +262,7 @@ fn losing_both_bodies_in_one_turn_is_a_draw() {
     // The White Head takes the Black Torso f5 but leaves its own Torso d3 without a Neck.
     let units = [("d3", "Q"), ("e4", "K"), ("f5", "q"), ("g6", "k")];
     let mut p = lf(&units, 'w');
-    p.apply_turn("e4xf5").unwrap();
+    cohort_rules::apply_turn(&mut p, "e4xf5").unwrap();
     assert_eq!(p.outcome(), Some(Outcome::Draw));
 }
 
@@ -276,7 +276,7 @@ fn free_setup_white_then_black_then_play() {
     let mut p = cohort_rules::builtin("lifeform-free").unwrap().start();
     assert_eq!(steps(&p).len(), 6 * 24, "six kinds to place on 24 squares");
     assert!(!legal(&p, "end"));
-    p.apply_turn(WHITE_ARRAY).unwrap();
+    cohort_rules::apply_turn(&mut p, WHITE_ARRAY).unwrap();
     assert_eq!(p.side_to_move(), Side::Black);
     assert!(
         p.to_text().ends_with(" b kqbbnnrrpppppppp"),
@@ -287,7 +287,8 @@ fn free_setup_white_then_black_then_play() {
         p.parse_step("k@e4").unwrap_err().illegal,
         Some(Illegal::OutsidePlacementZone { ranks: 3 })
     );
-    p.apply_turn(
+    cohort_rules::apply_turn(
+        &mut p,
         &WHITE_ARRAY
             .to_lowercase()
             .replace('1', "8")
@@ -304,9 +305,7 @@ fn free_setup_white_then_black_then_play() {
 fn a_placement_breaking_a_regulation_is_refused_naming_the_piece() {
     let p = cohort_rules::builtin("lifeform-free").unwrap().start();
     let mut q = p.clone();
-    let err = q
-        .apply_turn(&WHITE_ARRAY.replace("R@a1", "R@a3"))
-        .unwrap_err();
+    let err = cohort_rules::apply_turn(&mut q, &WHITE_ARRAY.replace("R@a1", "R@a3")).unwrap_err();
     let hair = Unfinished::HairUnlinked {
         square: "a3".into(),
     };
@@ -321,12 +320,14 @@ fn a_placement_breaking_a_regulation_is_refused_naming_the_piece() {
          the Hair on a3 is not linked to the Head, Torso, a Hand or a Foot"
     );
     assert_eq!(q.to_text(), p.to_text(), "a refused turn changes nothing");
-    let err = q
-        .apply_turn(&WHITE_ARRAY.replace("K@e1", "K@h3").replace("R@h1", "R@e1"))
-        .unwrap_err();
+    let err = cohort_rules::apply_turn(
+        &mut q,
+        &WHITE_ARRAY.replace("K@e1", "K@h3").replace("R@h1", "R@e1"),
+    )
+    .unwrap_err();
     let no_neck = Illegal::PlacementUnfinished(Unfinished::NoNeck);
     assert_eq!(closing(&err), Some(&no_neck), "{err}");
-    let err = q.apply_turn("K@e1 Q@d1").unwrap_err();
+    let err = cohort_rules::apply_turn(&mut q, "K@e1 Q@d1").unwrap_err();
     let left = Unfinished::PiecesLeft { count: 14 };
     assert_eq!(
         closing(&err),
@@ -337,7 +338,7 @@ fn a_placement_breaking_a_regulation_is_refused_naming_the_piece() {
         err.to_string(),
         "closing the turn: the placement is not finished: 14 piece(s) still to place"
     );
-    let err = q.apply_turn("K@e1 K@e2").unwrap_err();
+    let err = cohort_rules::apply_turn(&mut q, "K@e1 K@e2").unwrap_err();
     let TurnError::Step { index, word, error } = &err else {
         panic!("{err:?}");
     };
@@ -368,7 +369,10 @@ fn the_neck_requirement_of_a_placement_is_a_variant_option() {
     .remove(0);
     let mut p = v.start();
     // Head away from the Torso: refused by default (see above), accepted with the option off.
-    p.apply_turn(&WHITE_ARRAY.replace("K@e1", "K@h3").replace("R@h1", "R@e1"))
-        .unwrap();
+    cohort_rules::apply_turn(
+        &mut p,
+        &WHITE_ARRAY.replace("K@e1", "K@h3").replace("R@h1", "R@e1"),
+    )
+    .unwrap();
     assert_eq!(p.side_to_move(), Side::Black);
 }

@@ -100,7 +100,7 @@ fn mid_turn_hash_depends_on_turn_state_not_on_move_order() {
     let v = cohort_rules::builtin("chieftain").unwrap();
     // Two Men moved in either order reach the same turn state and the same hash.
     let mut a = v.start();
-    a.apply_turn("d4-d5").unwrap(); // White's turn (one move, closed)
+    cohort_rules::apply_turn(&mut a, "d4-d5").unwrap(); // White's turn (one move, closed)
     let mut b = a.clone();
     let c = a.clone();
     for s in ["d9-d8", "m9-m8"] {

@@ -1,12 +1,12 @@
-//! `Rules::refusal` finds why a step is refused from the step itself. Its answer is the one
+//! `Explain::refusal` finds why a step is refused from the step itself. Its answer is the one
 //! reading the step's text back gives (`parse_step(step_text(step))`, as `refusal` itself
 //! once found it): the same reason and sentence, or `NoSuchStep` where the text reads as a
 //! legal step or as no step at all. Checked over random legal and illegal steps of every
 //! kind, in positions along random games of the built-in families (turn starts, mid-turn,
 //! placement, game over), and on a few steps with their answers written out.
 
-use cohort_rules::Rules;
 use cohort_rules::{builtin, Illegal, Position, Square, Step, StepError, StepKind, StepList};
+use cohort_rules::{Explain, Rules};
 use std::collections::BTreeSet;
 
 /// The variants played: every command model, Lifeform with and without its placement,

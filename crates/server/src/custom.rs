@@ -219,7 +219,7 @@ pub fn variant_json(v: &Arc<Variant>) -> Value {
         json!({
             "command": view["command"],
             "start": view,
-            "units": start.units().count(),
+            "units": cohort_rules::all_units(&start).count(),
             "first_steps": start.count_steps(),
             "pieces": pieces,
         }),

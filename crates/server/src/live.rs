@@ -1,7 +1,7 @@
 //! A game being played: the rules' `Game`, its stored row, the turns so far, and the JSON
 //! view the pages and the API show. Rebuilt from storage by replaying the stored steps.
 
-use cohort_rules::Rules;
+use cohort_rules::{Explain, Rules};
 use std::sync::Arc;
 
 use cohort_rules::{

@@ -1,10 +1,10 @@
 //! A variant's rules as the rules page shows them (`GET /api/variants/<id>`, `/rules/<id>`):
 //! the variant's data (summary, pieces with their Betza moves, groups, the setup and whether
-//! it is reconstructed) and the rules crate's statements (`Rules::rules_text` of the game's family: the
+//! it is reconstructed) and the rules crate's statements (`Explain::rules_text` of the game's family: the
 //! command settings, victory, draws, each piece's moves in words, a family's own sections).
 //! Nothing here words a rule.
 
-use cohort_rules::{Rules, Variant};
+use cohort_rules::{Explain, Variant};
 use serde_json::{json, Value};
 
 use crate::view::{board_view, with_variant_head};

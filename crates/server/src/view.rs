@@ -2,7 +2,7 @@
 //! captures, the command drawing; side names and group colours; a result in words. Shared by
 //! live games, record replays, diagrams and the rules page.
 
-use cohort_rules::{EndReason, Outcome, Position, Rules, Side, Square, Unit};
+use cohort_rules::{EndReason, Explain, Outcome, Position, Rules, SearchHooks, Side, Square, Unit};
 use serde_json::{json, Value};
 
 pub fn side_name(side: Side) -> &'static str {
@@ -127,7 +127,7 @@ pub fn board_view(pos: &Position, removed: &[Unit]) -> Value {
     }
     let mut pocket = [vec![], vec![]];
     for side in [Side::White, Side::Black] {
-        for (kind, &n) in pos.pocket(side).iter().enumerate() {
+        for (kind, &n) in cohort_rules::pocket(pos, side).iter().enumerate() {
             for _ in 0..n {
                 pocket[side.index()].push(letter(kind as u8, side));
             }

@@ -6,8 +6,8 @@
 
 use axum::body::Body;
 use axum::http::StatusCode;
-use cohort_rules::Rules;
 use cohort_rules::{builtin_variants, Side};
+use cohort_rules::{Rules, SearchHooks};
 use cohort_server::live::LiveGame;
 use cohort_server::store::{now_ms, GameRow, Store};
 use cohort_server::{App, Config};
@@ -686,7 +686,7 @@ async fn piece_diagrams() {
     for v in builtin_variants().iter().filter(|v| !v.fide) {
         let start = v.start();
         let side = start.side_to_move();
-        for u in start.units().filter(|u| u.side == side) {
+        for u in cohort_rules::all_units(&start).filter(|u| u.side == side) {
             let sq = v.geometry.square_name(u.square);
             let letter = v.pieces[u.kind as usize].letter;
             let d = get(

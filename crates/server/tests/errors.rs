@@ -20,7 +20,7 @@ fn other_chesimal_step(first: &str) -> String {
     let pos: &Position = g.position();
     let geo = &v.geometry;
     let squares: Vec<_> = geo.squares.iter().collect();
-    for u in pos.units().filter(|u| u.alive && u.side == Side::White) {
+    for u in cohort_rules::all_units(pos).filter(|u| u.alive && u.side == Side::White) {
         for &to in &squares {
             let text = format!("{}-{}", geo.square_name(u.square), geo.square_name(to));
             if let Err(e) = pos.parse_step(&text) {

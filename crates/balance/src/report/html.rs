@@ -1,6 +1,5 @@
 //! The HTML report: one self-contained file, its charts drawn here as SVG (no scripts).
 
-use cohort_rules::Rules;
 use std::fmt::Write;
 
 use super::{capitalised, dist, esc, pct, signed, tables};
@@ -273,7 +272,7 @@ pub fn html(f: &StudyFile) -> String {
     // Units at the start (none in a free set-up, where units are placed).
     let units = rules
         .as_ref()
-        .map(|v| v.start().units().count() as u32)
+        .map(|v| cohort_rules::all_units(&v.start()).count() as u32)
         .filter(|&u| u > 0);
     let mut o = String::new();
     let _ = write!(

@@ -6,7 +6,6 @@ mod tables;
 
 pub use html::html;
 
-use cohort_rules::Rules;
 use std::fmt::Write;
 
 use crate::stats::{Dist, Rate};
@@ -49,7 +48,11 @@ pub(crate) fn start_counts(f: &StudyFile) -> Option<Vec<u32>> {
         .filter(|v| crate::fingerprint(v) == f.settings.variant_fingerprint)?;
     let start = v.start();
     let counts: Vec<u32> = (0..v.pieces.len())
-        .map(|k| start.units().filter(|u| u.kind as usize == k).count() as u32)
+        .map(|k| {
+            cohort_rules::all_units(&start)
+                .filter(|u| u.kind as usize == k)
+                .count() as u32
+        })
         .collect();
     (counts.iter().sum::<u32>() > 0).then_some(counts)
 }

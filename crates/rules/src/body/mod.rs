@@ -445,7 +445,7 @@ impl BodyBoard {
         self.occupied[side.index()]
     }
 
-    /// What a search should know of the body (`Rules::search_profile`).
+    /// What a search should know of the body (`SearchHooks::search_profile`).
     pub fn search_profile(&self) -> SearchProfile {
         let mut p = SearchProfile::from_data(&self.variant);
         profile(&self.variant, &mut p);

@@ -8,7 +8,7 @@ use super::tables::TABLES;
 use super::{frame, sq64, ListSink, LETTERS};
 use crate::bitboard::{Bitboard, Square};
 use crate::effects::{Effect, Effects};
-use crate::interface::Rules;
+use crate::interface::{Explain, Rules, SearchHooks};
 use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::profile::SearchProfile;
 use crate::step::{Step, StepKind, StepList};
@@ -71,15 +71,7 @@ impl FideGame {
 }
 
 impl Rules for FideGame {
-    fn search_profile(&self) -> SearchProfile {
-        SearchProfile {
-            one_step_turns: true,
-            pawn: Some(self.kind_of[0] as usize),
-            ..SearchProfile::from_data(self.variant())
-        }
-    }
     type Undo = FideUndo;
-
     fn variant(&self) -> &Arc<Variant> {
         &self.variant
     }
@@ -172,7 +164,6 @@ impl Rules for FideGame {
             (Outcome::Draw, EndReason::Stalemate)
         }
     }
-
     #[inline]
     fn unit_at(&self, sq: Square) -> Option<Unit> {
         if sq.file() >= 8 || sq.rank() >= 8 {
@@ -189,6 +180,50 @@ impl Rules for FideGame {
             if let Some(u) = self.unit_of(sq) {
                 f(u);
             }
+        }
+    }
+    fn to_text(&self) -> String {
+        super::fen(&self.board)
+    }
+    fn parse_step(&self, text: &str) -> Result<Step, crate::error::StepError> {
+        self.parse_text_step(text.trim())
+    }
+    /// FIDE's automatic draws at a move's start: the fifty-move rule and insufficient
+    /// material.
+    fn automatic_draw(&self) -> Option<EndReason> {
+        if self.board.halfmove >= 100 {
+            Some(EndReason::FiftyMoves)
+        } else if self.board.insufficient_material() {
+            Some(EndReason::InsufficientMaterial)
+        } else {
+            None
+        }
+    }
+    fn step_text(&self, step: Step) -> String {
+        let geo = &self.variant.geometry;
+        // As UnitBoard::step_text writes it: `x` when a piece stands on the destination.
+        let capture = self.board.mailbox[sq64(step.to) as usize] != EMPTY;
+        let mut s = format!(
+            "{}{}{}",
+            geo.square_name(step.from),
+            if capture { 'x' } else { '-' },
+            geo.square_name(step.to)
+        );
+        if let StepKind::Promote(kind) = step.kind {
+            let t = self.kind_of.iter().position(|&k| k == kind).unwrap_or(4);
+            s.push('=');
+            s.push(LETTERS[t]);
+        }
+        s
+    }
+}
+
+impl SearchHooks for FideGame {
+    fn search_profile(&self) -> SearchProfile {
+        SearchProfile {
+            one_step_turns: true,
+            pawn: Some(self.kind_of[0] as usize),
+            ..SearchProfile::from_data(self.variant())
         }
     }
     fn commanded(&self, side: Side) -> Bitboard {
@@ -242,13 +277,9 @@ impl Rules for FideGame {
     fn in_check(&self) -> bool {
         self.board.in_check()
     }
+}
 
-    fn to_text(&self) -> String {
-        super::fen(&self.board)
-    }
-    fn parse_step(&self, text: &str) -> Result<Step, crate::error::StepError> {
-        self.parse_text_step(text.trim())
-    }
+impl Explain for FideGame {
     fn refusal(&self, step: Step) -> crate::error::StepError {
         self.refusal_of(step)
     }
@@ -256,33 +287,5 @@ impl Rules for FideGame {
     /// judged by the variant's `no-legal-turn`.
     fn rules_text(&self) -> crate::rules_text::RulesText {
         crate::rules_text::from_data(&self.variant, false)
-    }
-    /// FIDE's automatic draws at a move's start: the fifty-move rule and insufficient
-    /// material.
-    fn automatic_draw(&self) -> Option<EndReason> {
-        if self.board.halfmove >= 100 {
-            Some(EndReason::FiftyMoves)
-        } else if self.board.insufficient_material() {
-            Some(EndReason::InsufficientMaterial)
-        } else {
-            None
-        }
-    }
-    fn step_text(&self, step: Step) -> String {
-        let geo = &self.variant.geometry;
-        // As UnitBoard::step_text writes it: `x` when a piece stands on the destination.
-        let capture = self.board.mailbox[sq64(step.to) as usize] != EMPTY;
-        let mut s = format!(
-            "{}{}{}",
-            geo.square_name(step.from),
-            if capture { 'x' } else { '-' },
-            geo.square_name(step.to)
-        );
-        if let StepKind::Promote(kind) = step.kind {
-            let t = self.kind_of.iter().position(|&k| k == kind).unwrap_or(4);
-            s.push('=');
-            s.push(LETTERS[t]);
-        }
-        s
     }
 }

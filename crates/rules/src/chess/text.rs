@@ -7,7 +7,7 @@ use super::board::{ChessBoard, EMPTY, KING, PAWN, ROOK};
 use super::{sq64, FideGame, LETTERS};
 use crate::bitboard::Square;
 use crate::error::{Illegal, StepError};
-use crate::interface::Rules;
+use crate::interface::{Rules, SearchHooks};
 use crate::outcome::Side;
 use crate::position_error::{PositionError, RankProblem};
 use crate::step::{Step, StepKind, StepList};
@@ -169,7 +169,7 @@ impl FideGame {
         self.check_step(text, Step { from, to, kind })
     }
 
-    /// Why `step`, not legal now, is refused (`Rules::refusal`): the reason and sentence
+    /// Why `step`, not legal now, is refused (`Explain::refusal`): the reason and sentence
     /// that reading its text gives, found from the step itself. Its text reads as a move
     /// from and to its squares, or as a promotion to the piece its letter names (N, B, R or
     /// Q; a kind without a letter is written Q); one naming a cell off the board, or a

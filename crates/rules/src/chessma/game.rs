@@ -10,7 +10,7 @@ use super::tables::NONE;
 use super::{ChessmaState, Tell};
 use crate::bitboard::{Bitboard, Square};
 use crate::effects::Effects;
-use crate::interface::Rules;
+use crate::interface::{Explain, Rules, SearchHooks};
 use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::profile::SearchProfile;
 use crate::step::{Step, StepList};
@@ -140,6 +140,24 @@ impl ChessmaGame {
         self.core().pseudo_of(only, drop, out);
     }
 
+    /// Make the move `mv` and say what it did (`fx` is cleared first).
+    fn make_mv_reporting(&mut self, mv: super::Mv, fx: &mut Effects) -> ChessmaUndo {
+        fx.clear();
+        let st = &mut self.state;
+        let mut removed = Vec::new();
+        let mut tell = Tell {
+            fx: Some(fx),
+            removed: &mut removed,
+            kinds: &st.variant_kind,
+        };
+        let (saved, _) = Game {
+            t: &st.tables,
+            b: &mut st.board,
+        }
+        .make_reporting(mv, &mut tell);
+        ChessmaUndo(saved)
+    }
+
     /// The move a legal step stands for.
     fn decode(&mut self, step: Step) -> super::Mv {
         let mut out = MoveBuf::new();
@@ -160,18 +178,7 @@ fn stands(b: &Board, t: &super::Tables, m: super::Mv, s: usize, n: u32) -> bool 
 }
 
 impl Rules for ChessmaGame {
-    /// One move a turn; Ultima's captures take units off their destination, so the
-    /// evaluation counts material (the Pawn's advance too) and king safety.
-    fn search_profile(&self) -> SearchProfile {
-        SearchProfile {
-            one_step_turns: true,
-            material_only: true,
-            pawn: self.variant.kind_of_letter('P'),
-            ..SearchProfile::from_data(&self.variant)
-        }
-    }
     type Undo = ChessmaUndo;
-
     fn variant(&self) -> &Arc<Variant> {
         &self.variant
     }
@@ -204,6 +211,74 @@ impl Rules for ChessmaGame {
     }
     fn count_steps(&self) -> u64 {
         self.state.with_moves(|mv, _, _, _| mv.len() as u64)
+    }
+    fn make(&mut self, step: Step) -> ChessmaUndo {
+        let mv = self.decode(step);
+        let (saved, _) = self.core().make(mv);
+        ChessmaUndo(saved)
+    }
+    fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> ChessmaUndo {
+        let mv = self.decode(step);
+        self.make_mv_reporting(mv, fx)
+    }
+    fn unmake(&mut self, _step: Step, undo: ChessmaUndo) {
+        self.core().unmake(undo.0);
+    }
+    /// 7.5: checkmate loses; a stalemate loses with the King on a corner, else draws.
+    fn without_steps(&self) -> (Outcome, EndReason) {
+        let b = &self.state.board;
+        let lose = Outcome::Win(self.side_to_move().other());
+        if self.in_check() {
+            (lose, EndReason::Checkmate)
+        } else if b.kings[b.side] != NONE && self.state.tables.corner[b.kings[b.side] as usize] {
+            (lose, EndReason::CornerStalemate)
+        } else {
+            (Outcome::Draw, EndReason::Stalemate)
+        }
+    }
+    #[inline]
+    fn unit_at(&self, sq: Square) -> Option<Unit> {
+        self.unit_of(sq.index() as u8)
+    }
+    fn for_each_unit(&self, mut f: impl FnMut(Unit)) {
+        let b = &self.state.board;
+        for s in (b.occ[0] | b.occ[1]).iter() {
+            if let Some(u) = self.unit_of(s.index() as u8) {
+                f(u);
+            }
+        }
+    }
+    fn in_hand(&self, side: Side, kind: u8) -> u8 {
+        let st = &self.state;
+        if st.board.pocket[side.index()] == [0; 16] {
+            return 0;
+        }
+        (1..16)
+            .filter(|&k| st.variant_kind[k] == kind)
+            .map(|k| st.board.pocket[side.index()][k])
+            .sum()
+    }
+    fn to_text(&self) -> String {
+        self.state.text(&self.variant)
+    }
+    fn step_text(&self, step: Step) -> String {
+        self.state.step_text(&self.variant, step)
+    }
+    fn parse_step(&self, text: &str) -> Result<Step, crate::error::StepError> {
+        self.parse_text_step(text.trim())
+    }
+}
+
+impl SearchHooks for ChessmaGame {
+    /// One move a turn; Ultima's captures take units off their destination, so the
+    /// evaluation counts material (the Pawn's advance too) and king safety.
+    fn search_profile(&self) -> SearchProfile {
+        SearchProfile {
+            one_step_turns: true,
+            material_only: true,
+            pawn: self.variant.kind_of_letter('P'),
+            ..SearchProfile::from_data(&self.variant)
+        }
     }
     /// The pseudo-legal steps: legality costs a make per step here, so the search tests
     /// only the steps it reaches (`make_if_legal`).
@@ -260,43 +335,6 @@ impl Rules for ChessmaGame {
             any_legal(game, &out)
         })
     }
-    fn make(&mut self, step: Step) -> ChessmaUndo {
-        let mv = self.decode(step);
-        let (saved, _) = self.core().make(mv);
-        ChessmaUndo(saved)
-    }
-    fn make_reporting(&mut self, step: Step, fx: &mut Effects) -> ChessmaUndo {
-        fx.clear();
-        let mv = self.decode(step);
-        let st = &mut self.state;
-        let mut removed = Vec::new();
-        let mut tell = Tell {
-            fx: Some(fx),
-            removed: &mut removed,
-            kinds: &st.variant_kind,
-        };
-        let (saved, _) = Game {
-            t: &st.tables,
-            b: &mut st.board,
-        }
-        .make_reporting(mv, &mut tell);
-        ChessmaUndo(saved)
-    }
-    fn unmake(&mut self, _step: Step, undo: ChessmaUndo) {
-        self.core().unmake(undo.0);
-    }
-    /// 7.5: checkmate loses; a stalemate loses with the King on a corner, else draws.
-    fn without_steps(&self) -> (Outcome, EndReason) {
-        let b = &self.state.board;
-        let lose = Outcome::Win(self.side_to_move().other());
-        if self.in_check() {
-            (lose, EndReason::Checkmate)
-        } else if b.kings[b.side] != NONE && self.state.tables.corner[b.kings[b.side] as usize] {
-            (lose, EndReason::CornerStalemate)
-        } else {
-            (Outcome::Draw, EndReason::Stalemate)
-        }
-    }
     fn own_perft(&self, depth: u32, made: bool) -> Option<u64> {
         let mut board = Board::empty();
         board.copy_from(&self.state.board);
@@ -308,7 +346,6 @@ impl Rules for ChessmaGame {
             .perft(depth, made),
         )
     }
-
     /// Every Ultima piece's move (its captures are the arrival's effects), a push, and a
     /// Pawn's diagonal move (en passant).
     fn may_capture_elsewhere(&self, step: Step) -> bool {
@@ -321,18 +358,6 @@ impl Rules for ChessmaGame {
                     && (kind(cell) >= I || (kind(cell) == P && step.from.file() != step.to.file()))
             }
             _ => false,
-        }
-    }
-    #[inline]
-    fn unit_at(&self, sq: Square) -> Option<Unit> {
-        self.unit_of(sq.index() as u8)
-    }
-    fn for_each_unit(&self, mut f: impl FnMut(Unit)) {
-        let b = &self.state.board;
-        for s in (b.occ[0] | b.occ[1]).iter() {
-            if let Some(u) = self.unit_of(s.index() as u8) {
-                f(u);
-            }
         }
     }
     fn commanded(&self, side: Side) -> Bitboard {
@@ -362,29 +387,32 @@ impl Rules for ChessmaGame {
     fn frozen(&self, side: Side) -> Bitboard {
         self.state.board.frozen(&self.state.tables, side.index())
     }
-    fn in_hand(&self, side: Side, kind: u8) -> u8 {
-        let st = &self.state;
-        if st.board.pocket[side.index()] == [0; 16] {
-            return 0;
-        }
-        (1..16)
-            .filter(|&k| st.variant_kind[k] == kind)
-            .map(|k| st.board.pocket[side.index()][k])
-            .sum()
-    }
     fn in_check(&self) -> bool {
         let b = &self.state.board;
         b.in_check(&self.state.tables, b.side)
     }
+}
 
-    fn to_text(&self) -> String {
-        self.state.text(&self.variant)
-    }
-    fn step_text(&self, step: Step) -> String {
-        self.state.step_text(&self.variant, step)
-    }
-    fn parse_step(&self, text: &str) -> Result<Step, crate::error::StepError> {
-        self.parse_text_step(text.trim())
+impl Explain for ChessmaGame {
+    /// The legal moves generated once and each asked step made by its own move: a step is
+    /// not decoded again (a decode generates the moving piece's moves).
+    fn capture_squares_of(&self, steps: &[Step]) -> Vec<Vec<Square>> {
+        let st = &self.state;
+        let moves: Vec<(Step, super::Mv)> =
+            st.with_moves(|mv, _, _, _| mv.iter().map(|&m| (st.step_of(m), m)).collect());
+        let mut scratch = self.clone();
+        let mut fx = Effects::new();
+        steps
+            .iter()
+            .map(|&step| {
+                let Some(&(_, m)) = moves.iter().find(|(s, _)| *s == step) else {
+                    return Vec::new();
+                };
+                let undo = scratch.make_mv_reporting(m, &mut fx);
+                scratch.unmake(step, undo);
+                fx.removed().filter(|r| r.3).map(|r| r.2).collect()
+            })
+            .collect()
     }
     fn refusal(&self, step: Step) -> crate::error::StepError {
         self.refusal_of(step)

@@ -9,7 +9,7 @@ use super::tables::NONE;
 use super::{ChessmaGame, ChessmaState};
 use crate::bitboard::Square;
 use crate::error::{Illegal, StepError};
-use crate::interface::Rules;
+use crate::interface::{Rules, SearchHooks};
 use crate::outcome::Side;
 use crate::position_error::{EnPassantProblem, PocketProblem, PositionError, RowProblem};
 use crate::step::{Step, StepKind, StepList};
@@ -315,7 +315,7 @@ impl ChessmaGame {
         self.check_step(text, wanted)
     }
 
-    /// Why `step`, not legal now, is refused (`Rules::refusal`): the reason and sentence
+    /// Why `step`, not legal now, is refused (`Explain::refusal`): the reason and sentence
     /// that reading its text gives, found from the step itself. Its text reads as a drop of
     /// the piece its letter names, or as a move, promotion (to the piece its letter names)
     /// or push along the sheet its name names; one naming a cell that is no square reads as

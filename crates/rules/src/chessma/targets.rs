@@ -1,4 +1,4 @@
-//! Chessma 84's piece diagrams (`Rules::piece_targets`): a piece's squares from the core's
+//! Chessma 84's piece diagrams (`Explain::piece_targets`): a piece's squares from the core's
 //! own move generation and make, so lines run on both sheets (twin rows 1/1' and 8/8', the
 //! corners) and each piece captures its own way. Nothing here runs in search.
 //!

@@ -244,7 +244,7 @@ impl CommandBoard {
         }
     }
 
-    /// What a search should know of the variant's command model (`Rules::search_profile`).
+    /// What a search should know of the variant's command model (`SearchHooks::search_profile`).
     pub fn search_profile(&self) -> SearchProfile {
         let mut p = SearchProfile::from_data(&self.variant);
         let command = &self.variant.command;
