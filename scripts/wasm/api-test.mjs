@@ -92,6 +92,11 @@ check('a search reports its depths and answers the native turn', () => {
   assert.equal(r.score, 399);
   for (const s of r.turn) g.make(s);
   assert.equal(g.sideToMove(), 'black');
+  // A callback that throws stops the search; the game goes on working.
+  assert.throws(() => g.search({ ms: 20000 }, () => { throw new Error('from the callback'); }), /from the callback/);
+  assert.equal(g.sideToMove(), 'black');
+  const huge = g.search({ ms: 1e300, nodes: 5000 });
+  assert.ok(huge.turn.length > 0);
   const stopped = g.search({ ms: 20000 }, () => true);
   assert.equal(stopped.stopped, true);
   assert.ok(stopped.turn.length > 0 && stopped.ms < 5000, `${stopped.ms} ms`);

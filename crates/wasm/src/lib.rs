@@ -391,8 +391,9 @@ impl Session {
             (None, None) => Some(1000),
             (ms, _) => ms,
         };
+        // At most a day: the turn's shares of it are computed in durations.
         let limits = Limits {
-            time: time.map(Duration::from_millis),
+            time: time.map(|t| Duration::from_millis(t.min(86_400_000))),
             nodes,
             seed: 1,
             threads: 1,

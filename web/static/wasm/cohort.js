@@ -208,15 +208,26 @@ export class CohortGame {
     const shouldStop = limits.shouldStop;
     const c = this.cohort;
     const before = c._onInfo;
+    // A callback that throws stops the search, and its exception is thrown after it (an
+    // exception through the module's frames would lose the game).
+    let thrown = null;
     c._onInfo = (info) => {
-      const stop = onInfo ? onInfo(info) === true : false;
-      return stop || (shouldStop ? shouldStop() === true : false);
+      try {
+        const stop = onInfo ? onInfo(info) === true : false;
+        return stop || (shouldStop ? shouldStop() === true : false);
+      } catch (e) {
+        thrown = thrown ?? { e };
+        return true;
+      }
     };
+    let result;
     try {
-      return JSON.parse(this._call('game_search', ms, nodes));
+      result = JSON.parse(this._call('game_search', ms, nodes));
     } finally {
       c._onInfo = before;
     }
+    if (thrown) throw thrown.e;
+    return result;
   }
   /** Free the game's memory; its handle answers an error after. */
   free() {
