@@ -10,13 +10,15 @@ pub mod search;
 mod split;
 pub mod sprt;
 pub mod tactics;
+pub mod time;
 pub mod tune;
 
 pub use sprt::{los, Hypothesis, Sprt};
 
+use crate::time::Instant;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cohort_rules::{Family, Game, Position, Rules, SearchHooks, Step, StepList, Variant, Visit};
 
@@ -597,7 +599,12 @@ impl EngineAgent {
         s.node_limit = limits.nodes.unwrap_or(u64::MAX);
         // More threads: the root's steps are shared among them (split.rs); helpers stop
         // when the main thread's search ends.
-        let threads = limits.threads.max(1);
+        // wasm32 has no threads: one search thread there, whatever was asked.
+        let threads = if cfg!(target_arch = "wasm32") {
+            1
+        } else {
+            limits.threads.max(1)
+        };
         if threads > 1 {
             s.split = Some(&split);
         }

@@ -1,6 +1,7 @@
 //! Playing agents against each other: one game, and the statistics of a match.
 
-use std::time::{Duration, Instant};
+use crate::time::Instant;
+use std::time::Duration;
 
 use cohort_rules::{Game, Outcome, Position, Rules, Side};
 

@@ -4,7 +4,7 @@
 //! by the opponent's best candidate reply (a two-turn minimax on the evaluation), after an
 //! exact check that no reply of at most two unit moves captures the last royal unit.
 
-use std::time::Instant;
+use crate::time::Instant;
 
 use cohort_rules::{Family, Step, StepList};
 

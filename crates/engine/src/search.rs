@@ -3,8 +3,9 @@
 //! one player's sequence of choices. Iterative deepening in steps, a transposition table
 //! keyed by the position hash (which covers the turn state), captures first.
 
+use crate::time::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use std::sync::atomic::AtomicU64;
 

@@ -17,9 +17,11 @@ use crate::{custom, records, App};
 
 /// The Content-Security-Policy of every answer: scripts, styles, images and connections
 /// (the WebSocket included) from this site only; no inline script or style (the pages have
-/// none), no plugins, and no framing by any site.
+/// none), no plugins, and no framing by any site. `'wasm-unsafe-eval'` lets a page or worker
+/// compile the site's own WebAssembly module (/wasm/cohort.wasm, docs/wasm.md); it allows
+/// no JavaScript eval.
 pub const CSP: &str =
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; \
 connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// The headers every answer carries.

@@ -133,6 +133,7 @@ pub fn router() -> Router {
         .route("/login", get(login_page))
         .route("/player/{name}", get(player_page))
         .route("/static/{file}", get(static_file))
+        .route("/wasm/{file}", get(wasm_file))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
 }
 
@@ -311,6 +312,71 @@ async fn player_page(Path(name): Path<String>) -> Response {
         );
     }
     shell("player", "").into_response()
+}
+
+/// The WebAssembly build (docs/wasm.md): its JavaScript embedded as the static files are,
+/// the module read from disk on each request (scripts/wasm-build writes it; it is not in
+/// the repository): `COHORT_WASM` names the file, else `COHORT_STATIC_DIR`/wasm/cohort.wasm,
+/// else web/static/wasm/cohort.wasm of the source tree this server was built from.
+const WASM_JS: &[(&str, &str)] = &[
+    (
+        "cohort.js",
+        include_str!("../../../web/static/wasm/cohort.js"),
+    ),
+    (
+        "worker.js",
+        include_str!("../../../web/static/wasm/worker.js"),
+    ),
+];
+
+fn wasm_path() -> std::path::PathBuf {
+    if let Ok(file) = std::env::var("COHORT_WASM") {
+        return file.into();
+    }
+    if let Ok(dir) = std::env::var("COHORT_STATIC_DIR") {
+        return std::path::Path::new(&dir).join("wasm/cohort.wasm");
+    }
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/static/wasm/cohort.wasm")
+}
+
+async fn wasm_file(Path(file): Path<String>) -> Response {
+    if file == "cohort.wasm" {
+        let path = wasm_path();
+        return match std::fs::read(&path) {
+            Ok(bytes) => (
+                [
+                    (header::CONTENT_TYPE, "application/wasm"),
+                    (header::CACHE_CONTROL, "no-cache"),
+                ],
+                bytes,
+            )
+                .into_response(),
+            Err(e) => (
+                StatusCode::NOT_FOUND,
+                format!(
+                    "cohort.wasm is not built ({}: {e}); run scripts/wasm-build, or set COHORT_WASM to the file",
+                    path.display()
+                ),
+            )
+                .into_response(),
+        };
+    }
+    let Some(&(name, embedded)) = WASM_JS.iter().find(|f| f.0 == file) else {
+        return (StatusCode::NOT_FOUND, "no such file").into_response();
+    };
+    let text = match std::env::var("COHORT_STATIC_DIR") {
+        Ok(dir) => std::fs::read_to_string(std::path::Path::new(&dir).join("wasm").join(name))
+            .unwrap_or_else(|_| embedded.to_string()),
+        Err(_) => embedded.to_string(),
+    };
+    (
+        [
+            (header::CONTENT_TYPE, "text/javascript"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        text,
+    )
+        .into_response()
 }
 
 async fn static_file(Path(file): Path<String>) -> Response {

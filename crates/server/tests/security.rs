@@ -502,6 +502,7 @@ async fn security_headers_on_every_answer() {
         (format!("/api/games/{id}"), 200),
         ("/api/variants".to_string(), 200),
         ("/static/app.js".to_string(), 200),
+        ("/wasm/cohort.js".to_string(), 200),
         ("/login".to_string(), 200),
         ("/no-such-page".to_string(), 404),
         ("/api/no-such-route".to_string(), 404),
@@ -656,5 +657,35 @@ async fn unknown_pages_answer_a_page_that_says_so() {
     let api = s.get("/api/no-such-route", &[]).await;
     assert_eq!(api.status, 404);
     assert_eq!(api.body["code"], "not_found", "{}", api.raw);
+    s.stop().await;
+}
+
+/// The WebAssembly build's files (docs/wasm.md): the JavaScript embedded, the module read from
+/// the file COHORT_WASM names, served as application/wasm; a clear 404 when it is not built.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_wasm_files_are_served_with_their_types() {
+    let s = Server::start("sec-wasm", Config::default()).await;
+    for file in ["cohort.js", "worker.js"] {
+        let a = s.get(&format!("/wasm/{file}"), &[]).await;
+        assert_eq!(a.status, 200, "{file}");
+        assert_eq!(a.header("content-type"), Some("text/javascript"), "{file}");
+        assert!(a.raw.contains("Cohort"), "{file}");
+    }
+    let csp = s.get("/", &[]).await;
+    let csp = csp.header("content-security-policy").unwrap_or_default();
+    assert!(csp.contains("'wasm-unsafe-eval'"), "{csp}");
+    // Only this test reads COHORT_WASM.
+    let file = std::env::temp_dir().join(format!("cohort-wasm-test-{}.wasm", std::process::id()));
+    std::fs::write(&file, b"\0asm\x01\0\0\0").unwrap();
+    std::env::set_var("COHORT_WASM", &file);
+    let a = s.get("/wasm/cohort.wasm", &[]).await;
+    assert_eq!(a.status, 200);
+    assert_eq!(a.header("content-type"), Some("application/wasm"));
+    std::fs::remove_file(&file).unwrap();
+    let a = s.get("/wasm/cohort.wasm", &[]).await;
+    assert_eq!(a.status, 404);
+    assert!(a.raw.contains("scripts/wasm-build"), "{}", a.raw);
+    std::env::remove_var("COHORT_WASM");
+    assert_eq!(s.get("/wasm/other.js", &[]).await.status, 404);
     s.stop().await;
 }

@@ -1,0 +1,522 @@
+//! Cohort's rules and engine for WebAssembly (docs/wasm.md). The calls are plain Rust here,
+//! each answering text (JSON or a position) or an error message, so that they are tested
+//! natively; exports.rs wraps them as `extern "C"` exports on wasm32, passing strings
+//! through linear memory, and web/static/wasm/cohort.js wraps those for JavaScript.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use cohort_engine::{EngineAgent, Limits, Watch};
+use cohort_rules::{
+    builtin_variants, parse_variants, perft, Effect, EndReason, Game, Outcome, PlayError, Position,
+    Rules, Side, Square, Step, StepKind, StepList, Variant,
+};
+use serde_json::{json, Map, Value};
+
+#[cfg(target_arch = "wasm32")]
+mod exports;
+
+/// Register the families from outside the rules crate (Ataxx, Breakthrough); every call
+/// that loads a variant does it first (later calls change nothing).
+pub fn init() {
+    cohort_families::register();
+}
+
+/// The built-in variants (those of the outside families too): `[{id, name}]`.
+pub fn variants_json() -> String {
+    init();
+    let list: Vec<Value> = builtin_variants()
+        .iter()
+        .map(|v| json!({"id": v.id, "name": v.name}))
+        .collect();
+    Value::Array(list).to_string()
+}
+
+/// A variant by id among the built-ins, else read from `text` as a variant file (its first
+/// variant; it may name built-ins as `base`).
+pub fn load_variant(name_or_text: &str) -> Result<Arc<Variant>, String> {
+    init();
+    let all = builtin_variants();
+    let key = name_or_text.trim();
+    if let Some(v) = all.iter().find(|v| v.id == key) {
+        return Ok(v.clone());
+    }
+    // One word that is no variant id: an unknown name, not a variant file.
+    if !key.contains(char::is_whitespace) {
+        let ids: Vec<&str> = all.iter().map(|v| v.id.as_str()).collect();
+        return Err(format!(
+            "unknown variant '{key}' (known: {}; or pass a variant file's text)",
+            ids.join(", ")
+        ));
+    }
+    let parsed = parse_variants("variant", name_or_text, &all).map_err(|e| e.to_string())?;
+    parsed
+        .into_iter()
+        .next()
+        .ok_or_else(|| "the variant file defines no variant".to_string())
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "white",
+        Side::Black => "black",
+    }
+}
+
+/// A game as the JavaScript API holds it: the rules' `Game` (it keeps the game's counters and
+/// result), the steps made since its start (to take back across turns) and the engine, made
+/// on the first search and kept (its table learns across searches).
+pub struct Session {
+    variant: Arc<Variant>,
+    start: Position,
+    game: Game,
+    steps: Vec<Step>,
+    engine: Option<EngineAgent>,
+}
+
+impl Session {
+    /// A game of a variant (id or variant file text), from its start or `position`.
+    pub fn new(variant: &str, position: Option<&str>) -> Result<Session, String> {
+        let variant = load_variant(variant)?;
+        let start = match position {
+            None => variant.start(),
+            Some(t) => Position::parse(&variant, t).map_err(|e| format!("position: {e}"))?,
+        };
+        Ok(Session {
+            game: Game::new(start.clone()),
+            variant,
+            start,
+            steps: Vec::new(),
+            engine: None,
+        })
+    }
+
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+
+    /// `{variant, name}` of the game's variant.
+    pub fn info_json(&self) -> String {
+        json!({"variant": self.variant.id, "name": self.variant.name}).to_string()
+    }
+
+    pub fn position(&self) -> String {
+        self.game.position().to_text()
+    }
+
+    /// Start again from the position `text`; the game is unchanged when it does not read.
+    pub fn set_position(&mut self, text: &str) -> Result<(), String> {
+        let pos = Position::parse(&self.variant, text).map_err(|e| format!("position: {e}"))?;
+        self.game = Game::new(pos.clone());
+        self.start = pos;
+        self.steps.clear();
+        Ok(())
+    }
+
+    pub fn side_to_move(&self) -> &'static str {
+        side_name(self.game.position().side_to_move())
+    }
+
+    fn square(&self, sq: Square) -> Value {
+        Value::from(self.variant.geometry.square_name(sq))
+    }
+
+    /// The legal steps as data, as the server's game view lists them (docs/server.md
+    /// `steps`): index, text, from, to, kind, promote, drop, lead_mode, sheet, origins,
+    /// removes. Empty when the game is over.
+    pub fn legal_steps_json(&self) -> String {
+        let pos = self.game.position();
+        let mut list = StepList::new();
+        self.game.legal_steps(&mut list);
+        let captures = pos.capture_squares_of(list.as_slice());
+        let names = |b: &[Square]| -> Vec<Value> { b.iter().map(|&q| self.square(q)).collect() };
+        let steps: Vec<Value> = list
+            .iter()
+            .zip(captures)
+            .enumerate()
+            .map(|(index, (s, taken))| {
+                let mut m = step_fields(&self.variant, *s);
+                m.insert("text".into(), pos.step_text(*s).into());
+                m.insert("index".into(), index.into());
+                let origins: Vec<Square> = pos.step_origins(*s).iter().collect();
+                m.insert("origins".into(), names(&origins).into());
+                m.insert("removes".into(), names(&taken).into());
+                Value::Object(m)
+            })
+            .collect();
+        Value::Array(steps).to_string()
+    }
+
+    /// Play one step, given by its index in `legal_steps` or as text; answers what it did
+    /// (the rules' effects), the step's text, the side to move and the result after it.
+    pub fn make(&mut self, step: StepArg) -> Result<String, String> {
+        let step = match step {
+            StepArg::Index(i) => self.game.listed_step(i).map_err(|e| e.to_string())?,
+            StepArg::Text(t) => {
+                if self.game.result().is_some() {
+                    return Err(PlayError::GameOver.to_string());
+                }
+                // `parse_step` reads only a legal step, or says why not (the rules' words).
+                self.game
+                    .position()
+                    .parse_step(t.trim())
+                    .map_err(|e| PlayError::from(e).to_string())?
+            }
+        };
+        let text = self.game.position().step_text(step);
+        self.game.play_legal(step).map_err(|e| e.to_string())?;
+        self.steps.push(step);
+        Ok(json!({
+            "step": text,
+            "effects": self.effects_json(),
+            "sideToMove": self.side_to_move(),
+            "outcome": self.outcome_value(),
+        })
+        .to_string())
+    }
+
+    fn effects_json(&self) -> Vec<Value> {
+        let v = &self.variant;
+        let letter = |kind: u8, side: Side| {
+            let l = v.pieces.get(kind as usize).map_or('?', |p| p.letter);
+            if side == Side::White {
+                l.to_string()
+            } else {
+                l.to_ascii_lowercase().to_string()
+            }
+        };
+        self.game
+            .last_effects()
+            .iter()
+            .map(|e| match *e {
+                Effect::Moved {
+                    side,
+                    kind,
+                    from,
+                    to,
+                } => json!({"type": "moved", "side": side_name(side), "letter": letter(kind, side),
+                    "from": self.square(from), "to": self.square(to)}),
+                Effect::Removed {
+                    side,
+                    kind,
+                    square,
+                    capture,
+                } => json!({"type": "removed", "side": side_name(side), "letter": letter(kind, side),
+                    "square": self.square(square), "capture": capture}),
+                Effect::Placed { side, kind, square } => json!({"type": "added",
+                    "side": side_name(side), "letter": letter(kind, side), "square": self.square(square)}),
+                Effect::KindChanged {
+                    side,
+                    square,
+                    from,
+                    to,
+                } => json!({"type": "kind-changed", "side": side_name(side), "square": self.square(square),
+                    "from": letter(from, side), "to": letter(to, side)}),
+                Effect::Pocketed { side, kind } => json!({"type": "pocketed",
+                    "side": side_name(side), "letter": letter(kind, side)}),
+                Effect::SideChanged { side, kind, square } => json!({"type": "side-changed",
+                    "side": side_name(side), "letter": letter(kind, side), "square": self.square(square)}),
+                Effect::Pinned { side, kind, square } => json!({"type": "pinned",
+                    "side": side_name(side), "letter": letter(kind, side), "square": self.square(square)}),
+            })
+            .collect()
+    }
+
+    /// Take back the last step (across turns, and after the game ended). False when no step
+    /// was made since the start (or the last `set_position`).
+    pub fn unmake(&mut self) -> bool {
+        if self.steps.is_empty() {
+            return false;
+        }
+        self.steps.pop();
+        // The game takes back a step of the turn in progress itself; an earlier one is
+        // replayed from the start (the game's counters and repetitions with it).
+        if !self.game.undo() {
+            let mut game = Game::new(self.start.clone());
+            for &s in &self.steps {
+                // Each was legal when it was made, from the same start.
+                let _ = game.play_legal(s);
+            }
+            self.game = game;
+        }
+        true
+    }
+
+    fn outcome_value(&self) -> Value {
+        match self.game.result() {
+            None => Value::Null,
+            Some((Outcome::Win(side), reason)) => json!({
+                "result": if side == Side::White { "1-0" } else { "0-1" },
+                "winner": side_name(side),
+                "reason": reason.describe(),
+                "text": format!("{} wins ({})", side.name(), reason.describe()),
+            }),
+            Some((Outcome::Draw, reason)) => json!({
+                "result": if reason == EndReason::Aborted { "*" } else { "1/2-1/2" },
+                "winner": null,
+                "reason": reason.describe(),
+                "text": format!("Draw ({})", reason.describe()),
+            }),
+        }
+    }
+
+    /// The result and why the game ended, or `null`.
+    pub fn outcome_json(&self) -> String {
+        self.outcome_value().to_string()
+    }
+
+    /// What a board shows (the names of the server's board view): the units on their
+    /// squares, the units that may start a step, pockets, checked royals, frozen units and
+    /// the command picture.
+    pub fn view_json(&self) -> String {
+        let pos = self.game.position();
+        let v = &self.variant;
+        let geo = &v.geometry;
+        let letter = |kind: u8, side: Side| {
+            let l = v.pieces[kind as usize].letter;
+            if side == Side::White {
+                l.to_string()
+            } else {
+                l.to_ascii_lowercase().to_string()
+            }
+        };
+        let names = |b: cohort_rules::Bitboard| -> Vec<Value> {
+            b.iter().map(|q| self.square(q)).collect()
+        };
+        let moved = pos.moved_this_turn();
+        let mut units = vec![];
+        for sq in geo.squares.iter() {
+            if let Some(u) = pos.unit_at(sq) {
+                let pinned = pos
+                    .pinned_at(sq)
+                    .map(|p| json!({"letter": letter(p.kind, p.side), "side": side_name(p.side)}));
+                units.push(json!({
+                    "square": self.square(sq),
+                    "letter": letter(u.kind, u.side),
+                    "side": side_name(u.side),
+                    "group": u.group,
+                    "moved": moved.has(sq),
+                    "pinned": pinned,
+                }));
+            }
+        }
+        let mut pocket = [vec![], vec![]];
+        for side in [Side::White, Side::Black] {
+            for (kind, &n) in pos.pocket(side).iter().enumerate() {
+                for _ in 0..n {
+                    pocket[side.index()].push(letter(kind as u8, side));
+                }
+            }
+        }
+        let over = self.game.result().is_some();
+        let movable = if over {
+            vec![]
+        } else {
+            names(pos.movable_units())
+        };
+        let check = if !over && pos.in_check() {
+            names(pos.royals(pos.side_to_move()))
+        } else {
+            vec![]
+        };
+        let cv = pos.command_view();
+        let command = json!({
+            "leaders": cv.leaders.iter().map(|l| self.square(l.square)).collect::<Vec<_>>(),
+            "available": cv.leaders.iter().filter(|l| l.available).map(|l| self.square(l.square)).collect::<Vec<_>>(),
+            "zones": cv.leaders.iter().map(|l| names(l.zone)).collect::<Vec<_>>(),
+            "range": cv.range,
+            "links": cv.links.iter().map(|(a, b)| json!([self.square(*a), self.square(*b)])).collect::<Vec<_>>(),
+            "moves": cv.moves,
+            "moves_cap": cv.moves_cap,
+            "leading": cv.leading.as_ref().map(|l| json!({"square": self.square(l.square), "mode": l.mode,
+                "budget": l.budget, "used": l.used, "others_left": l.others_left})),
+        });
+        json!({
+            "variant": v.id,
+            "name": v.name,
+            "files": geo.files,
+            "ranks": geo.ranks,
+            "position": pos.to_text(),
+            "to_move": side_name(pos.side_to_move()),
+            "at_turn_start": pos.at_turn_start(),
+            "units": units,
+            "movable": movable,
+            "pocket": {"white": pocket[0], "black": pocket[1]},
+            "check": check,
+            "frozen": names(pos.frozen(Side::White) | pos.frozen(Side::Black)),
+            "command": v.command_name(),
+            "command_info": command,
+            "outcome": self.outcome_value(),
+        })
+        .to_string()
+    }
+
+    /// Step perft from the game's position (NOTATION.md; the rules' `perft::perft`, as
+    /// `cohort perft` counts).
+    pub fn perft(&self, depth: u32) -> u64 {
+        perft::perft(&mut self.game.position().clone(), depth)
+    }
+
+    /// The engine's turn from the game's position within `ms` milliseconds and/or `nodes`
+    /// nodes (one search thread). `info` hears each finished depth of each step's search as
+    /// JSON `{depth, score, nodes, line, made}`; it answers true to stop the search (the
+    /// turn is then finished with the best steps found so far). The answer: `{turn, score,
+    /// pv, depth, nodes, nodes_per_second, ms}`; the game is not changed.
+    pub fn search(
+        &mut self,
+        ms: Option<u64>,
+        nodes: Option<u64>,
+        info: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<String, String> {
+        if let Some((o, r)) = self.game.result() {
+            return Err(format!(
+                "the game is already over ({}, {})",
+                match o {
+                    Outcome::Win(s) => format!("{} wins", s.name()),
+                    Outcome::Draw => "draw".into(),
+                },
+                r.describe()
+            ));
+        }
+        if ms == Some(0) || nodes == Some(0) {
+            return Err("search: ms and nodes must be at least 1".into());
+        }
+        let variant = self.variant.clone();
+        let engine = self
+            .engine
+            .get_or_insert_with(|| EngineAgent::new(&variant));
+        // Neither limit: a second.
+        let time = match (ms, nodes) {
+            (None, None) => Some(1000),
+            (ms, _) => ms,
+        };
+        // At most a day: the turn's shares of it are computed in durations.
+        let limits = Limits {
+            time: time.map(|t| Duration::from_millis(t.min(86_400_000))),
+            nodes,
+            seed: 1,
+            threads: 1,
+            clock: None,
+        };
+        let root = self.game.position().clone();
+        let stop = AtomicBool::new(false);
+        let mut report = |made: &[Step], out: &cohort_engine::search::Outcome_, n: u64| {
+            let mut p = root.clone();
+            for &s in made {
+                p.make(s);
+            }
+            let msg = json!({
+                "depth": out.depth,
+                "score": out.score,
+                "nodes": n,
+                "line": line_texts(&p, &out.pv),
+                "made": line_texts(&root, made),
+            });
+            if info(&msg.to_string()) {
+                stop.store(true, Ordering::SeqCst);
+            }
+        };
+        let choice = engine.choose_turn_watched(
+            &self.game,
+            &limits,
+            Watch {
+                stop: Some(&stop),
+                max_depth: 64,
+                report: &mut report,
+            },
+        );
+        let st = &choice.stats;
+        Ok(json!({
+            "turn": line_texts(&root, &choice.steps),
+            "score": choice.score,
+            "pv": line_texts(&root, &choice.pv),
+            "depth": st.depth,
+            "nodes": st.nodes,
+            "nodes_per_second": st.nodes_per_second().round(),
+            "ms": st.elapsed.as_secs_f64() * 1000.0,
+            "stopped": stop.load(Ordering::SeqCst),
+        })
+        .to_string())
+    }
+}
+
+/// A step to make: its index in the legal list or its text.
+pub enum StepArg<'a> {
+    Index(usize),
+    Text(&'a str),
+}
+
+/// The texts of a line of steps from `pos`, each written on the position before it.
+fn line_texts(pos: &Position, steps: &[Step]) -> Vec<String> {
+    let mut p = pos.clone();
+    steps
+        .iter()
+        .map(|&s| {
+            let t = p.step_text(s);
+            p.make(s);
+            t
+        })
+        .collect()
+}
+
+/// A step as data, with the names the server's view uses (crates/server/src/view.rs,
+/// `step_fields`): from, to, kind and the kind's argument.
+fn step_fields(v: &Variant, s: Step) -> Map<String, Value> {
+    let geo = &v.geometry;
+    let name = |q: Square| Value::from(geo.square_name(q));
+    let letter = |k: u8| Value::from(v.pieces[k as usize].letter.to_string());
+    let (kind, from, to) = match s.kind {
+        StepKind::End => ("end", Value::Null, Value::Null),
+        StepKind::Pass => ("pass", Value::Null, Value::Null),
+        StepKind::Drop(_) => ("drop", Value::Null, name(s.to)),
+        StepKind::Move => ("move", name(s.from), name(s.to)),
+        StepKind::Pin => ("pin", name(s.from), name(s.to)),
+        StepKind::Promote(_) => ("promote", name(s.from), name(s.to)),
+        StepKind::Lead(_) => ("lead", name(s.from), name(s.to)),
+        StepKind::Push(_) => ("push", name(s.from), name(s.to)),
+    };
+    let mut m = Map::new();
+    m.insert("from".into(), from);
+    m.insert("to".into(), to);
+    m.insert("kind".into(), kind.into());
+    m.insert(
+        "promote".into(),
+        match s.kind {
+            StepKind::Promote(k) => letter(k),
+            _ => Value::Null,
+        },
+    );
+    m.insert(
+        "drop".into(),
+        match s.kind {
+            StepKind::Drop(k) => letter(k),
+            _ => Value::Null,
+        },
+    );
+    m.insert(
+        "lead_mode".into(),
+        match s.kind {
+            StepKind::Lead(mode) => v
+                .lead_modes
+                .get(mode as usize)
+                .filter(|m| !m.name.is_empty())
+                .map_or(Value::Null, |m| Value::from(m.name.clone())),
+            _ => Value::Null,
+        },
+    );
+    m.insert(
+        "sheet".into(),
+        match s.kind {
+            StepKind::Push(sheet) => geo
+                .sheets
+                .get(sheet as usize)
+                .map_or(Value::Null, |sh| Value::from(sh.name.clone())),
+            _ => Value::Null,
+        },
+    );
+    m
+}
+
+#[cfg(test)]
+mod tests;

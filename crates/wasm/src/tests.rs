@@ -1,0 +1,100 @@
+//! The calls the JavaScript API makes, natively (the same code runs on wasm32).
+
+use super::*;
+
+#[test]
+fn the_outside_families_load() {
+    for id in ["ataxx", "breakthrough"] {
+        let s = Session::new(id, None).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert!(s.perft(1) > 0, "{id}");
+    }
+    assert!(variants_json().contains("\"ataxx\""));
+}
+
+#[test]
+fn bad_input_is_an_error_with_the_rules_message() {
+    let e = Session::new("no-such-variant", None)
+        .err()
+        .expect("an error");
+    assert!(e.contains("unknown variant 'no-such-variant'"), "{e}");
+    let e = Session::new("chess", Some("not a position"))
+        .err()
+        .expect("an error");
+    assert!(e.starts_with("position:"), "{e}");
+    let e = Session::new("[bad]\nboard = 0x0\n", None)
+        .err()
+        .expect("an error");
+    assert!(!e.is_empty());
+    let mut s = Session::new("chess", None).unwrap();
+    let e = s.make(StepArg::Text("e2-e5")).err().expect("illegal");
+    assert!(e.contains("e2"), "{e}");
+    assert!(s.make(StepArg::Index(10_000)).is_err());
+    assert!(s.set_position("junk").is_err());
+    assert_eq!(
+        s.position(),
+        Session::new("chess", None).unwrap().position()
+    );
+}
+
+#[test]
+fn steps_make_and_unmake_across_turns() {
+    let mut s = Session::new("chess", None).unwrap();
+    let start = s.position();
+    let steps: Value = serde_json::from_str(&s.legal_steps_json()).unwrap();
+    assert_eq!(steps.as_array().unwrap().len(), 20);
+    let first = &steps[0];
+    for field in ["index", "text", "from", "to", "kind"] {
+        assert!(first.get(field).is_some(), "{field} in {first}");
+    }
+    let fx: Value = serde_json::from_str(&s.make(StepArg::Text("e2-e4")).unwrap()).unwrap();
+    assert_eq!(fx["effects"][0]["type"], "moved");
+    assert_eq!(fx["sideToMove"], "black");
+    s.make(StepArg::Text("d7-d5")).unwrap();
+    let fx: Value = serde_json::from_str(
+        &s.make(StepArg::Text("e4xd5"))
+            .unwrap_or_else(|_| s.make(StepArg::Text("e4-d5")).unwrap()),
+    )
+    .unwrap();
+    assert!(
+        fx["effects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["type"] == "removed"),
+        "{fx}"
+    );
+    assert!(s.unmake() && s.unmake() && s.unmake());
+    assert!(!s.unmake());
+    assert_eq!(s.position(), start);
+    assert_eq!(s.outcome_json(), "null");
+    let view: Value = serde_json::from_str(&s.view_json()).unwrap();
+    assert_eq!(view["units"].as_array().unwrap().len(), 32);
+    assert_eq!(view["movable"].as_array().unwrap().len(), 10);
+}
+
+#[test]
+fn a_search_reports_its_depths_and_answers_a_legal_turn() {
+    let mut s = Session::new("chieftain", None).unwrap();
+    let mut depths = 0;
+    let out = s
+        .search(None, Some(20_000), &mut |msg| {
+            let v: Value = serde_json::from_str(msg).unwrap();
+            assert!(v["depth"].as_u64().unwrap() >= 1);
+            depths += 1;
+            false
+        })
+        .unwrap();
+    assert!(depths > 0);
+    let out: Value = serde_json::from_str(&out).unwrap();
+    let turn = out["turn"].as_array().unwrap();
+    assert!(!turn.is_empty());
+    for step in turn {
+        s.make(StepArg::Text(step.as_str().unwrap())).unwrap();
+    }
+    assert_eq!(s.side_to_move(), "black");
+    // Told to stop at its first report, it still answers a whole turn.
+    let out = s.search(Some(10_000), None, &mut |_| true).unwrap();
+    let out: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(out["stopped"], true);
+    assert!(!out["turn"].as_array().unwrap().is_empty());
+}

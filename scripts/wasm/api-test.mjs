@@ -1,0 +1,134 @@
+// The JavaScript API of the WebAssembly build (web/static/wasm/cohort.js) and its worker
+// (worker.js, under node's worker_threads), against the same rules as the native build.
+// Usage: node scripts/wasm/api-test.mjs (after scripts/wasm-build). Exit status 1 on a failure.
+import assert from 'node:assert/strict';
+import { Worker } from 'node:worker_threads';
+import { loadCohort } from './args.mjs';
+import { CohortError } from '../../web/static/wasm/cohort.js';
+
+const cohort = await loadCohort();
+let checks = 0;
+function check(name, f) {
+  f();
+  checks++;
+  console.log(`ok ${name}`);
+}
+
+check('the outside families load', () => {
+  const ids = cohort.variants().map((v) => v.id);
+  for (const id of ['chess', 'chieftain', 'ataxx', 'breakthrough']) assert.ok(ids.includes(id), id);
+  assert.equal(cohort.newGame('ataxx').perft(2), 256);
+  assert.ok(cohort.newGame('breakthrough').perft(1) > 0);
+});
+
+check('bad input throws the rules message, never a trap', () => {
+  assert.throws(() => cohort.newGame('no-such'), (e) => e instanceof CohortError && /unknown variant 'no-such'/.test(e.message));
+  assert.throws(() => cohort.newGame('chess', 'not a position'), /^CohortError: position:/);
+  assert.throws(() => cohort.newGame('[v]\nname = x\nboard = 0x0\n'), CohortError);
+  const g = cohort.newGame('chess');
+  assert.throws(() => g.make('e2-e5'), /e2-e5 is illegal/);
+  assert.throws(() => g.make(9999), /no legal step 9999/);
+  assert.throws(() => g.make(-1), CohortError);
+  assert.throws(() => g.setPosition('junk'), /^CohortError: position:/);
+  assert.throws(() => g.perft(-1), CohortError);
+  g.free();
+  assert.throws(() => g.position(), /no game/);
+  // Still usable after every error.
+  assert.equal(cohort.newGame('chess').perft(3), 8902);
+});
+
+check('a variant file text makes a game', () => {
+  const text = '[tiny]\nname = Tiny chess\nbase = chess\n';
+  const g = cohort.newGame(text);
+  assert.equal(g.variant, 'tiny');
+  assert.equal(g.perft(1), 20);
+});
+
+check('steps, effects, unmake across turns, view, outcome', () => {
+  const g = cohort.newGame('chess');
+  const start = g.position();
+  const steps = g.legalSteps();
+  assert.equal(steps.length, 20);
+  for (const f of ['index', 'text', 'from', 'to', 'kind']) assert.ok(f in steps[0], f);
+  const e4 = steps.find((s) => s.text === 'e2-e4');
+  const fx = g.make(e4.index);
+  assert.deepEqual(fx.effects, [{ type: 'moved', side: 'white', letter: 'P', from: 'e2', to: 'e4' }]);
+  assert.equal(g.sideToMove(), 'black');
+  g.make('d7-d5');
+  const take = g.legalSteps().find((s) => s.from === 'e4' && s.to === 'd5');
+  const fx2 = g.make(take.text);
+  assert.ok(fx2.effects.some((e) => e.type === 'removed' && e.square === 'd5' && e.capture));
+  const v = g.view();
+  assert.equal(v.units.length, 31);
+  assert.ok(v.movable.length > 0);
+  assert.equal(g.unmake(), true);
+  assert.equal(g.unmake(), true);
+  assert.equal(g.unmake(), true);
+  assert.equal(g.unmake(), false);
+  assert.equal(g.position(), start);
+  assert.equal(g.outcome(), null);
+  // Fool's mate: the result and its reason.
+  for (const s of ['f2-f3', 'e7-e5', 'g2-g4', 'd8-h4']) g.make(s);
+  const o = g.outcome();
+  assert.equal(o.winner, 'black');
+  assert.ok(o.reason.length > 0);
+  assert.deepEqual(g.legalSteps(), []);
+  assert.throws(() => g.make('a2-a3'), CohortError);
+  assert.throws(() => g.search({ nodes: 1000 }), /already over/);
+  assert.equal(g.unmake(), true);
+  assert.equal(g.outcome(), null);
+});
+
+check('a search reports its depths and answers the native turn', () => {
+  const g = cohort.newGame('chieftain');
+  const infos = [];
+  const r = g.search({ nodes: 200000 }, (i) => {
+    infos.push(i);
+  });
+  assert.ok(infos.length > 0 && infos[0].depth === 1);
+  for (const i of infos) for (const f of ['depth', 'score', 'nodes', 'line']) assert.ok(f in i, f);
+  // cohort analyze --variant chieftain --nodes 200000 answers the same (one thread).
+  assert.deepEqual(r.turn, ['k1-l2', 'a4-a5', 'c1-d2', 'm1-j4', 'end']);
+  assert.equal(r.score, 399);
+  for (const s of r.turn) g.make(s);
+  assert.equal(g.sideToMove(), 'black');
+  // A callback that throws stops the search; the game goes on working.
+  assert.throws(() => g.search({ ms: 20000 }, () => { throw new Error('from the callback'); }), /from the callback/);
+  assert.equal(g.sideToMove(), 'black');
+  const huge = g.search({ ms: 1e300, nodes: 5000 });
+  assert.ok(huge.turn.length > 0);
+  const stopped = g.search({ ms: 20000 }, () => true);
+  assert.equal(stopped.stopped, true);
+  assert.ok(stopped.turn.length > 0 && stopped.ms < 5000, `${stopped.ms} ms`);
+});
+
+// The worker: info messages, then the answer; a SharedArrayBuffer stops it.
+const worker = new Worker(new URL('../../web/static/wasm/worker.js', import.meta.url), { type: 'module' });
+const messages = [];
+const done = new Promise((resolve, reject) => {
+  worker.on('message', (m) => {
+    messages.push(m);
+    if (m.type === 'done' && m.id === 2) resolve();
+    if (m.type === 'error' && m.id !== 3) reject(new Error(m.message));
+  });
+  worker.on('error', reject);
+});
+const stop = new SharedArrayBuffer(4);
+worker.postMessage({ type: 'search', id: 1, variant: 'chess', nodes: 50000 });
+worker.postMessage({ type: 'search', id: 3, variant: 'nope' });
+worker.postMessage({ type: 'search', id: 2, variant: 'chieftain', ms: 30000, stop });
+setTimeout(() => Atomics.store(new Int32Array(stop), 0, 1), 1500);
+await done;
+await worker.terminate();
+check('the worker searches and stops', () => {
+  assert.ok(messages.some((m) => m.type === 'ready'));
+  const first = messages.find((m) => m.type === 'done' && m.id === 1);
+  assert.ok(first && first.turn.length === 1);
+  assert.ok(messages.filter((m) => m.type === 'info' && m.id === 1).length > 0);
+  const bad = messages.find((m) => m.type === 'error' && m.id === 3);
+  assert.ok(bad && /unknown variant/.test(bad.message));
+  const second = messages.find((m) => m.type === 'done' && m.id === 2);
+  assert.equal(second.stopped, true);
+  assert.ok(second.ms < 20000, `${second.ms} ms`);
+});
+console.log(`wasm api: ${checks} checks passed`);
