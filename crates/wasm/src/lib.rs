@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use cohort_engine::{EngineAgent, Limits, Watch};
 use cohort_rules::{
-    builtin_variants, parse_variants, perft, Effect, EndReason, Game, Outcome, PlayError, Position,
-    Rules, Side, Square, Step, StepKind, StepList, Variant,
+    builtin_variants, parse_variants, perft, Effect, EndReason, Explain, Game, Outcome, PlayError,
+    Position, Rules, SearchHooks, Side, Square, Step, StepKind, StepList, Variant,
 };
 use serde_json::{json, Map, Value};
 
@@ -303,7 +303,7 @@ impl Session {
         }
         let mut pocket = [vec![], vec![]];
         for side in [Side::White, Side::Black] {
-            for (kind, &n) in pos.pocket(side).iter().enumerate() {
+            for (kind, &n) in cohort_rules::pocket(pos, side).iter().enumerate() {
                 for _ in 0..n {
                     pocket[side.index()].push(letter(kind as u8, side));
                 }
