@@ -128,8 +128,10 @@ scenarios.push(['rated 1+1 game in the lobby, a flag falls, both see the rating 
   await sleep(1000);
   check(await clockMs(bob, 'white') === ws, 'White\'s clock stands while Black thinks');
   check(await clockMs(bob, 'black') < 60000, 'Black\'s clock runs');
-  // A turn each more: a game changes ratings only once both sides have played a turn
+  // Two turns each more: a game changes ratings only once both sides have played two turns
   // (docs/server.md, "Ratings"). Then it is Black's turn again.
+  await playTurn(bob, id);
+  await playTurn(alice, id);
   await playTurn(bob, id);
   await playTurn(alice, id);
   await bob.waitForFunction(() => document.querySelector('[data-testid=clock-black]').dataset.running === 'true');

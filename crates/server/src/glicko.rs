@@ -108,6 +108,13 @@ pub fn update(player: Rating, games: &[(Rating, f64)], tau: f64) -> Rating {
     }
 }
 
+/// At most this many rated games between the same two accounts change ratings in
+/// `PAIR_WINDOW_MS` (in either colours); later ones are stored unrated and say why, so that
+/// a rated rematch loop farms nothing (docs/server.md, "Ratings").
+pub const MAX_RATED_PAIR_GAMES: i64 = 3;
+/// The window of `MAX_RATED_PAIR_GAMES`: a day.
+pub const PAIR_WINDOW_MS: i64 = 24 * 3600 * 1000;
+
 /// Both players' ratings after one game between them; `white_score` is 1, 0.5 or 0.
 pub fn rate_game(white: Rating, black: Rating, white_score: f64) -> (Rating, Rating) {
     (

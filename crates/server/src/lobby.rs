@@ -24,7 +24,7 @@ use serde_json::{json, Value};
 use crate::accounts::{address, current_user, Conn};
 use crate::api::create::{launch, ClockSpec};
 use crate::challenges::{Challenge, Refused};
-use crate::clock::Clock;
+use crate::clock::{Clock, TimeControl};
 use crate::error::{body, Answer, ApiError, ApiPath, ApiQuery, Code, MAX_BODY};
 use crate::store::{now_ms, GameRow};
 use crate::token;
@@ -176,6 +176,13 @@ async fn create(
         return Err(ApiError::new(
             Code::LoginRequired,
             "rated: only games between two accounts are rated; log in first",
+        ));
+    }
+    // A rated game needs a clock: without one a game can be held open for ever, and a
+    // rating farmed at no cost in time (docs/server.md, "Ratings").
+    if rated && control == TimeControl::None {
+        return Err(ApiError::invalid(
+            "rated: a rated game needs a clock (minutes and increment, or days per turn)",
         ));
     }
     let owner = match &by {

@@ -801,6 +801,9 @@ impl Store {
     /// Rate a finished game between two accounts, once: both ratings (Glicko-2, one game as
     /// a rating period) and the game's `rating_change` in one transaction. Returns the
     /// change as stored (JSON text), or the one stored before if the game was rated already.
+    /// `pair_limit` (most games, window in ms): when the two accounts already had that many
+    /// games rated (in either colours) in the window before now, the game is stored unrated
+    /// instead, with the reason, and no rating changes.
     pub async fn rate_game(
         &self,
         game_id: &str,
@@ -808,6 +811,7 @@ impl Store {
         white: &str,
         black: &str,
         white_score: f64,
+        pair_limit: (i64, i64),
     ) -> Result<String, StoreError> {
         let mut tx = self.pool.begin().await?;
         // PostgreSQL: the game's row stays locked until the rating commits, so that instances
@@ -826,6 +830,38 @@ impl Store {
         .try_get(0)?;
         if let Some(done) = done {
             return Ok(done);
+        }
+        // Rated games of this pair in the window (PostgreSQL: counted under the game's lock;
+        // two of the pair's games rated at once by two instances may both count, once each).
+        let (most, window_ms) = pair_limit;
+        let rated_before: i64 = sqlx::query(
+            "SELECT COUNT(*) FROM games
+             WHERE rated = 1 AND id <> $1 AND updated_ms >= $2
+               AND rating_change IS NOT NULL AND rating_change NOT LIKE '{\"unrated\"%'
+               AND ((white_user = $3 AND black_user = $4) OR (white_user = $4 AND black_user = $3))",
+        )
+        .bind(game_id)
+        .bind(now_ms() - window_ms)
+        .bind(white)
+        .bind(black)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get(0)?;
+        if rated_before >= most {
+            let hours = window_ms / 3_600_000;
+            let why = format!(
+                "the same two accounts already played {rated_before} rated games in {hours} hours \
+                 (at most {most} change ratings)"
+            );
+            let change = serde_json::json!({ "unrated": why }).to_string();
+            sqlx::query("UPDATE games SET rating_change = $1, version = version + 1 WHERE id = $2")
+                .bind(&change)
+                .bind(game_id)
+                .execute(&mut *tx)
+                .await?;
+            self.announce(&mut tx, game_id).await?;
+            tx.commit().await?;
+            return Ok(change);
         }
         let mut before = [(Rating::default(), 0i64); 2];
         for (i, user) in [white, black].iter().enumerate() {

@@ -418,7 +418,9 @@ async fn another_site_cannot_act_for_a_logged_in_player() {
             &app,
             "/api/challenges",
             headers,
-            Some(json!({"variant": "chess", "rated": true})),
+            Some(
+                json!({"variant": "chess", "clock": {"minutes": 5, "increment": 3}, "rated": true}),
+            ),
         )
         .await;
         assert_json_error(
@@ -493,7 +495,7 @@ async fn another_site_cannot_act_for_a_logged_in_player() {
         &app,
         "/api/challenges",
         &ours,
-        Some(json!({"variant": "chess", "rated": true})),
+        Some(json!({"variant": "chess", "clock": {"minutes": 5, "increment": 3}, "rated": true})),
     )
     .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.raw);
@@ -675,7 +677,7 @@ async fn every_error_of_accounts_and_lobby_is_json() {
         &app,
         "/api/challenges",
         &[("cookie", &alice)],
-        Some(json!({"variant": "chess", "rated": true})),
+        Some(json!({"variant": "chess", "clock": {"minutes": 5, "increment": 3}, "rated": true})),
     )
     .await;
     let cid = c.body["id"].as_str().unwrap().to_string();

@@ -271,8 +271,8 @@ async fn a_flag_fall_in_a_rated_game_changes_both_ratings() {
         .await;
         assert_eq!(s, StatusCode::OK, "{v}");
     }
-    // White's clock has 700 ms (no increment); a turn each is played (a game with fewer
-    // than two turns is not rated: tests/security.rs), then White's flag falls.
+    // White's clock has 700 ms (no increment); two turns each are played (a game with
+    // fewer is not rated: tests/security.rs), then White's flag falls.
     let mut row = row_with_clock(
         "ratedflag",
         TimeControl::Live {
@@ -288,7 +288,12 @@ async fn a_flag_fall_in_a_rated_game_changes_both_ratings() {
     app.store.close().await;
     drop(app);
     let app = App::open(&url).await.unwrap();
-    for (token, step) in [("a".repeat(32), "e2-e4"), ("b".repeat(32), "e7-e5")] {
+    for (token, step) in [
+        ("a".repeat(32), "e2-e4"),
+        ("b".repeat(32), "e7-e5"),
+        ("a".repeat(32), "g1-f3"),
+        ("b".repeat(32), "b8-c6"),
+    ] {
         let (s, v) = post(
             &app,
             "/api/games/ratedflag/step",

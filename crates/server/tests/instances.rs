@@ -203,12 +203,17 @@ async fn a_flag_falls_once_with_three_instances_holding_the_game() {
             .nth(1)
             .unwrap()
             .to_string();
-        // Two turns, so that the game is rated; then White's clock runs out.
+        // Two turns each, so that the game is rated; then White's clock runs out.
         let step = format!("/api/games/{game}/step");
-        let (s, v) = post(&a, &step, json!({"token": white, "step": "e2-e4"})).await;
-        assert_eq!(s, StatusCode::OK, "{v}");
-        let (s, v) = post(&c, &step, json!({"token": black, "step": "e7-e5"})).await;
-        assert_eq!(s, StatusCode::OK, "{v}");
+        for (app, token, text) in [
+            (&a, &white, "e2-e4"),
+            (&c, &black, "e7-e5"),
+            (&a, &white, "g1-f3"),
+            (&c, &black, "b8-c6"),
+        ] {
+            let (s, v) = post(app, &step, json!({"token": token, "step": text})).await;
+            assert_eq!(s, StatusCode::OK, "{v}");
+        }
         let mut watchers = vec![];
         for app in [&a, &b, &c] {
             let slot = app.slot(&game).await.unwrap().expect("the game loads");

@@ -343,7 +343,7 @@ async fn rated_game(s: &Server, alice: &str, bob: &str) -> (String, String, Stri
         .post(
             "/api/challenges",
             &[("Cookie", alice)],
-            json!({"variant": "chess", "colour": "white", "rated": true}),
+            json!({"variant": "chess", "clock": {"minutes": 5, "increment": 3}, "colour": "white", "rated": true}),
         )
         .await;
     assert_eq!(c.status, 200, "{}", c.raw);
@@ -370,46 +370,17 @@ async fn rated_game(s: &Server, alice: &str, bob: &str) -> (String, String, Stri
     )
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn no_rating_change_without_two_turns_played() {
-    let s = Server::start("sec-rating", Config::default()).await;
-    let alice = signup(&s, "alice", &[]).await;
-    let bob = signup(&s, "bob", &[]).await;
-    // Resigned before any move: the game ends, unrated, and says so.
-    let (game, _, bob_token, _) = rated_game(&s, &alice, &bob).await;
-    let r = s
-        .post(
-            &format!("/api/games/{game}/resign"),
-            &[],
-            json!({"token": bob_token}),
-        )
-        .await;
-    assert_eq!(r.status, 200, "{}", r.raw);
-    let v = s.get(&format!("/api/games/{game}"), &[]).await.body;
-    assert_eq!(v["result"]["winner"], "white", "{}", v["result"]);
-    assert!(
-        v["rating_change"].is_null(),
-        "no rating change: {}",
-        v["rating_change"]
-    );
-    let why = v["result"]["unrated"].as_str().unwrap_or_default();
-    assert!(why.contains("fewer than two turns"), "{}", v["result"]);
-    let p = s.get("/api/players/alice", &[]).await.body;
-    assert_eq!(p["ratings"], json!([]), "{p}");
-    let rec = s
-        .get(&format!("/api/games/{game}/record?format=json"), &[])
-        .await
-        .body;
-    assert!(
-        rec["unrated"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("fewer than two turns"),
-        "{rec}"
-    );
-    // One turn each (White e2-e4, Black e7-e5), then a resignation: rated.
-    let (game, alice_token, bob_token, _) = rated_game(&s, &alice, &bob).await;
-    for (token, step) in [(&alice_token, "e2-e4"), (&bob_token, "e7-e5")] {
+/// Play `steps` in turn order (White first), each its own one-step turn, then `loser`
+/// resigns; the game's view after it.
+async fn play_and_resign(
+    s: &Server,
+    game: &str,
+    (white, black): (&str, &str),
+    steps: &[&str],
+    loser: &str,
+) -> Value {
+    for (i, step) in steps.iter().enumerate() {
+        let token = if i % 2 == 0 { white } else { black };
         let r = s
             .post(
                 &format!("/api/games/{game}/step"),
@@ -417,22 +388,160 @@ async fn no_rating_change_without_two_turns_played() {
                 json!({"token": token, "step": step}),
             )
             .await;
-        assert_eq!(r.status, 200, "{}", r.raw);
+        assert_eq!(r.status, 200, "{step}: {}", r.raw);
     }
     let r = s
         .post(
             &format!("/api/games/{game}/resign"),
             &[],
-            json!({"token": bob_token}),
+            json!({"token": loser}),
         )
         .await;
     assert_eq!(r.status, 200, "{}", r.raw);
-    let v = s.get(&format!("/api/games/{game}"), &[]).await.body;
+    s.get(&format!("/api/games/{game}"), &[]).await.body
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_rating_change_without_two_turns_by_each_side() {
+    let s = Server::start("sec-rating", Config::default()).await;
+    let alice = signup(&s, "alice", &[]).await;
+    let bob = signup(&s, "bob", &[]).await;
+    // Resigned before any move, or after one turn each (the farm the probe found: +-162 for
+    // a turn each and a resignation): the game ends, unrated, and says so.
+    for steps in [&[][..], &["e2-e4", "e7-e5"][..]] {
+        let (game, alice_token, bob_token, _) = rated_game(&s, &alice, &bob).await;
+        let v = play_and_resign(&s, &game, (&alice_token, &bob_token), steps, &bob_token).await;
+        assert_eq!(v["result"]["winner"], "white", "{}", v["result"]);
+        assert!(
+            v["rating_change"].is_null(),
+            "no rating change after {steps:?}: {}",
+            v["rating_change"]
+        );
+        let why = v["result"]["unrated"].as_str().unwrap_or_default();
+        assert!(
+            why.contains("fewer than two turns by each side"),
+            "{}",
+            v["result"]
+        );
+        let p = s.get("/api/players/alice", &[]).await.body;
+        assert_eq!(p["ratings"], json!([]), "{p}");
+        let rec = s
+            .get(&format!("/api/games/{game}/record?format=json"), &[])
+            .await
+            .body;
+        assert!(
+            rec["unrated"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("fewer than two turns"),
+            "{rec}"
+        );
+    }
+    // Two turns each, then a resignation: rated.
+    let (game, alice_token, bob_token, _) = rated_game(&s, &alice, &bob).await;
+    let steps = ["e2-e4", "e7-e5", "g1-f3", "b8-c6"];
+    let v = play_and_resign(&s, &game, (&alice_token, &bob_token), &steps, &bob_token).await;
     assert!(
         v["rating_change"]["white"]["delta"].as_i64().unwrap() > 0,
         "{v}"
     );
     assert!(v["result"].get("unrated").is_none(), "{}", v["result"]);
+    s.stop().await;
+}
+
+/// The rematch loop the probe ran (1500 -> 1806 in 0.5 s): the same two accounts' rated
+/// games change ratings at most `MAX_RATED_PAIR_GAMES` times in a day; later ones are
+/// unrated and say why. Another pair is not held back by it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_rematch_loop_farms_no_rating() {
+    use cohort_server::glicko::{MAX_RATED_PAIR_GAMES, PAIR_WINDOW_MS};
+    let s = Server::start("sec-farm", Config::default()).await;
+    let alice = signup(&s, "alice", &[]).await;
+    let bob = signup(&s, "bob", &[]).await;
+    let carol = signup(&s, "carol", &[]).await;
+    let steps = ["e2-e4", "e7-e5", "g1-f3", "b8-c6"];
+    let rating = |p: &Value| p["ratings"][0]["rating"].as_i64().unwrap();
+    let mut after_limit = None;
+    for n in 1..=MAX_RATED_PAIR_GAMES + 3 {
+        let (game, alice_token, bob_token, _) = rated_game(&s, &alice, &bob).await;
+        let v = play_and_resign(&s, &game, (&alice_token, &bob_token), &steps, &bob_token).await;
+        let p = s.get("/api/players/alice", &[]).await.body;
+        if n <= MAX_RATED_PAIR_GAMES {
+            assert!(
+                v["rating_change"]["white"]["delta"].as_i64().unwrap() > 0,
+                "game {n}: {v}"
+            );
+            after_limit = Some(rating(&p));
+        } else {
+            assert!(
+                v["rating_change"].is_null(),
+                "game {n}: {}",
+                v["rating_change"]
+            );
+            let why = v["result"]["unrated"].as_str().unwrap_or_default();
+            let hours = PAIR_WINDOW_MS / 3_600_000;
+            assert!(
+                why.contains("same two accounts") && why.contains(&format!("{hours} hours")),
+                "game {n}: {}",
+                v["result"]
+            );
+            assert_eq!(
+                Some(rating(&p)),
+                after_limit,
+                "game {n} moved alice's rating"
+            );
+            assert_eq!(p["ratings"][0]["games"], MAX_RATED_PAIR_GAMES, "{p}");
+        }
+    }
+    // Alice against another account: rated again.
+    let (game, alice_token, carol_token, _) = rated_game(&s, &alice, &carol).await;
+    let v = play_and_resign(
+        &s,
+        &game,
+        (&alice_token, &carol_token),
+        &steps,
+        &carol_token,
+    )
+    .await;
+    assert!(
+        v["rating_change"]["white"]["delta"].as_i64().unwrap() > 0,
+        "{v}"
+    );
+    s.stop().await;
+}
+
+/// A rated challenge without a clock is refused (a game without one holds the pairing for
+/// ever and costs nothing in time); with a clock it is posted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_game_needs_a_clock() {
+    let s = Server::start("sec-rated-clock", Config::default()).await;
+    let alice = signup(&s, "alice", &[]).await;
+    let c = s
+        .post(
+            "/api/challenges",
+            &[("Cookie", &alice)],
+            json!({"variant": "chess", "rated": true}),
+        )
+        .await;
+    assert_eq!(c.status, 400, "{}", c.raw);
+    assert_eq!(c.body["code"], "invalid_field", "{}", c.raw);
+    assert!(
+        c.body["error"].as_str().unwrap().contains("needs a clock"),
+        "{}",
+        c.raw
+    );
+    let listed = s.get("/api/challenges", &[]).await.body;
+    assert_eq!(listed, json!([]), "nothing posted: {listed}");
+    for clock in [json!({"minutes": 3, "increment": 2}), json!({"days": 2})] {
+        let c = s
+            .post(
+                "/api/challenges",
+                &[("Cookie", &alice)],
+                json!({"variant": "chess", "rated": true, "clock": clock}),
+            )
+            .await;
+        assert_eq!(c.status, 200, "{clock}: {}", c.raw);
+    }
     s.stop().await;
 }
 

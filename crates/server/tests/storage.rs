@@ -132,9 +132,15 @@ async fn clocks_accounts_ratings(store: &Store) {
     r.ending = Some("time black".into());
     store.commit(&r, Change::Row).await.unwrap();
     assert!(store.unrated_finished().await.unwrap().contains(&r.id));
-    let change = store.rate_game(&r.id, "chess", &a, &b, 1.0).await.unwrap();
+    let change = store
+        .rate_game(&r.id, "chess", &a, &b, 1.0, (3, 86_400_000))
+        .await
+        .unwrap();
     assert_eq!(
-        store.rate_game(&r.id, "chess", &a, &b, 1.0).await.unwrap(),
+        store
+            .rate_game(&r.id, "chess", &a, &b, 1.0, (3, 86_400_000))
+            .await
+            .unwrap(),
         change
     );
     assert!(!store.unrated_finished().await.unwrap().contains(&r.id));

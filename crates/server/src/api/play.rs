@@ -8,6 +8,7 @@ use cohort_rules::Side;
 
 use crate::api::offers;
 use crate::error::{ApiError, Code};
+use crate::glicko::{MAX_RATED_PAIR_GAMES, PAIR_WINDOW_MS};
 use crate::live::{LiveGame, Posted};
 use crate::store::{now_ms, Change};
 use crate::view::side_name;
@@ -109,9 +110,10 @@ pub(crate) async fn settle_clock(app: &App, live: &mut LiveGame) -> Result<bool,
     Ok(true)
 }
 
-/// Turns a rated game must have played (both sides one) for its result to change ratings.
-pub const MIN_RATED_TURNS: usize = 2;
-const UNRATED_WHY: &str = "fewer than two turns were played";
+/// Turns a rated game must have played (two by each side) for its result to change
+/// ratings: fewer, and a won game costs the loser nothing but a resignation.
+pub const MIN_RATED_TURNS: usize = 4;
+const UNRATED_WHY: &str = "fewer than two turns by each side were played";
 const ABORTED_WHY: &str = "the game was aborted";
 
 /// A rated game between two accounts that has just ended: apply the rating change (once).
@@ -145,7 +147,14 @@ pub(crate) async fn rate_if_finished(app: &App, live: &mut LiveGame) {
     };
     match app
         .store
-        .rate_game(&row.id, &row.variant, &w, &b, score)
+        .rate_game(
+            &row.id,
+            &row.variant,
+            &w,
+            &b,
+            score,
+            (MAX_RATED_PAIR_GAMES, PAIR_WINDOW_MS),
+        )
         .await
     {
         Ok(change) => live.row.rating_change = Some(change),
