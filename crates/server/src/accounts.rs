@@ -33,6 +33,8 @@ use crate::App;
 pub const COOKIE: &str = "cohort_session";
 /// How long a session lasts.
 const SESSION_MS: i64 = 30 * 86_400_000;
+/// Live sessions an account keeps: a new log-in beyond them ends the oldest.
+pub const MAX_SESSIONS: i64 = 10;
 /// Failed log-ins allowed per user name from one address, and per address, in one window.
 pub const USER_FAILURES: u32 = 5;
 pub const ADDRESS_FAILURES: u32 = 20;
@@ -389,19 +391,90 @@ struct Credentials {
     password: String,
 }
 
-/// A user name: 3 to 20 letters, digits, `_` or `-`; its id is the lower-case form.
+/// Names no one may take (lower case): they would pass for the site's own voice.
+pub const RESERVED_NAMES: &[&str] = &[
+    "admin",
+    "administrator",
+    "root",
+    "moderator",
+    "mod",
+    "mods",
+    "staff",
+    "support",
+    "system",
+    "sysop",
+    "owner",
+    "operator",
+    "official",
+    "cohort",
+    "server",
+    "ai",
+    "engine",
+    "bot",
+    "anonymous",
+    "guest",
+    "nobody",
+    "null",
+    "undefined",
+    "help",
+    "security",
+    "webmaster",
+];
+
+/// A user name: 3 to 20 letters, digits, `_` or `-`, not reserved; its id is the lower-case
+/// form.
 fn check_name(name: &str) -> Result<String, ApiError> {
     let ok = (3..=20).contains(&name.len())
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if ok {
-        Ok(name.to_ascii_lowercase())
-    } else {
-        Err(ApiError::invalid(
+    if !ok {
+        return Err(ApiError::invalid(
             "username: 3 to 20 letters, digits, '_' or '-'",
-        ))
+        ));
     }
+    let id = name.to_ascii_lowercase();
+    if RESERVED_NAMES.contains(&id.as_str()) {
+        return Err(ApiError::invalid(format!(
+            "username: '{name}' is reserved; choose another"
+        )));
+    }
+    Ok(id)
+}
+
+/// The passwords refused at sign-up (common-passwords.txt, lower case).
+const COMMON_PASSWORDS: &str = include_str!("common-passwords.txt");
+
+/// A new account's password: 8 to 256 characters, not only spaces, not one character
+/// repeated, not the user name (in any case, spaces around ignored), not a common password.
+pub fn check_password(name: &str, password: &str) -> Result<(), ApiError> {
+    let len = password.chars().count();
+    if !(8..=256).contains(&len) {
+        return Err(ApiError::invalid("password: 8 to 256 characters"));
+    }
+    let lower = password.trim().to_lowercase();
+    let mut chars = password.chars();
+    let first = chars.next();
+    if lower.is_empty() || chars.all(|c| Some(c) == first) {
+        return Err(ApiError::invalid(
+            "password: not only spaces or one character repeated",
+        ));
+    }
+    if lower == name.to_lowercase() || (lower.contains(&name.to_lowercase()) && len < 12) {
+        return Err(ApiError::invalid(
+            "password: not your user name (nor a short password containing it)",
+        ));
+    }
+    let common = COMMON_PASSWORDS
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .any(|l| l == lower);
+    if common {
+        return Err(ApiError::invalid(
+            "password: one of the most common passwords; choose a longer or less usual one",
+        ));
+    }
+    Ok(())
 }
 
 thread_local! {
@@ -508,6 +581,12 @@ async fn start_session(
         .create_session(&session_hash(&secret), id, now, now + SESSION_MS)
         .await
         .map_err(|e| ApiError::internal(format!("storing the session failed: {e}")))?;
+    // At most MAX_SESSIONS live sessions an account: the oldest end (log-ins in a loop
+    // store nothing more).
+    app.store
+        .keep_newest_sessions(id, MAX_SESSIONS)
+        .await
+        .map_err(|e| ApiError::internal(format!("trimming the sessions failed: {e}")))?;
     let mut r = Json(json!({ "username": name })).into_response();
     r.headers_mut().insert(
         header::SET_COOKIE,
@@ -524,9 +603,7 @@ async fn signup(
 ) -> Result<Response, Response> {
     let c: Credentials = body(raw).map_err(IntoResponse::into_response)?;
     let id = check_name(&c.username).map_err(IntoResponse::into_response)?;
-    if !(8..=256).contains(&c.password.chars().count()) {
-        return Err(ApiError::invalid("password: 8 to 256 characters").into_response());
-    }
+    check_password(&c.username, &c.password).map_err(IntoResponse::into_response)?;
     let now = now_ms();
     let key = format!("signup:{}", address(&app, &headers, conn));
     if let Some(wait) = app.limiter.blocked(&key, ADDRESS_SIGNUPS, now) {

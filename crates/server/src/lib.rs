@@ -1,7 +1,7 @@
 //! Cohort's game server: the HTTP/WebSocket API of docs/server.md, the web pages, and the
 //! games kept in memory with every change committed to storage before it is acknowledged.
 
-mod accounts;
+pub mod accounts;
 mod admission;
 pub mod analysis;
 mod analysis_api;

@@ -702,6 +702,20 @@ impl Store {
         r.map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).transpose()
     }
 
+    /// End all but the `keep` newest sessions of `user`; how many ended.
+    pub async fn keep_newest_sessions(&self, user: &str, keep: i64) -> Result<u64, StoreError> {
+        let r = sqlx::query(
+            "DELETE FROM sessions WHERE user_id = $1 AND id_hash NOT IN (
+                 SELECT id_hash FROM sessions WHERE user_id = $1
+                 ORDER BY created_ms DESC, id_hash DESC LIMIT $2)",
+        )
+        .bind(user)
+        .bind(keep)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected())
+    }
+
     pub async fn create_session(
         &self,
         id_hash: &str,

@@ -718,7 +718,7 @@ async fn every_error_of_accounts_and_lobby_is_json() {
             "POST",
             "/api/account/signup".into(),
             vec![],
-            Some(r#"{"username": "ALICE", "password": "12345678"}"#),
+            Some(r#"{"username": "ALICE", "password": "a fine password"}"#),
             StatusCode::CONFLICT,
             vec!["taken"],
         ),
@@ -939,4 +939,82 @@ async fn every_error_of_accounts_and_lobby_is_json() {
     );
     app.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Sign-up refuses the passwords and names an attacker tries first: common passwords, only
+/// spaces, one character repeated, the user name itself, and names that would pass for the
+/// site's own (each named in the answer); a good pair is accepted.
+#[tokio::test]
+async fn weak_passwords_and_reserved_names_are_refused() {
+    let (_dir, _url, app) = open("policy", Config::default()).await;
+    let cases = [
+        ("zed", "password123", "common"),
+        ("zed", "PassWord123", "common"),
+        ("zed", "        ", "spaces"),
+        ("zed", "aaaaaaaaaaaa", "repeated"),
+        ("zedekiah", "zedekiah", "user name"),
+        ("zedekiah", "Zedekiah1", "user name"),
+        ("admin", "a fine password", "reserved"),
+        ("Root", "a fine password", "reserved"),
+        ("moderator", "a fine password", "reserved"),
+    ];
+    for (name, password, says) in cases {
+        let a = post(
+            &app,
+            "/api/account/signup",
+            &[],
+            Some(json!({"username": name, "password": password})),
+        )
+        .await;
+        assert_eq!(
+            a.status,
+            StatusCode::BAD_REQUEST,
+            "{name} / {password:?}: {}",
+            a.raw
+        );
+        assert_eq!(a.body["code"], "invalid_field", "{}", a.raw);
+        let error = a.body["error"].as_str().unwrap();
+        assert!(error.contains(says), "{name} / {password:?}: {error}");
+        assert!(
+            app.store
+                .user(&name.to_lowercase())
+                .await
+                .unwrap()
+                .is_none(),
+            "{name} stored"
+        );
+    }
+    signup(&app, "zedekiah", "zedekiah plays chesimals").await;
+}
+
+/// Log-ins in a loop keep at most `MAX_SESSIONS` sessions of an account: the oldest end,
+/// the newest work.
+#[tokio::test]
+async fn an_account_keeps_at_most_its_newest_sessions() {
+    use cohort_server::accounts::MAX_SESSIONS;
+    let (_dir, _url, app) = open("sessions-cap", Config::default()).await;
+    let first = signup(&app, "alice", "alice's password").await;
+    let mut cookies = vec![first];
+    for _ in 0..MAX_SESSIONS + 4 {
+        let a = log_in(&app, "alice", "alice's password", None).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.raw);
+        cookies.push(session_cookie(&a).0);
+        // Sessions are ordered by their creation time in milliseconds.
+        tokio::time::sleep(std::time::Duration::from_millis(3)).await;
+    }
+    let mut live = 0;
+    for (i, c) in cookies.iter().enumerate() {
+        let me = send(&app, "GET", "/api/account", &[("cookie", c)], None, None).await;
+        let works = me.body["username"] == "alice";
+        live += works as i64;
+        let newest = i >= cookies.len() - MAX_SESSIONS as usize;
+        assert_eq!(
+            works,
+            newest,
+            "session {i} of {}: {}",
+            cookies.len(),
+            me.raw
+        );
+    }
+    assert_eq!(live, MAX_SESSIONS);
 }
