@@ -43,7 +43,14 @@ struct VariantArgs {
 enum RecordCommand {
     /// Print a stored game's record.
     Export {
-        #[arg(long, default_value = "sqlite://cohort.db")]
+        /// sqlite://<file> or postgres://user:password@host/db (or the COHORT_DATABASE
+        /// environment variable, which keeps a password off the command line).
+        #[arg(
+            long,
+            env = "COHORT_DATABASE",
+            hide_env_values = true,
+            default_value = "sqlite://cohort.db"
+        )]
         database: String,
         /// The game id (as in /game/<id>).
         game: String,
@@ -174,8 +181,15 @@ enum Command {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1")]
         host: String,
-        /// sqlite://<file> (default ./cohort.db) or postgres://user:password@host/db.
-        #[arg(long, default_value = "sqlite://cohort.db")]
+        /// sqlite://<file> (default ./cohort.db) or postgres://user:password@host/db; or the
+        /// COHORT_DATABASE environment variable, which keeps a password off the command line
+        /// (a systemd unit reads it from a 0600 EnvironmentFile: docs/deploy.md).
+        #[arg(
+            long,
+            env = "COHORT_DATABASE",
+            hide_env_values = true,
+            default_value = "sqlite://cohort.db"
+        )]
         database: String,
         /// AI searches running at once here, for all games together (default: the number of
         /// cores). 0 on PostgreSQL: the searches are left to other instances and `cohort worker`s.
@@ -214,8 +228,9 @@ enum Command {
     /// A machine that only thinks: takes AI searches from the job queue of a PostgreSQL
     /// database that `cohort serve` instances share, and plays them; no HTTP (docs/deploy.md).
     Worker {
-        /// postgres://user:password@host/db, the database of the `cohort serve` instances.
-        #[arg(long)]
+        /// postgres://user:password@host/db, the database of the `cohort serve` instances (or
+        /// the COHORT_DATABASE environment variable).
+        #[arg(long, env = "COHORT_DATABASE", hide_env_values = true)]
         database: String,
         /// AI searches running at once (default: the number of cores).
         #[arg(long)]
@@ -230,7 +245,14 @@ enum Command {
     /// Replay every game stored in a database and report any that does not replay legally
     /// (the database must exist: a missing SQLite file is an error and is not created).
     CheckGames {
-        #[arg(long, default_value = "sqlite://cohort.db")]
+        /// sqlite://<file> or postgres://user:password@host/db (or the COHORT_DATABASE
+        /// environment variable, which keeps a password off the command line).
+        #[arg(
+            long,
+            env = "COHORT_DATABASE",
+            hide_env_values = true,
+            default_value = "sqlite://cohort.db"
+        )]
         database: String,
     },
     /// Fit a variant's piece values to recorded games (Texel tuning, docs/engine.md): prints

@@ -719,6 +719,43 @@ fn serve_never_prints_the_database_password() {
             "{args:?}: {out}"
         );
     }
+    // The database from the environment (COHORT_DATABASE), off the command line: used by
+    // serve, worker and check-games, never printed, and never shown by --help.
+    for args in [&["serve"][..], &["worker"][..], &["check-games"][..]] {
+        let o = Command::new(env!("CARGO_BIN_EXE_cohort"))
+            .args(args)
+            .env(
+                "COHORT_DATABASE",
+                "postgres://cohort:hunter2@127.0.0.1:1/cohort",
+            )
+            .output()
+            .expect("run cohort");
+        let out = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {out}");
+        assert!(
+            !out.contains("hunter2"),
+            "{args:?}: the password is printed: {out}"
+        );
+        assert!(
+            out.contains("cohort:***@127.0.0.1:1/cohort"),
+            "{args:?}: {out}"
+        );
+        let help = Command::new(env!("CARGO_BIN_EXE_cohort"))
+            .args([args[0], "--help"])
+            .env(
+                "COHORT_DATABASE",
+                "postgres://cohort:hunter2@127.0.0.1:1/cohort",
+            )
+            .output()
+            .expect("run cohort");
+        let help = String::from_utf8_lossy(&help.stdout);
+        assert!(help.contains("COHORT_DATABASE"), "{args:?}: {help}");
+        assert!(!help.contains("hunter2"), "{args:?}: {help}");
+    }
     // --behind-proxy takes proxy addresses (or none: loopback); a wrong one is refused.
     assert_user_error(
         &["serve", "--behind-proxy", "not-an-ip"],
