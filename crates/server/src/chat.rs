@@ -24,6 +24,12 @@ pub const BURST_LINES: i64 = 5;
 pub const BURST_MS: i64 = 10_000;
 pub const SUSTAINED_LINES: i64 = 60;
 pub const SUSTAINED_MS: i64 = 600_000;
+/// One address's lines, whoever posts them (every new game gives an anonymous caller two
+/// new posters): twice a poster's share, in the same windows.
+pub const ADDRESS_BURST_LINES: i64 = 2 * BURST_LINES;
+pub const ADDRESS_SUSTAINED_LINES: i64 = 2 * SUSTAINED_LINES;
+/// Lines are kept this long, then purged (hourly, with expired sessions).
+pub const RETENTION_MS: i64 = 30 * 86_400_000;
 
 /// One line as stored and as sent to clients.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,6 +46,9 @@ pub struct ChatLine {
     /// Exactly as posted.
     pub text: String,
     pub at_ms: i64,
+    /// The address it came from, for the per-address limit. Not sent.
+    #[serde(skip)]
+    pub address: String,
 }
 
 /// What one instance tells the others on `CHAT_CHANNEL`: a new line, or an account's switch.
@@ -65,18 +74,59 @@ pub fn check_text(text: &str) -> Result<(), String> {
             "text: {n} characters; a line holds at most {MAX_CHARS}"
         ));
     }
-    // Control characters (new lines and tabs too: a line is one line) and the bidirectional
-    // overrides, which would turn the text shown after them around.
-    if let Some(c) = text
-        .chars()
-        .find(|&c| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
-    {
-        return Err(format!(
-            "text: control character U+{:04X} refused",
-            c as u32
-        ));
+    // Control characters (new lines and tabs too: a line is one line), the bidirectional
+    // marks and overrides, which would turn the text shown after them around, and the
+    // characters that show nothing (a line of them reads as empty, or hides a name).
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_control() {
+            return Err(format!(
+                "text: control character U+{:04X} refused",
+                c as u32
+            ));
+        }
+        if bidi(c) {
+            return Err(format!(
+                "text: bidirectional mark U+{:04X} refused",
+                c as u32
+            ));
+        }
+        // A joiner between two pictographs makes one emoji (a family, a flag): kept.
+        let joins = c == '\u{200D}'
+            && i > 0
+            && i + 1 < chars.len()
+            && pictograph(chars[i - 1])
+            && pictograph(chars[i + 1]);
+        if invisible(c) && !joins {
+            return Err(format!(
+                "text: invisible character U+{:04X} refused",
+                c as u32
+            ));
+        }
     }
     Ok(())
+}
+
+/// The bidirectional marks, embeddings, overrides and isolates.
+fn bidi(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Characters that draw nothing and take no visible space (format characters, separators of
+/// lines and paragraphs, fillers that fonts draw blank, tags).
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180E}' | '\u{200B}'..='\u{200D}' | '\u{2028}'..='\u{202F}'
+        | '\u{205F}'..='\u{2064}' | '\u{206A}'..='\u{206F}' | '\u{3164}' | '\u{FEFF}'
+        | '\u{FFA0}' | '\u{FFF9}'..='\u{FFFB}' | '\u{1D173}'..='\u{1D17A}'
+        | '\u{E0000}'..='\u{E007F}')
+}
+
+/// Emoji and other pictographs (and a variation selector after one), which a joiner may
+/// join.
+fn pictograph(c: char) -> bool {
+    matches!(c, '\u{2600}'..='\u{27BF}' | '\u{FE0F}' | '\u{1F000}'..='\u{1FAFF}')
 }
 
 /// Now in ms, later than any time this process gave before: the lines one instance stores
@@ -108,6 +158,7 @@ fn line_of(r: &AnyRow) -> Result<ChatLine, StoreError> {
         seat: r.try_get("seat")?,
         text: r.try_get("body")?,
         at_ms: r.try_get("posted_ms")?,
+        address: r.try_get("address")?,
     })
 }
 
@@ -135,24 +186,43 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
-        for (lines, ms) in [(BURST_LINES, BURST_MS), (SUSTAINED_LINES, SUSTAINED_MS)] {
-            let n: i64 =
-                sqlx::query("SELECT COUNT(*) FROM chat_lines WHERE poster = $1 AND posted_ms > $2")
-                    .bind(&line.poster)
-                    .bind(line.at_ms - ms)
-                    .fetch_one(&mut *tx)
-                    .await?
-                    .try_get(0)?;
+        let limits = [
+            ("poster", &line.poster, BURST_LINES, BURST_MS, ""),
+            ("poster", &line.poster, SUSTAINED_LINES, SUSTAINED_MS, ""),
+            (
+                "address",
+                &line.address,
+                ADDRESS_BURST_LINES,
+                BURST_MS,
+                " from this address",
+            ),
+            (
+                "address",
+                &line.address,
+                ADDRESS_SUSTAINED_LINES,
+                SUSTAINED_MS,
+                " from this address",
+            ),
+        ];
+        for (column, key, lines, ms, whose) in limits {
+            let n: i64 = sqlx::query(&format!(
+                "SELECT COUNT(*) FROM chat_lines WHERE {column} = $1 AND posted_ms > $2"
+            ))
+            .bind(key)
+            .bind(line.at_ms - ms)
+            .fetch_one(&mut *tx)
+            .await?
+            .try_get(0)?;
             if n >= lines {
                 return Ok(Err(Refused::Limit(format!(
-                    "at most {lines} chat lines in {} s; wait a moment",
+                    "at most {lines} chat lines{whose} in {} s; wait a moment",
                     ms / 1000
                 ))));
             }
         }
         sqlx::query(
-            "INSERT INTO chat_lines (id, room, poster, by_name, seat, body, posted_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO chat_lines (id, room, poster, by_name, seat, body, posted_ms, address)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(&line.id)
         .bind(&line.room)
@@ -161,6 +231,7 @@ impl Store {
         .bind(line.seat.clone())
         .bind(&line.text)
         .bind(line.at_ms)
+        .bind(&line.address)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -171,6 +242,15 @@ impl Store {
         })
         .await?;
         Ok(Ok(()))
+    }
+
+    /// Delete the lines older than `RETENTION_MS` before `now`; how many.
+    pub async fn purge_chat(&self, now: i64) -> Result<u64, StoreError> {
+        let r = sqlx::query("DELETE FROM chat_lines WHERE posted_ms < $1")
+            .bind(now - RETENTION_MS)
+            .execute(&self.pool)
+            .await?;
+        Ok(r.rows_affected())
     }
 
     /// The newest `limit` lines of `room`, oldest first.
@@ -231,6 +311,21 @@ mod tests {
         assert!(check_text("a\nb").is_err());
         assert!(check_text("a\u{7f}").is_err());
         assert!(check_text("a\u{202E}b").is_err());
+        // What the probe passed: a right-to-left mark, a line separator, lines of only
+        // zero-width spaces or Hangul fillers, tag characters.
+        for t in [
+            "a\u{200F}b",
+            "a\u{2028}b",
+            "\u{200B}\u{200B}",
+            "\u{3164}",
+            "hi\u{E0041}\u{E007F}",
+        ] {
+            assert!(check_text(t).is_err(), "{t:?}");
+        }
+        // Emoji joined into one (a family) and with a variation selector stay.
+        assert!(check_text("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}").is_ok());
+        assert!(check_text("\u{2764}\u{FE0F} gg").is_ok());
+        assert!(check_text("a\u{200D}b").is_err());
     }
 
     #[test]

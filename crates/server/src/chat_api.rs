@@ -22,7 +22,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast;
 
-use crate::accounts::current_user;
+use crate::accounts::{address, current_user, Conn};
 use crate::chat::{check_text, line_ms, Announce, ChatLine, Refused, HISTORY};
 use crate::error::{body, Answer, ApiError, ApiPath, ApiQuery, Code, MAX_BODY};
 use crate::{token, App};
@@ -246,10 +246,11 @@ struct NewLine {
     token: Option<String>,
 }
 
-async fn post(app: &App, reader: Reader, text: String) -> Answer {
+async fn post(app: &App, reader: Reader, text: String, address: String) -> Answer {
     let poster = reader.poster?;
     check_text(&text).map_err(ApiError::invalid)?;
     let line = ChatLine {
+        address,
         id: token()[..16].to_string(),
         room: reader.room,
         poster: poster.key,
@@ -275,12 +276,14 @@ async fn lobby_history(State(app): State<Arc<App>>, headers: HeaderMap) -> Answe
 
 async fn lobby_post(
     State(app): State<Arc<App>>,
+    Conn(conn): Conn,
     headers: HeaderMap,
     raw: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let req: NewLine = body(raw)?;
     let reader = lobby_reader(&app, &headers).await;
-    post(&app, reader, req.text).await
+    let from = address(&app, &headers, conn);
+    post(&app, reader, req.text, from).await
 }
 
 #[derive(Deserialize)]
@@ -301,13 +304,15 @@ async fn game_history(
 
 async fn game_post(
     State(app): State<Arc<App>>,
+    Conn(conn): Conn,
     ApiPath((id, channel)): ApiPath<(String, String)>,
     headers: HeaderMap,
     raw: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let req: NewLine = body(raw)?;
     let reader = game_reader(&app, &id, &channel, req.token.as_deref(), &headers).await?;
-    post(&app, reader, req.text).await
+    let from = address(&app, &headers, conn);
+    post(&app, reader, req.text, from).await
 }
 
 async fn lobby_ws(

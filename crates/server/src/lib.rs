@@ -225,7 +225,8 @@ impl App {
         if let Err(e) = app.store.purge_sessions(store::now_ms()).await {
             eprintln!("cohort serve: expired sessions not purged: {e}");
         }
-        // Expired sessions are purged every hour too (and on every log-in, accounts.rs).
+        // Expired sessions are purged every hour too (and on every log-in, accounts.rs), and
+        // chat lines past their retention (chat.rs).
         let weak = Arc::downgrade(&app);
         tokio::spawn(async move {
             loop {
@@ -233,6 +234,9 @@ impl App {
                 let Some(app) = weak.upgrade() else { return };
                 if let Err(e) = app.store.purge_sessions(store::now_ms()).await {
                     eprintln!("cohort serve: expired sessions not purged: {e}");
+                }
+                if let Err(e) = app.store.purge_chat(store::now_ms()).await {
+                    eprintln!("cohort serve: old chat lines not purged: {e}");
                 }
             }
         });

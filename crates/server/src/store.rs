@@ -149,6 +149,10 @@ const MIGRATIONS: &[&str] = &[
         updated_ms BIGINT NOT NULL
     )",
     "CREATE INDEX analyses_by_owner ON analyses (owner, created_ms)",
+    // The address each chat line came from ('' for older lines): lines are limited per
+    // address as well as per poster (chat.rs).
+    "ALTER TABLE chat_lines ADD COLUMN address TEXT NOT NULL DEFAULT ''",
+    "CREATE INDEX chat_lines_by_address ON chat_lines (address, posted_ms)",
 ];
 
 /// A game's row: everything but its steps.

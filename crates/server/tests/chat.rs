@@ -262,6 +262,7 @@ async fn a_poster_gets_429_after_five_lines_in_ten_seconds() {
             seat: Some("black".into()),
             text: format!("old {i}"),
             at_ms: now - 580_000 + i * 9_500,
+            address: "192.0.2.1".into(),
         };
         assert!(
             app.store.add_chat_line(&line).await.unwrap().is_ok(),
@@ -290,6 +291,8 @@ async fn the_history_holds_the_newest_lines_and_survives_a_restart() {
             seat: Some("white".into()),
             text: format!("line {i}"),
             at_ms: now - 100_000 + i as i64,
+            // Many addresses too (the limits are per poster and per address).
+            address: format!("192.0.2.{i}"),
         };
         assert!(app.store.add_chat_line(&line).await.unwrap().is_ok());
     }
@@ -569,4 +572,89 @@ async fn a_line_posted_on_one_instance_reaches_a_socket_on_another() {
         b.stop().await;
     })
     .await;
+}
+
+/// Every new game gives an anonymous caller two new posters (the probe stored 592 lines/s
+/// from one address so): lines are limited per address too, whoever posts them.
+#[tokio::test]
+async fn lines_are_limited_per_address_whoever_posts_them() {
+    use cohort_server::chat::{ADDRESS_BURST_LINES, BURST_LINES};
+    let (dir, _url, app) = open("chat-address").await;
+    let mut seats = vec![];
+    for _ in 0..3 {
+        let (id, white, black) = new_game(&app).await;
+        seats.push((id.clone(), white));
+        seats.push((id, black));
+    }
+    // Six posters, two lines each at most before the address's share is used up: no poster
+    // reaches its own limit.
+    assert!(2 * seats.len() as i64 > ADDRESS_BURST_LINES && 2 < BURST_LINES);
+    let mut stored = 0;
+    let mut refused = None;
+    'posting: for round in 0..2 {
+        for (id, token) in &seats {
+            let uri = format!("/api/games/{id}/chat/players");
+            let (s, v) = post(
+                &app,
+                &uri,
+                "",
+                json!({"token": token, "text": format!("r{round}")}),
+            )
+            .await;
+            if s == StatusCode::OK {
+                stored += 1;
+            } else {
+                refused = Some((s, v));
+                break 'posting;
+            }
+        }
+    }
+    assert_eq!(
+        stored, ADDRESS_BURST_LINES,
+        "lines stored before the address's limit"
+    );
+    let (s, v) = refused.expect("a line refused");
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("from this address"),
+        "{v}"
+    );
+    app.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Lines older than the retention are purged; newer ones stay.
+#[tokio::test]
+async fn old_lines_are_purged_after_the_retention() {
+    use cohort_server::chat::RETENTION_MS;
+    let (dir, _url, app) = open("chat-retention").await;
+    let now = cohort_server::store::now_ms();
+    for (id, age) in [
+        ("old", RETENTION_MS + 60_000),
+        ("new", RETENTION_MS - 60_000),
+    ] {
+        let line = ChatLine {
+            id: id.into(),
+            room: "lobby".into(),
+            poster: format!("user:{id}"),
+            by: Some(id.into()),
+            seat: None,
+            text: id.into(),
+            at_ms: now - age,
+            address: format!("192.0.2.{}", id.len()),
+        };
+        assert!(app.store.add_chat_line(&line).await.unwrap().is_ok());
+    }
+    assert_eq!(app.store.purge_chat(now).await.unwrap(), 1);
+    let left: Vec<String> = app
+        .store
+        .chat_lines("lobby", 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|l| l.text)
+        .collect();
+    assert_eq!(left, vec!["new".to_string()]);
+    app.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
 }
