@@ -271,7 +271,9 @@ function recordText() {
   let n = 1;
   let line = '';
   turns.forEach((t, i) => {
-    const text = t.steps.join(',') + (t.closed ? '' : ',...');
+    // An open last turn is written `,...`, unless the game ended in it (a victory mid-turn:
+    // the reader plays no `end` after it).
+    const text = t.steps.join(',') + (t.closed || (out && i === turns.length - 1) ? '' : ',...');
     if (t.side === 'white') {
       if (line) lines.push(line);
       line = `${n}. ${text}`;
