@@ -71,6 +71,13 @@ const state = {
 worker.onmessage = ({ data }) => {
   if (data.type === 'ready') { document.body.dataset.engine = 'ready'; return; }
   if (data.type === 'info') return;
+  if (data.type === 'error' && (data.id === null || data.id === undefined)) {
+    state.thinking = false;
+    state.hinting = false;
+    state.error = `The engine could not start: ${data.message}`;
+    render();
+    return;
+  }
   if (data.id === state.hintId && data.id) { hintDone(data); return; }
   if (data.id !== state.searchId) return; // a search from before an undo or a new game
   state.thinking = false;
@@ -92,6 +99,13 @@ worker.onmessage = ({ data }) => {
   }
   state.last = played;
   render();
+};
+
+worker.onerror = (e) => {
+  state.thinking = false;
+  state.hinting = false;
+  state.error = `The engine's worker failed: ${e.message || 'it could not be loaded'}`;
+  if (state.game) render();
 };
 
 // A step made: logged, with whether it closed the turn (the `end` step, or the side to move
