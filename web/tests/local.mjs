@@ -2,8 +2,8 @@
 // `/local` of `cohort serve` plays against the engine with the rules on the page's thread
 // and the engine in a Web Worker, and makes no request once loaded; a click is answered
 // while the engine searches; undo, take back, the record (checked with `cohort replay`) and
-// "Continue on the server"; the static site `cohort site DIR` writes, served by
-// `python3 -m http.server`, plays too.
+// "Continue on the server"; a pasted variant file (a bad one reported); the static site
+// `cohort site DIR` writes, served by `python3 -m http.server`, plays too.
 // Usage (from web/, after scripts/wasm-build): COHORT_BIN=../target/release/cohort node tests/local.mjs
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,8 +59,7 @@ async function playMyTurn(page) {
       await page.click('[data-testid=local-end]');
       return;
     } else {
-      // A lead step (Fusion) or another kind without squares: played by the page's own data.
-      await page.evaluate(() => { const s = window.cohortLocal.state; s.game; });
+      // A lead step (Fusion) or another kind this test does not click.
       throw new Error(`no step to click among ${JSON.stringify(info.steps.slice(0, 5))}`);
     }
   }
@@ -192,6 +191,46 @@ try {
     check(view.position === position, `the server game is at ${view.position}, the local one was at ${position}`);
     check(errors.length === 0, `page errors: ${errors.join('; ')}`);
     console.log(`local: undo and take back; the record (${text.split('\n').length} lines) replays with cohort replay to the page's position; continued on the server as game ${id} at the same position`);
+    await page.close();
+  }
+
+  // 5. A variant file pasted: played, and its record (with the file in it) replays.
+  {
+    const TINY = `# Tiny Test Chieftain: two Chieftains a side on 6x6
+[tiny-test]
+base = mini-chieftain
+name = Tiny Test Chieftain
+board = 6x6
+piece C = Chieftain, K^, leader royal
+setup = 1ccm2/6/6/6/6/2CMC1 w
+`;
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${base}/local`);
+    await page.waitForFunction(() => document.body.dataset.engine === 'ready', null, { timeout: 30000 });
+    await page.selectOption('[data-testid=local-time]', '100');
+    await page.click('[data-testid=local-setup] summary');
+    await page.fill('[data-testid=local-text]', TINY.replace('K^, leader', 'K^Y, leader'));
+    await page.click('[data-testid=local-start]');
+    const bad = await page.locator('[data-testid=local-setup-error]').textContent();
+    check(/does not load/.test(bad) && /Y/.test(bad), `a bad variant file is reported: ${bad}`);
+    await page.fill('[data-testid=local-text]', TINY);
+    await page.click('[data-testid=local-start]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=local-game] h1 .vid')?.textContent === 'tiny-test');
+    check((await page.locator('[data-testid=local-setup-error]').textContent()) === '', 'no error for a good file');
+    const turns = await playTurns(page, 2);
+    const position = (await body(page)).position;
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=local-download]')]);
+    const file = join(dir, 'tiny-record.txt');
+    await download.saveAs(file);
+    const text = readFileSync(file, 'utf8');
+    check(/\[VariantFile "# Tiny Test Chieftain/.test(text), `the record carries the file: ${text}`);
+    const replay = spawnSync(BIN, ['replay', file], { encoding: 'utf8' });
+    check(replay.status === 0 && replay.stdout.trim().split('\n').pop() === position,
+      `cohort replay of the custom record: ${replay.status} ${replay.stdout} ${replay.stderr} (want ${position})`);
+    check(errors.length === 0, `page errors: ${errors.join('; ')}`);
+    console.log(`local: a bad variant file reported ("${bad}"); a pasted file played ${turns / 2} full turns; its record (VariantFile) replays with cohort replay`);
     await page.close();
   }
 
