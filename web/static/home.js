@@ -30,6 +30,9 @@ async function home() {
   variants.forEach((v, i) => index.append(i ? ' \u00b7 ' : '',
     h('a', { href: `#variant-${v.id}`, 'data-testid': `index-${v.id}` }, v.name),
     ' ', h('a', { href: `/rules/${v.id}`, class: 'index-rules', title: `Rules of ${v.name}` }, '(rules)')));
+  app.append(h('section', { class: 'open-local' }, h('h2', {}, 'Play in your browser'),
+    h('p', {}, 'Any variant, or your own variant file, against the AI running on your page (WebAssembly), with no server: ',
+      h('a', { href: '/local', class: 'button', 'data-testid': 'local-link' }, 'Play offline'))));
   app.append(h('section', { class: 'open-record' }, h('h2', {}, 'Game records'),
     h('p', {}, 'Replay a game record step by step, or continue it against the AI: ',
       h('a', { href: '/record', class: 'button', 'data-testid': 'open-record-link' }, 'Open a record'))));

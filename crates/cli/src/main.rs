@@ -7,6 +7,7 @@ mod play;
 mod protocol;
 mod records;
 mod serve;
+mod site;
 mod tune;
 mod uci;
 
@@ -175,6 +176,13 @@ enum Command {
     /// A fixed search over fixed positions: node-count signature and nodes/s.
     Bench,
     /// The game server: web pages, HTTP/WebSocket API, games stored in a database.
+    /// Write a static site into DIR: the local-play page (the rules and the engine in the
+    /// browser, WebAssembly), an index of the variants, the scripts, styles and the module
+    /// (docs/wasm.md). Any static file host serves it.
+    Site {
+        /// The folder to write (created if missing; files of the same names are replaced).
+        dir: String,
+    },
     Serve {
         #[arg(long, default_value_t = 8080)]
         port: u16,
@@ -651,6 +659,7 @@ fn run(cli: Cli) -> Res<()> {
         }
         Command::Balance(cmd) => balance::run(cmd)?,
         Command::Bench => ai::bench()?,
+        Command::Site { dir } => site::write(&dir)?,
         Command::Serve {
             port,
             host,

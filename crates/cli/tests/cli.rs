@@ -1216,3 +1216,68 @@ fn engine_takes_a_thread_count() {
         .unwrap_or_else(|| panic!("no bestturn in {text}"));
     assert!(turn.ends_with("end"), "a whole turn: {turn}");
 }
+
+/// `cohort site DIR` (docs/wasm.md): the static site with the module copied from where
+/// `cohort serve` reads it (COHORT_WASM here); bad arguments and a missing module are user
+/// errors (status 2, one line), and nothing is written without the module.
+#[test]
+fn site_writes_a_static_site_or_says_why_not() {
+    let tmp = std::env::temp_dir().join(format!("cohort-site-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    let wasm = tmp.join("fake.wasm");
+    std::fs::write(&wasm, b"\0asm\x01\0\0\0").unwrap();
+    let site = tmp.join("site");
+    let run = |dir: &std::path::Path, module: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_cohort"))
+            .args(["site", dir.to_str().unwrap()])
+            .env("COHORT_WASM", module)
+            .output()
+            .expect("run cohort")
+    };
+    let o = run(&site, &wasm);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for f in [
+        "index.html",
+        "local.html",
+        "static/local.js",
+        "static/board.js",
+        "static/pieces.js",
+        "static/style.css",
+        "wasm/cohort.js",
+        "wasm/worker.js",
+    ] {
+        assert!(site.join(f).is_file(), "{f} written");
+    }
+    assert_eq!(
+        std::fs::read(site.join("wasm/cohort.wasm")).unwrap(),
+        b"\0asm\x01\0\0\0"
+    );
+    let local = std::fs::read_to_string(site.join("local.html")).unwrap();
+    assert!(
+        local.contains(r#"data-site="static""#) && !local.contains("=\"/"),
+        "relative addresses only: {local}"
+    );
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("local.html?variant=chesimals-1"), "{index}");
+    // No module: status 2, one line saying to build it, nothing written.
+    let other = tmp.join("other");
+    let o = run(&other, &tmp.join("missing.wasm"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("scripts/wasm-build"), "{err}");
+    assert!(!other.exists(), "nothing written without the module");
+    // A file that is not a module, a DIR that is a file, no DIR: status 2.
+    let not = tmp.join("not.wasm");
+    std::fs::write(&not, b"hello").unwrap();
+    assert_eq!(run(&other, &not).status.code(), Some(2));
+    assert_eq!(run(&wasm, &wasm).status.code(), Some(2));
+    assert_user_error(&["site"], "DIR");
+    let _ = std::fs::remove_dir_all(&tmp);
+}

@@ -19,7 +19,7 @@ pub mod heavy;
 pub mod jobs;
 pub mod live;
 mod lobby;
-mod pages;
+pub mod pages;
 mod records;
 pub mod rules_info;
 pub mod sched;

@@ -116,6 +116,11 @@ const STATIC: &[(&str, &str, &str)] = &[
         include_str!("../../../web/static/analysis.js"),
     ),
     (
+        "local.js",
+        "text/javascript",
+        include_str!("../../../web/static/local.js"),
+    ),
+    (
         "play.css",
         "text/css",
         include_str!("../../../web/static/play.css"),
@@ -128,6 +133,7 @@ pub fn router() -> Router {
         .route("/game/{id}", get(game_page))
         .route("/rules/{id}", get(rules_page))
         .route("/record", get(|| async { shell("record", "") }))
+        .route("/local", get(|| async { Html(local_page(true)) }))
         .route("/lobby", get(|| async { shell("lobby", "") }))
         .route("/analysis", get(|| async { shell("analysis", "") }))
         .route("/login", get(login_page))
@@ -135,6 +141,35 @@ pub fn router() -> Router {
         .route("/static/{file}", get(static_file))
         .route("/wasm/{file}", get(wasm_file))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
+}
+
+/// The local-play page (web/static/local.html, docs/wasm.md "Local play"): the game against
+/// the engine in the browser, on the WebAssembly module. Its addresses are relative
+/// (`static/...`, `wasm/...`), so the same page works at `/local` and as `local.html` of the
+/// static site `cohort site` writes. `on_server`: the page may offer "Continue on the
+/// server" (the static site has no server).
+pub fn local_page(on_server: bool) -> String {
+    let html = include_str!("../../../web/static/local.html");
+    if on_server {
+        html.replace(r#"data-site="static""#, r#"data-site="server""#)
+    } else {
+        html.to_string()
+    }
+}
+
+/// The files of the static site `cohort site` writes, but the module: its path in the site
+/// (`static/...`, `wasm/...`) and its text, as `cohort serve` serves them (embedded).
+pub fn site_files() -> Vec<(String, &'static str)> {
+    let mut files: Vec<(String, &'static str)> = STATIC
+        .iter()
+        .map(|&(name, _, text)| (format!("static/{name}"), text))
+        .collect();
+    files.extend(
+        WASM_JS
+            .iter()
+            .map(|&(name, text)| (format!("wasm/{name}"), text)),
+    );
+    files
 }
 
 fn shell(page: &str, game: &str) -> Html<String> {
@@ -329,7 +364,8 @@ const WASM_JS: &[(&str, &str)] = &[
     ),
 ];
 
-fn wasm_path() -> std::path::PathBuf {
+/// Where `cohort serve` reads the WebAssembly module from (and `cohort site` copies it from).
+pub fn wasm_path() -> std::path::PathBuf {
     if let Ok(file) = std::env::var("COHORT_WASM") {
         return file.into();
     }

@@ -260,3 +260,57 @@ async fn record_replays_run_at_most_max_heavy_at_once() {
     app.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A record as the local-play page writes it (docs/wasm.md, "Local play": the `Position` tag
+/// always, a last turn left open, `,...`) continues on the server at the same position, in
+/// the middle of the person's turn: "Continue on the server". A record the rules refuse is
+/// an error answer, and nothing is stored.
+#[tokio::test]
+async fn a_local_record_with_an_open_turn_continues_mid_turn() {
+    let (dir, url) = temp_db("records-local");
+    let app = App::open(&url).await.unwrap();
+    let v = builtin("mini-chieftain").unwrap();
+    let mut g = Game::new(v.start());
+    for s in ["d2-d3", "end", "d7-d6", "e7-e6", "end", "e2-e3"] {
+        g.play_text(s).unwrap();
+    }
+    let text = format!(
+        "[Event \"cohort local play\"]\n[Date \"2026.11.28\"]\n[White \"human\"]\n[Black \"engine:200\"]\n\
+         [Result \"*\"]\n[Variant \"mini-chieftain\"]\n[Position \"{}\"]\n\n1. d2-d3 d7-d6,e7-e6\n2. e2-e3,...\n*\n",
+        v.start().to_text()
+    );
+    let (s, created) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "mini-chieftain", "white": "human", "black": "ai",
+               "ai": {"agent": "engine", "time_ms": 200}, "record": text}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{created}");
+    let id = created["id"].as_str().unwrap();
+    assert!(created["links"]["white"]
+        .as_str()
+        .unwrap()
+        .starts_with(&format!("/game/{id}?token=")));
+    let view = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(view["position"], json!(g.position().to_text()));
+    assert_eq!(view["to_move"], "white");
+    // A corrupt one (an illegal step in the open turn): refused, named.
+    let bad = text.replace("2. e2-e3,...", "2. e2-e6,...");
+    let (s, v) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "mini-chieftain", "white": "human", "black": "ai", "record": bad}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("turn 2 (White), step 1"),
+        "{v}"
+    );
+    app.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

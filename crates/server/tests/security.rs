@@ -769,6 +769,26 @@ async fn unknown_pages_answer_a_page_that_says_so() {
     s.stop().await;
 }
 
+/// The local-play page (docs/wasm.md, "Local play"): served at /local with relative addresses
+/// and "Continue on the server" allowed; its script embedded as the other static files.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_local_play_page_is_served() {
+    let s = Server::start("sec-local", Config::default()).await;
+    let a = s.get("/local", &[]).await;
+    assert_eq!(a.status, 200);
+    assert!(a.raw.contains(r#"data-page="local""#), "{}", a.raw);
+    assert!(a.raw.contains(r#"data-site="server""#), "{}", a.raw);
+    assert!(a.raw.contains(r#"src="static/local.js""#), "{}", a.raw);
+    assert!(!a.raw.contains("/api/"), "the page asks no API at load");
+    let js = s.get("/static/local.js", &[]).await;
+    assert_eq!(js.status, 200);
+    assert!(
+        js.raw.contains("../wasm/cohort.js"),
+        "local.js imports the module relatively"
+    );
+    s.stop().await;
+}
+
 /// The WebAssembly build's files (docs/wasm.md): the JavaScript embedded, the module read from
 /// the file COHORT_WASM names, served as application/wasm; a clear 404 when it is not built.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -284,6 +284,10 @@ impl Session {
         let names = |b: cohort_rules::Bitboard| -> Vec<Value> {
             b.iter().map(|q| self.square(q)).collect()
         };
+        let colour = |group: u8, side: Side| match v.groups.get(group as usize) {
+            Some(g) => colour_hex(&g.colours[side.index()], side),
+            None => colour_hex("", side),
+        };
         let moved = pos.moved_this_turn();
         let mut units = vec![];
         for sq in geo.squares.iter() {
@@ -296,6 +300,7 @@ impl Session {
                     "letter": letter(u.kind, u.side),
                     "side": side_name(u.side),
                     "group": u.group,
+                    "colour": colour(u.group, u.side),
                     "moved": moved.has(sq),
                     "pinned": pinned,
                 }));
@@ -348,6 +353,15 @@ impl Session {
             "command": v.command_name(),
             "command_info": command,
             "outcome": self.outcome_value(),
+            // The board's layout and piece names, as the server's board view has them
+            // (board.js draws from these): edge labels, every square with its sheets.
+            "file_labels": geo.file_labels,
+            "rank_labels": geo.rank_labels,
+            "squares": geo.squares.iter().map(|sq| {
+                let sheets: Vec<&str> = geo.sheets.iter().filter(|s| s.squares.has(sq)).map(|s| s.name.as_str()).collect();
+                json!({"name": geo.square_name(sq), "file": sq.file(), "rank": sq.rank(), "sheets": sheets})
+            }).collect::<Vec<_>>(),
+            "pieces": v.pieces.iter().map(|p| (p.letter.to_string(), Value::from(p.name.clone()))).collect::<Map<String, Value>>(),
         })
         .to_string()
     }
@@ -520,3 +534,26 @@ fn step_fields(v: &Variant, s: Step) -> Map<String, Value> {
 
 #[cfg(test)]
 mod tests;
+
+/// A group's colour name as the board draws it (the server's view.rs `colour_hex`).
+fn colour_hex(name: &str, side: Side) -> String {
+    match name {
+        "yellow" => "#f2cf3a",
+        "white" => "#f7f5ee",
+        "grey" | "gray" => "#a9aaa6",
+        "orange" => "#f08a2a",
+        "green" => "#3fae5a",
+        "blue" => "#3d74d9",
+        "red" => "#d9443d",
+        "purple" => "#9150b8",
+        other if other.starts_with('#') => other,
+        _ => {
+            if side == Side::White {
+                "#f7f5ee"
+            } else {
+                "#3a3a3a"
+            }
+        }
+    }
+    .to_string()
+}

@@ -98,3 +98,31 @@ fn a_search_reports_its_depths_and_answers_a_legal_turn() {
     assert_eq!(out["stopped"], true);
     assert!(!out["turn"].as_array().unwrap().is_empty());
 }
+
+#[test]
+fn the_view_carries_the_boards_layout_names_and_colours() {
+    // Chessma 84: labelled edges, holes, two sheets; every square listed as the server's view.
+    let s = Session::new("chessma-84", None).unwrap();
+    let view: Value = serde_json::from_str(&s.view_json()).unwrap();
+    let v = cohort_rules::builtin("chessma-84").unwrap();
+    let squares = view["squares"].as_array().unwrap();
+    assert_eq!(squares.len(), v.geometry.squares.iter().count());
+    assert!(squares
+        .iter()
+        .any(|q| !q["sheets"].as_array().unwrap().is_empty()));
+    assert_eq!(
+        view["file_labels"],
+        serde_json::json!(v.geometry.file_labels)
+    );
+    assert_eq!(
+        view["rank_labels"],
+        serde_json::json!(v.geometry.rank_labels)
+    );
+    // Piece names by letter, and each unit's colour.
+    let s = Session::new("chesimals-1", None).unwrap();
+    let view: Value = serde_json::from_str(&s.view_json()).unwrap();
+    assert!(view["pieces"].as_object().unwrap().len() > 1);
+    for u in view["units"].as_array().unwrap() {
+        assert!(u["colour"].as_str().unwrap().starts_with('#'), "{u}");
+    }
+}
