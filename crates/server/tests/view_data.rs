@@ -242,3 +242,68 @@ async fn command_flags_and_link_rule_from_the_rules() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Chessma 84's captures off the destination, in the game view's `removes`: for each of the
+/// inventor's worked examples (../shared/testdata/chessma-examples.tsv: a position, a step,
+/// and the position after it, from two implementations independent of this one), the
+/// view's step names as many squares as enemy units the step takes off, each holding an
+/// enemy unit before it. A family that reported no removals fails here.
+#[tokio::test(flavor = "multi_thread")]
+async fn chessma_removals_match_the_worked_examples() {
+    use cohort_rules::{all_units, Position, Rules};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/testdata/chessma-examples.tsv");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (the shared test data)", path.display()));
+    let (dir, url) = temp_db("view-chessma-removes");
+    let app = cohort_server::App::open(&url).await.unwrap();
+    let v = cohort_rules::builtin("chessma-84").unwrap();
+    let (mut checked, mut captures) = (0, 0);
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (name, before, step, after) = (f[0], f[1], f[2], f[3]);
+        let (_, _, view) = game(
+            &app,
+            json!({"variant": "chessma-84", "white": "human", "black": "human", "position": before}),
+        )
+        .await;
+        let listed = view["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["text"] == step)
+            .unwrap_or_else(|| panic!("{name}: {step} not among the view's steps"));
+        let removes = names_of(&listed["removes"]);
+        let b = Position::parse(&v, before).unwrap();
+        let a = Position::parse(&v, after).unwrap();
+        let enemy = b.side_to_move().other();
+        let count = |p: &Position| all_units(p).filter(|u| u.side == enemy).count();
+        assert_eq!(
+            removes.len(),
+            count(&b) - count(&a),
+            "{name}: {step} removes {removes:?}"
+        );
+        for sq in &removes {
+            let at = v.geometry.parse_square(sq).unwrap();
+            assert_eq!(b.unit_at(at).map(|u| u.side), Some(enemy), "{name}: {sq}");
+        }
+        checked += 1;
+        captures += removes.len();
+    }
+    assert!(
+        checked >= 10 && captures >= 10,
+        "{checked} examples, {captures} captures"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+fn names_of(list: &Value) -> Vec<String> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q.as_str().unwrap().to_string())
+        .collect()
+}
