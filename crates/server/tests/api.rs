@@ -375,39 +375,39 @@ async fn every_api_error_is_a_json_error_body() {
     let before = get(&app, &format!("/api/games/{id}")).await;
     let step = format!("/api/games/{id}/step");
     let ok_step = json!({"token": white, "step": "d2-d3"}).to_string();
-    // (method, path, body, status, words the message must contain)
-    let cases: Vec<(&str, String, String, StatusCode, Vec<&str>)> = vec![
+    // (method, path, body, status, code, words the message must contain)
+    let cases: Vec<(&str, String, String, StatusCode, &str, Vec<&str>)> = vec![
         // Query strings of the wrong type.
-        ("GET", format!("/api/games/{id}?at=abc"), String::new(), StatusCode::BAD_REQUEST, vec!["query", "at"]),
-        ("GET", format!("/api/games/{id}?at=-1"), String::new(), StatusCode::BAD_REQUEST, vec!["query", "at"]),
-        ("GET", format!("/api/games/{id}?at="), String::new(), StatusCode::BAD_REQUEST, vec!["query", "at"]),
-        ("GET", format!("/api/games/{id}?at=99"), String::new(), StatusCode::BAD_REQUEST, vec!["at", "steps"]),
+        ("GET", format!("/api/games/{id}?at=abc"), String::new(), StatusCode::BAD_REQUEST, "bad_request", vec!["query", "at"]),
+        ("GET", format!("/api/games/{id}?at=-1"), String::new(), StatusCode::BAD_REQUEST, "bad_request", vec!["query", "at"]),
+        ("GET", format!("/api/games/{id}?at="), String::new(), StatusCode::BAD_REQUEST, "bad_request", vec!["query", "at"]),
+        ("GET", format!("/api/games/{id}?at=99"), String::new(), StatusCode::BAD_REQUEST, "invalid_field", vec!["at", "steps"]),
         // Paths that do not decode.
-        ("GET", "/api/games/%FF".into(), String::new(), StatusCode::BAD_REQUEST, vec!["path"]),
-        ("GET", "/api/games/%FF/record".into(), String::new(), StatusCode::BAD_REQUEST, vec!["path"]),
-        ("POST", "/api/games/%FF/step".into(), ok_step.clone(), StatusCode::BAD_REQUEST, vec!["path"]),
+        ("GET", "/api/games/%FF".into(), String::new(), StatusCode::BAD_REQUEST, "bad_request", vec!["path"]),
+        ("GET", "/api/games/%FF/record".into(), String::new(), StatusCode::BAD_REQUEST, "bad_request", vec!["path"]),
+        ("POST", "/api/games/%FF/step".into(), ok_step.clone(), StatusCode::BAD_REQUEST, "bad_request", vec!["path"]),
         // JSON bodies: malformed, wrong types, missing and unknown fields.
-        ("POST", step.clone(), "{not json".into(), StatusCode::BAD_REQUEST, vec!["malformed JSON"]),
-        ("POST", step.clone(), String::new(), StatusCode::BAD_REQUEST, vec!["JSON"]),
-        ("POST", step.clone(), "[1, 2]".into(), StatusCode::BAD_REQUEST, vec!["body"]),
-        ("POST", step.clone(), json!({"token": 5, "step": "d2-d3"}).to_string(), StatusCode::BAD_REQUEST, vec!["invalid type"]),
-        ("POST", step.clone(), json!({"step": "d2-d3"}).to_string(), StatusCode::BAD_REQUEST, vec!["missing field", "token"]),
-        ("POST", step.clone(), json!({"token": white, "step": "d2-d3", "x": 1}).to_string(), StatusCode::BAD_REQUEST, vec!["unknown field", "x"]),
-        ("POST", format!("/api/games/{id}/draw"), json!({"token": white, "action": 3}).to_string(), StatusCode::BAD_REQUEST, vec!["invalid type"]),
-        ("POST", "/api/games".into(), json!({"variant": 5, "white": "human", "black": "human"}).to_string(), StatusCode::BAD_REQUEST, vec!["invalid type"]),
-        ("POST", "/api/games".into(), json!({"white": "human", "black": "human"}).to_string(), StatusCode::BAD_REQUEST, vec!["missing field", "variant"]),
-        ("POST", "/api/games".into(), json!({"variant": "chess", "white": "human", "black": "ai", "ai": {"agent": "engine", "time_ms": "fast"}}).to_string(), StatusCode::BAD_REQUEST, vec!["invalid type"]),
+        ("POST", step.clone(), "{not json".into(), StatusCode::BAD_REQUEST, "bad_json", vec!["malformed JSON"]),
+        ("POST", step.clone(), String::new(), StatusCode::BAD_REQUEST, "bad_json", vec!["JSON"]),
+        ("POST", step.clone(), "[1, 2]".into(), StatusCode::BAD_REQUEST, "bad_request", vec!["body"]),
+        ("POST", step.clone(), json!({"token": 5, "step": "d2-d3"}).to_string(), StatusCode::BAD_REQUEST, "bad_request", vec!["invalid type"]),
+        ("POST", step.clone(), json!({"step": "d2-d3"}).to_string(), StatusCode::BAD_REQUEST, "bad_request", vec!["missing field", "token"]),
+        ("POST", step.clone(), json!({"token": white, "step": "d2-d3", "x": 1}).to_string(), StatusCode::BAD_REQUEST, "bad_request", vec!["unknown field", "x"]),
+        ("POST", format!("/api/games/{id}/draw"), json!({"token": white, "action": 3}).to_string(), StatusCode::BAD_REQUEST, "bad_request", vec!["invalid type"]),
+        ("POST", "/api/games".into(), json!({"variant": 5, "white": "human", "black": "human"}).to_string(), StatusCode::BAD_REQUEST, "bad_request", vec!["invalid type"]),
+        ("POST", "/api/games".into(), json!({"white": "human", "black": "human"}).to_string(), StatusCode::BAD_REQUEST, "bad_request", vec!["missing field", "variant"]),
+        ("POST", "/api/games".into(), json!({"variant": "chess", "white": "human", "black": "ai", "ai": {"agent": "engine", "time_ms": "fast"}}).to_string(), StatusCode::BAD_REQUEST, "bad_request", vec!["invalid type"]),
         // Routes that do not exist, and methods a route does not take.
-        ("GET", "/api/nope".into(), String::new(), StatusCode::NOT_FOUND, vec!["/api/nope"]),
-        ("GET", "/api".into(), String::new(), StatusCode::NOT_FOUND, vec!["/api"]),
-        ("POST", format!("/api/games/{id}/castle"), ok_step.clone(), StatusCode::NOT_FOUND, vec!["castle"]),
-        ("GET", format!("/api/games/{id}/step/more"), String::new(), StatusCode::NOT_FOUND, vec!["more"]),
-        ("GET", step.clone(), String::new(), StatusCode::METHOD_NOT_ALLOWED, vec!["GET"]),
-        ("DELETE", "/api/games".into(), String::new(), StatusCode::METHOD_NOT_ALLOWED, vec!["DELETE"]),
+        ("GET", "/api/nope".into(), String::new(), StatusCode::NOT_FOUND, "not_found", vec!["/api/nope"]),
+        ("GET", "/api".into(), String::new(), StatusCode::NOT_FOUND, "not_found", vec!["/api"]),
+        ("POST", format!("/api/games/{id}/castle"), ok_step.clone(), StatusCode::NOT_FOUND, "not_found", vec!["castle"]),
+        ("GET", format!("/api/games/{id}/step/more"), String::new(), StatusCode::NOT_FOUND, "not_found", vec!["more"]),
+        ("GET", step.clone(), String::new(), StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", vec!["GET"]),
+        ("DELETE", "/api/games".into(), String::new(), StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", vec!["DELETE"]),
         // The WebSocket route asked without a WebSocket handshake.
-        ("GET", format!("/api/games/{id}/ws"), String::new(), StatusCode::BAD_REQUEST, vec!["WebSocket"]),
+        ("GET", format!("/api/games/{id}/ws"), String::new(), StatusCode::BAD_REQUEST, "not_websocket", vec!["WebSocket"]),
     ];
-    for (method, uri, body, status, words) in cases {
+    for (method, uri, body, status, expected, words) in cases {
         let (s, kind, text) = raw_call(&app, method, &uri, &body).await;
         let what = format!("{method} {uri} {body} -> {s} {kind} {text}");
         assert_eq!(s, status, "{what}");
@@ -428,12 +428,7 @@ async fn every_api_error_is_a_json_error_body() {
             code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
             "code not snake_case: {what}"
         );
-        let expected = match status {
-            StatusCode::NOT_FOUND => "not_found",
-            StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
-            _ if uri.ends_with("/ws") => "not_websocket",
-            _ => code,
-        };
+        // Each case names its code (docs/server.md, "Errors"): any other fails.
         assert_eq!(code, expected, "{what}");
         let msg = v["error"]
             .as_str()
