@@ -231,10 +231,13 @@ async fn seats_bad_input_and_undo() {
     let reopened = App::open(&url).await.unwrap();
     let again = get(&reopened, &format!("/api/games/{id}")).await;
     assert_eq!(again, final_view);
-    // Replay: the position after the first step.
+    // Replay: the position after the first step, replayed as heavy work (off the async
+    // workers, issue 47: `?at=` replays held a worker up to 114 ms).
+    assert_eq!(reopened.heavy_peak(), 0, "no heavy work yet");
     let at1 = get(&reopened, &format!("/api/games/{id}?at=1")).await;
     assert_eq!(at1["replay"]["step"], json!(first));
     assert_eq!(at1["turn_steps"], json!([first]));
+    assert_eq!(reopened.heavy_peak(), 1, "the replay ran as heavy work");
     reopened.store.close().await;
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -58,10 +58,25 @@ pub(super) async fn get(
         }
         let mut row = live.row.clone();
         row.ending = None;
-        let past = LiveGame::replay_in(live.variant().clone(), row, &steps[..at])
+        let variant = live.variant().clone();
+        drop(live);
+        // Replaying hundreds of steps is heavy work: off the async workers, and the game's
+        // lock is not held meanwhile.
+        let v = app
+            .heavy
+            .run(move || -> Result<Value, String> {
+                let past = LiveGame::replay_in(variant, row, &steps[..at])?;
+                let mut v = past.view(None);
+                let step = if at > 0 {
+                    Value::from(steps[at - 1].clone())
+                } else {
+                    Value::Null
+                };
+                v["replay"] = json!({"at": at, "steps": steps.len(), "step": step});
+                Ok(v)
+            })
+            .await?
             .map_err(ApiError::internal)?;
-        let mut v = past.view(None);
-        v["replay"] = json!({"at": at, "steps": steps.len(), "step": if at > 0 { Value::from(steps[at - 1].clone()) } else { Value::Null }});
         return Ok(Json(v));
     }
     let seat = q.token.as_deref().and_then(|t| live.seat_of(t));
