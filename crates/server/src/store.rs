@@ -149,6 +149,16 @@ const MIGRATIONS: &[&str] = &[
         updated_ms BIGINT NOT NULL
     )",
     "CREATE INDEX analyses_by_owner ON analyses (owner, created_ms)",
+    // Analyses made in a browser and saved with their finished game (analysis.rs,
+    // `POST /api/games/<id>/analysis`): one a game, the latest saved.
+    "CREATE TABLE game_analyses (
+        game_id TEXT PRIMARY KEY,
+        saver TEXT NOT NULL,
+        ms BIGINT NOT NULL,
+        points TEXT NOT NULL,
+        saved_ms BIGINT NOT NULL
+    )",
+    "CREATE INDEX game_analyses_by_saver ON game_analyses (saver, saved_ms)",
 ];
 
 /// A game's row: everything but its steps.
