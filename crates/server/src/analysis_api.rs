@@ -639,17 +639,26 @@ async fn save(
             format!("you saved {SAVES_PER_HOUR} analyses in the last hour, this server's limit; try again later"),
         ));
     }
-    Ok(Json(serde_json::to_value(&a).expect("an analysis is JSON")))
+    Ok(Json(saved_json(&a)))
 }
 
-/// `GET /api/games/<id>/analysis`: the analysis saved with the game (404 when none is).
+/// `GET /api/games/<id>/analysis`: the analysis saved with the game, `{"saved": true, ...}`,
+/// or `{"saved": false}` when none is (a page asks on every finished game: no 404 noise).
 async fn saved(State(app): State<Arc<App>>, ApiPath(id): ApiPath<String>) -> Answer {
     app.find(&id).await?;
     let a = app
         .store
         .game_analysis(&id)
         .await
-        .map_err(|e| ApiError::internal(format!("reading the analysis failed: {e}")))?
-        .ok_or_else(|| ApiError::not_found(format!("no analysis is saved with game '{id}'")))?;
-    Ok(Json(serde_json::to_value(&a).expect("an analysis is JSON")))
+        .map_err(|e| ApiError::internal(format!("reading the analysis failed: {e}")))?;
+    Ok(Json(match a {
+        Some(a) => saved_json(&a),
+        None => json!({"game": id, "saved": false}),
+    }))
+}
+
+fn saved_json(a: &SavedAnalysis) -> Value {
+    let mut v = serde_json::to_value(a).expect("an analysis is JSON");
+    v["saved"] = true.into();
+    v
 }

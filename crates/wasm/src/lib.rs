@@ -427,6 +427,7 @@ impl Session {
             let msg = json!({
                 "depth": out.depth,
                 "score": out.score,
+                "decisive": out.score.abs() >= cohort_engine::search::WIN - 1000,
                 "nodes": n,
                 "line": line_texts(&p, &out.pv),
                 "made": line_texts(&root, made),
