@@ -99,7 +99,7 @@ async fn saved(url: String) {
     let mut deep = points();
     deep[0]["depth"] = json!(100_000);
     for (what, body, code, says) in [
-        ("not JSON points", json!({"points": "many"}), "bad_request", "points"),
+        ("points not a list", json!({"points": "many"}), "bad_request", "expected a sequence"),
         ("no points", json!({}), "bad_request", "points"),
         ("a point short", json!({"points": wrong_count}), "invalid_field", "the game has 5 turns, so 6 points"),
         ("a score out of range", json!({"points": far}), "invalid_field", "points[2].score"),
