@@ -115,7 +115,7 @@ async function analysisPage() {
     where: window.Worker && window.WebAssembly ? 'local' : 'server',
     start: null, // a game's start position (the local analysis plays its turns from it)
   };
-  const engine = localEngine();
+  const localEng = localEngine();
   // A point from a local search's answer (`done`) or report (`info`), for the side to move.
   const localPoint = (side, r, done) => ({
     at: st.at, side, depth: r.depth, decisive: Boolean(r.decisive),
@@ -158,7 +158,7 @@ async function analysisPage() {
     st.name = st.name || v.name;
   };
   const go = async (at, free = []) => {
-    if (!(st.analysis && st.analysis.local && st.analysis.state === 'running')) engine.stop();
+    if (!(st.analysis && st.analysis.local && st.analysis.state === 'running')) localEng.stop();
     for (const [k, e] of st.evals) if (e.state === 'running' && e.local) st.evals.delete(k);
     st.at = at; st.free = free; st.selected = null; st.drop = null; st.choice = null; st.error = '';
     try { await load(); } catch (e) { st.error = e.message; }
@@ -168,7 +168,7 @@ async function analysisPage() {
     if (st.busy) return;
     st.busy = true;
     const before = st.free;
-    if (!(st.analysis && st.analysis.local && st.analysis.state === 'running')) engine.stop();
+    if (!(st.analysis && st.analysis.local && st.analysis.state === 'running')) localEng.stop();
     for (const [k, e] of st.evals) if (e.state === 'running' && e.local) st.evals.delete(k);
     st.free = st.free.concat([text]);
     st.selected = null; st.drop = null; st.choice = null;
@@ -204,7 +204,7 @@ async function analysisPage() {
     const turns = st.turns.map((t) => t.steps).filter((t) => t.length);
     st.analysis = { state: 'running', done: 0, total: turns.length + 1, points: [], local: true };
     draw();
-    engine.run({ type: 'analyse', variant: st.view.variant, start: st.start, turns, ms: st.ms }, async (m) => {
+    localEng.run({ type: 'analyse', variant: st.view.variant, start: st.start, turns, ms: st.ms }, async (m) => {
       if (m.type === 'point') {
         st.analysis = { ...st.analysis, done: m.done, total: m.total, points: m.points };
       } else if (m.type === 'analysed') {
@@ -231,7 +231,7 @@ async function analysisPage() {
     const side = v.to_move;
     st.evals.set(key, { state: 'running', points: [], local: true });
     draw();
-    engine.run({ type: 'search', variant: v.variant, position: v.position, ms: LOCAL_EVAL_MS }, (m) => {
+    localEng.run({ type: 'search', variant: v.variant, position: v.position, ms: LOCAL_EVAL_MS }, (m) => {
       if (m.type === 'info') st.evals.set(key, { state: 'running', points: [localPoint(side, m, false)], local: true, updates: (st.evals.get(key).updates || 0) + 1 });
       else if (m.type === 'done') st.evals.set(key, { state: 'done', points: [localPoint(side, m, true)], local: true, updates: (st.evals.get(key) || {}).updates || 0 });
       else if (m.type === 'error') { st.evals.delete(key); st.error = `The engine in this browser failed: ${m.message}`; }
@@ -337,7 +337,7 @@ async function analysisPage() {
     panel.append(engine);
     const speed = h('select', { 'data-testid': 'analysis-ms', onchange: (e) => { st.ms = Number(e.target.value); } },
       SPEEDS.map(([label, ms]) => h('option', { value: ms, selected: ms === st.ms }, label)));
-    const whereSel = h('select', { 'data-testid': 'analysis-where', onchange: (e) => { st.where = e.target.value; engine.stop(); draw(); } },
+    const whereSel = h('select', { 'data-testid': 'analysis-where', onchange: (e) => { st.where = e.target.value; localEng.stop(); draw(); } },
       h('option', { value: 'local', selected: st.where === 'local', disabled: Boolean(st.custom) || !window.Worker }, 'Engine in this browser'),
       h('option', { value: 'server', selected: st.where === 'server' }, 'Analyse on the server (slow devices; hourly budget)'));
     const tools = h('div', { class: 'buttons' },
