@@ -338,6 +338,18 @@ impl Session {
             }
         }
         let cv = pos.command_view();
+        // A leader leading (or that may lead) the turn, as the server's view shows it.
+        let lead_json = |l: &cohort_rules::LeadingView| {
+            json!({
+                "square": self.square(l.square),
+                "mode": l.mode,
+                "budget": l.budget,
+                "used": l.used,
+                "others_left": l.others_left,
+                "activates": l.activates.iter().map(|&k| v.pieces[k as usize].letter.to_string()).collect::<Vec<_>>(),
+                "remap": l.remap.iter().map(|(k, m)| json!({"letter": v.pieces[*k as usize].letter.to_string(), "moves": m})).collect::<Vec<_>>(),
+            })
+        };
         let command = json!({
             "leaders": cv.leaders.iter().map(|l| self.square(l.square)).collect::<Vec<_>>(),
             "available": cv.leaders.iter().filter(|l| l.available).map(|l| self.square(l.square)).collect::<Vec<_>>(),
@@ -346,8 +358,12 @@ impl Session {
             "links": cv.links.iter().map(|(a, b)| json!([self.square(*a), self.square(*b)])).collect::<Vec<_>>(),
             "moves": cv.moves,
             "moves_cap": cv.moves_cap,
-            "leading": cv.leading.as_ref().map(|l| json!({"square": self.square(l.square), "mode": l.mode,
-                "budget": l.budget, "used": l.used, "others_left": l.others_left})),
+            "leading": cv.leading.as_ref().map(lead_json),
+            "lead_options": cv.lead_options.iter().map(|(step, l)| {
+                let mut o = lead_json(l);
+                o["step"] = pos.step_text(*step).into();
+                o
+            }).collect::<Vec<_>>(),
         });
         json!({
             "variant": v.id,
