@@ -109,6 +109,8 @@ async function act(path, body) {
   state.confirmResign = false;
   draw();
   try {
+    // Own steps shown by the local rules go first (an undo takes back the last of them).
+    await local.chain;
     const v = await api('POST', `/api/games/${gameId}/${path}`, { token, ...body });
     state.error = '';
     accept(v);

@@ -116,8 +116,8 @@ pub struct SavedAnalysis {
 }
 
 impl Store {
-    /// Save a game's analysis (replacing the one saved before) if `saver` saved fewer than
-    /// `per_hour` in the last hour: `Ok(true)` when stored, `Ok(false)` over the limit.
+    /// Save a game's analysis (replacing the one saved before) if `saver` made fewer than
+    /// `per_hour` saves (of any game) in the last hour: `Ok(true)` when stored, `Ok(false)` over the limit.
     /// Counted and written in one transaction (under a lock on PostgreSQL).
     pub async fn save_game_analysis(
         &self,
@@ -130,8 +130,13 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
+        // Saves older than the window count no more: gone.
+        sqlx::query("DELETE FROM analysis_saves WHERE saved_ms <= $1")
+            .bind(a.saved_ms - WINDOW_MS)
+            .execute(&mut *tx)
+            .await?;
         let saved: i64 = sqlx::query(
-            "SELECT COUNT(*) FROM game_analyses WHERE saver = $1 AND saved_ms > $2",
+            "SELECT COUNT(*) FROM analysis_saves WHERE saver = $1 AND saved_ms > $2",
         )
         .bind(&a.saver)
         .bind(a.saved_ms - WINDOW_MS)
@@ -141,6 +146,11 @@ impl Store {
         if saved >= per_hour {
             return Ok(false);
         }
+        sqlx::query("INSERT INTO analysis_saves (saver, saved_ms) VALUES ($1, $2)")
+            .bind(&a.saver)
+            .bind(a.saved_ms)
+            .execute(&mut *tx)
+            .await?;
         sqlx::query("DELETE FROM game_analyses WHERE game_id = $1")
             .bind(&a.game)
             .execute(&mut *tx)

@@ -159,6 +159,12 @@ const MIGRATIONS: &[&str] = &[
         saved_ms BIGINT NOT NULL
     )",
     "CREATE INDEX game_analyses_by_saver ON game_analyses (saver, saved_ms)",
+    // Each save of a game's analysis (the hourly limit per caller counts them).
+    "CREATE TABLE analysis_saves (
+        saver TEXT NOT NULL,
+        saved_ms BIGINT NOT NULL
+    )",
+    "CREATE INDEX analysis_saves_by_saver ON analysis_saves (saver, saved_ms)",
 ];
 
 /// A game's row: everything but its steps.
