@@ -344,7 +344,9 @@ async function analysisPage() {
       st.game && !st.analysis ? h('button', { 'data-testid': 'analyse-game', onclick: analyseGame }, 'Analyse the game') : null,
       st.game && !st.analysis ? speed : null,
       whereSel,
-      !v.result && !(point && !st.free.length && st.analysis) ? h('button', { 'data-testid': 'evaluate', onclick: evaluate }, 'Evaluate this position') : null,
+      // (Not while the game is analysed in this browser: one search at a time there.)
+      !v.result && !(point && !st.free.length && st.analysis) && !(st.analysis && st.analysis.local && st.analysis.state === 'running')
+        ? h('button', { 'data-testid': 'evaluate', onclick: evaluate }, 'Evaluate this position') : null,
       h('button', { 'data-testid': 'flip', onclick: () => { st.flip = !st.flip; draw(); } }, 'Flip'));
     panel.append(tools);
     if (st.analysis && st.analysis.state === 'running') {
