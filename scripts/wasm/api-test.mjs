@@ -131,4 +131,30 @@ check('the worker searches and stops', () => {
   assert.equal(second.stopped, true);
   assert.ok(second.ms < 20000, `${second.ms} ms`);
 });
+// A whole game analysed in the worker (docs/wasm.md, "Analysis in the browser"): 1. e4 f6
+// 2. d4 g5 3. Qh5#, a point before each turn and one after, g5 marked by the server's rule.
+const analyser = new Worker(new URL('../../web/static/wasm/worker.js', import.meta.url), { type: 'module' });
+const got = [];
+await new Promise((resolve, reject) => {
+  analyser.on('message', (m) => { got.push(m); if (m.type === 'analysed' || m.type === 'error') resolve(); });
+  analyser.on('error', reject);
+  analyser.postMessage({ type: 'analyse', id: 7, variant: 'chess', turns: [['e2-e4'], ['f7-f6'], ['d2-d4'], ['g7-g5'], ['d1-h5']], nodes: 20000 });
+});
+await analyser.terminate();
+check('the worker analyses a game, marked as the server marks', () => {
+  const end = got.find((m) => m.type === 'analysed');
+  assert.ok(end, JSON.stringify(got.find((m) => m.type === 'error')));
+  assert.equal(got.filter((m) => m.type === 'point').length, 6);
+  const p = end.points;
+  assert.deepEqual(p.map((q) => q.at), [0, 1, 2, 3, 4, 5]);
+  assert.equal(p[5].side, null);
+  assert.ok(p[5].score > 0 && p[5].decisive, JSON.stringify(p[5]));
+  assert.equal(p[3].mark, 'blunder', JSON.stringify(p[3]));
+  assert.deepEqual(p[4].best, ['d1-h5']);
+  assert.equal(p[4].moves[0].to, 'h5');
+  // The same rule on points given by hand.
+  const marked = cohort.marks([{ side: 'white', score: 30, best: ['e2-e4'], played: ['e2-e4'] }, { side: 'black', score: -300, best: [], played: [] }]);
+  assert.equal(marked[0].mark, null);
+  assert.throws(() => cohort.marks([{ score: 'x' }]), /points\[0\]\.score/);
+});
 console.log(`wasm api: ${checks} checks passed`);

@@ -1,9 +1,58 @@
 // The analysis board (`/analysis?game=<id>`, `/analysis?variant=<id>[&position=<text>]`): a
 // finished game's turns with the engine's score over the game as a chart, its preferred turn
 // at each point as blue arrows, the turns that lost the most marked (?!, ?, ??), and free
-// moves from any point, evaluated on request. Every legal step, score and mark comes from
-// the server (docs/server.md, "Analysis"); this file only draws them and asks.
+// moves from any point, evaluated on request. The engine runs in the browser by default (the
+// WebAssembly module in a Web Worker, docs/wasm.md "Analysis in the browser": no budget, its
+// depths shown as they finish), or on the server on request (docs/server.md, "Analysis"). A
+// game analysed in the browser is saved with the game (`POST /api/games/<id>/analysis`) and
+// shown from there to whoever opens it later. Legal steps and marks come from the rules
+// (the server's views, the module's `marks`); this file only draws them and asks.
 'use strict';
+
+// How long a position is searched in the browser when evaluated (no budget to spend).
+const LOCAL_EVAL_MS = 5000;
+// The line kept for a point, in steps (the server's).
+const LINE_STEPS = 24;
+
+// The engine in a module Web Worker (/wasm/worker.js), one job at a time: a new job or a
+// stop ends the running one at once (the worker is ended and a fresh one made), so the page
+// never waits on it. `document.documentElement.dataset.localSearches` counts the jobs
+// started (the browser tests read it).
+function localEngine() {
+  let worker = null;
+  let running = 0;
+  let next = 0;
+  let onMessage = null;
+  const fresh = () => {
+    worker = new Worker('/wasm/worker.js', { type: 'module' });
+    worker.onmessage = ({ data }) => {
+      if (!data || data.id !== running || !onMessage) return;
+      if (['done', 'analysed', 'error'].includes(data.type)) running = 0;
+      onMessage(data);
+    };
+    worker.onerror = (e) => {
+      if (running && onMessage) onMessage({ type: 'error', id: running, message: e.message || 'the engine could not start' });
+      running = 0;
+    };
+  };
+  return {
+    run(job, handler) {
+      this.stop();
+      if (!worker) fresh();
+      running = ++next;
+      onMessage = handler;
+      const root = document.documentElement;
+      root.dataset.localSearches = String(Number(root.dataset.localSearches || 0) + 1);
+      worker.postMessage({ ...job, id: running });
+    },
+    stop() {
+      if (running && worker) { worker.terminate(); worker = null; }
+      running = 0;
+      onMessage = null;
+    },
+    busy: () => running !== 0,
+  };
+}
 
 // Expected score for White of a score (the server's `expected`: 400 units give ten to one).
 const expectedScore = (s) => 1 / (1 + Math.pow(10, -s / 400));
@@ -62,7 +111,19 @@ async function analysisPage() {
     turns: [], ends: [], at: 0, free: [], view: null, name: '',
     analysis: null, evals: new Map(), selected: null, drop: null, choice: null,
     error: '', busy: false, ms: 500, flip: false,
+    // Where the engine runs: 'local' (this browser, the default where it can) or 'server'.
+    where: window.Worker && window.WebAssembly ? 'local' : 'server',
+    start: null, // a game's start position (the local analysis plays its turns from it)
   };
+  const localEng = localEngine();
+  // A point from a local search's answer (`done`) or report (`info`), for the side to move.
+  const localPoint = (side, r, done) => ({
+    at: st.at, side, depth: r.depth, decisive: Boolean(r.decisive),
+    score: done ? r.white_score : (side === 'white' ? r.score : -r.score),
+    best: done ? r.turn : [], moves: done ? r.moves : [],
+    line: done ? r.pv.slice(0, LINE_STEPS).join(' ') : (r.made || []).concat(r.line || []).slice(0, LINE_STEPS).join(' '),
+    played: [], loss: 0, mark: null,
+  });
   const views = new Map();
   const source = (free = st.free) => (st.game ? { game: st.game, at: st.at, steps: free }
     : { variant: st.variant, ...(st.position ? { position: st.position } : {}), steps: free });
@@ -79,6 +140,8 @@ async function analysisPage() {
     let n = 0;
     st.ends = st.turns.map((t) => (n += t.steps.length));
     st.result = g.result;
+    st.custom = Boolean(g.custom);
+    if (st.custom) st.where = 'server';
   }
   if (!finished) {
     return fail('This game is in progress: its analysis opens when it ends.');
@@ -95,6 +158,8 @@ async function analysisPage() {
     st.name = st.name || v.name;
   };
   const go = async (at, free = []) => {
+    if (!(st.analysis && st.analysis.local && st.analysis.state === 'running')) localEng.stop();
+    for (const [k, e] of st.evals) if (e.state === 'running' && e.local) st.evals.delete(k);
     st.at = at; st.free = free; st.selected = null; st.drop = null; st.choice = null; st.error = '';
     try { await load(); } catch (e) { st.error = e.message; }
     draw();
@@ -103,6 +168,8 @@ async function analysisPage() {
     if (st.busy) return;
     st.busy = true;
     const before = st.free;
+    if (!(st.analysis && st.analysis.local && st.analysis.state === 'running')) localEng.stop();
+    for (const [k, e] of st.evals) if (e.state === 'running' && e.local) st.evals.delete(k);
     st.free = st.free.concat([text]);
     st.selected = null; st.drop = null; st.choice = null;
     try { await load(); st.error = ''; } catch (e) { st.free = before; st.error = e.message; }
@@ -128,7 +195,51 @@ async function analysisPage() {
       await new Promise((r) => setTimeout(r, 600));
     }
   };
+  // The game analysed in this browser, point by point, then saved with the game.
+  const analyseLocally = async () => {
+    st.error = '';
+    try {
+      if (!st.start) st.start = (await api('GET', `/api/games/${encodeURIComponent(st.game)}?at=0`)).position;
+    } catch (e) { st.error = e.message; return draw(); }
+    const turns = st.turns.map((t) => t.steps).filter((t) => t.length);
+    st.analysis = { state: 'running', done: 0, total: turns.length + 1, points: [], local: true };
+    draw();
+    localEng.run({ type: 'analyse', variant: st.view.variant, start: st.start, turns, ms: st.ms }, async (m) => {
+      if (m.type === 'point') {
+        st.analysis = { ...st.analysis, done: m.done, total: m.total, points: m.points };
+      } else if (m.type === 'analysed') {
+        st.analysis = { ...st.analysis, state: 'done', done: m.points.length, points: m.points, saving: true };
+        draw();
+        try {
+          const saved = await api('POST', `/api/games/${encodeURIComponent(st.game)}/analysis`, { ms: st.ms, points: m.points });
+          st.analysis = { state: 'done', done: saved.points.length, total: saved.points.length, points: saved.points, local: true, saved: true };
+        } catch (e) {
+          st.analysis = { ...st.analysis, saving: false };
+          st.error = `The analysis is shown but was not saved: ${e.message}`;
+        }
+      } else if (m.type === 'error') {
+        st.analysis = { ...st.analysis, state: 'failed', error: `The analysis in this browser failed: ${m.message}` };
+      }
+      draw();
+    });
+  };
+  // A position searched in this browser: its depths shown as they finish.
+  const evaluateLocally = () => {
+    st.error = '';
+    const key = JSON.stringify(source());
+    const v = st.view;
+    const side = v.to_move;
+    st.evals.set(key, { state: 'running', points: [], local: true });
+    draw();
+    localEng.run({ type: 'search', variant: v.variant, position: v.position, ms: LOCAL_EVAL_MS }, (m) => {
+      if (m.type === 'info') st.evals.set(key, { state: 'running', points: [localPoint(side, m, false)], local: true, updates: (st.evals.get(key).updates || 0) + 1 });
+      else if (m.type === 'done') st.evals.set(key, { state: 'done', points: [localPoint(side, m, true)], local: true, updates: (st.evals.get(key) || {}).updates || 0 });
+      else if (m.type === 'error') { st.evals.delete(key); st.error = `The engine in this browser failed: ${m.message}`; }
+      if (JSON.stringify(source()) === key) draw();
+    });
+  };
   const analyseGame = async () => {
+    if (st.where === 'local') return analyseLocally();
     st.error = '';
     try {
       const r = await api('POST', '/api/analysis', { game: st.game, ms: st.ms });
@@ -141,6 +252,7 @@ async function analysisPage() {
     } catch (e) { st.error = e.message; draw(); }
   };
   const evaluate = async () => {
+    if (st.where === 'local') return evaluateLocally();
     st.error = '';
     const key = JSON.stringify(source());
     try {
@@ -209,9 +321,12 @@ async function analysisPage() {
       v.result ? `; ${v.result.text}` : `; ${cap(v.to_move)} to move`));
     // The engine's view of this point.
     const engine = h('div', { class: 'engine-box', 'data-testid': 'engine-line' });
+    const evalNow = st.evals.get(JSON.stringify(source()));
+    const live = Boolean(evalNow && evalNow.local && evalNow.state === 'running' && point && evalNow.points[0] === point);
     if (point) {
       engine.append(h('p', {}, h('b', { 'data-testid': 'engine-score', 'data-score': point.score }, scoreText(point)),
-        point.side ? ` \u00b7 depth ${point.depth}` : ''));
+        point.side ? h('span', { 'data-testid': 'engine-depth', 'data-depth': point.depth, 'data-updates': evalNow && evalNow.updates ? evalNow.updates : 0, 'data-live': live ? 'yes' : 'no' },
+          ` \u00b7 depth ${point.depth}${live ? ' (searching in this browser...)' : ''}`) : ''));
       if (point.best && point.best.length) engine.append(h('p', {}, 'Best turn: ', h('code', { 'data-testid': 'engine-best' }, point.best.join(' '))));
       if (point.line) engine.append(h('p', { class: 'hint' }, 'Line: ', h('code', {}, point.line)));
       if (point.mark) engine.append(h('p', { class: `mark-note ${point.mark}`, 'data-testid': 'mark-note' }, `The turn played here, ${point.played.filter((t) => t !== 'end').join(' ')}, was a ${point.mark} (${Math.round(point.loss * 100)}% of the expected score lost).`));
@@ -222,16 +337,24 @@ async function analysisPage() {
     panel.append(engine);
     const speed = h('select', { 'data-testid': 'analysis-ms', onchange: (e) => { st.ms = Number(e.target.value); } },
       SPEEDS.map(([label, ms]) => h('option', { value: ms, selected: ms === st.ms }, label)));
+    const whereSel = h('select', { 'data-testid': 'analysis-where', onchange: (e) => { st.where = e.target.value; localEng.stop(); draw(); } },
+      h('option', { value: 'local', selected: st.where === 'local', disabled: Boolean(st.custom) || !window.Worker }, 'Engine in this browser'),
+      h('option', { value: 'server', selected: st.where === 'server' }, 'Analyse on the server (slow devices; hourly budget)'));
     const tools = h('div', { class: 'buttons' },
       st.game && !st.analysis ? h('button', { 'data-testid': 'analyse-game', onclick: analyseGame }, 'Analyse the game') : null,
       st.game && !st.analysis ? speed : null,
-      !v.result && !(point && !st.free.length && st.analysis) ? h('button', { 'data-testid': 'evaluate', onclick: evaluate }, 'Evaluate this position') : null,
+      whereSel,
+      // (Not while the game is analysed in this browser: one search at a time there.)
+      !v.result && !(point && !st.free.length && st.analysis) && !(st.analysis && st.analysis.local && st.analysis.state === 'running')
+        ? h('button', { 'data-testid': 'evaluate', onclick: evaluate }, 'Evaluate this position') : null,
       h('button', { 'data-testid': 'flip', onclick: () => { st.flip = !st.flip; draw(); } }, 'Flip'));
     panel.append(tools);
     if (st.analysis && st.analysis.state === 'running') {
       panel.append(h('p', { 'data-testid': 'analysis-progress' }, `Analysing: ${st.analysis.done} of ${st.analysis.total} positions `,
         h('progress', { max: st.analysis.total, value: st.analysis.done })));
     }
+    if (st.analysis && st.analysis.saved) panel.append(h('p', { class: 'hint', 'data-testid': 'analysis-saved' }, 'Analysed in a browser and saved with the game.'));
+    if (st.analysis && st.analysis.saving) panel.append(h('p', { class: 'hint', 'data-testid': 'analysis-saving' }, 'Saving the analysis with the game...'));
     if (st.analysis && st.analysis.state === 'failed') panel.append(h('p', { class: 'error' }, st.analysis.error || 'The analysis failed.'));
     if (st.analysis && st.analysis.points.length > 1) {
       const idx = st.free.length ? -1 : st.analysis.points.findIndex((p) => p.at === st.at);
@@ -282,13 +405,23 @@ async function analysisPage() {
         });
       }
       panel.append(list);
-      panel.append(h('p', { class: 'hint' }, 'Click the board to try your own steps from the point shown; the engine evaluates them on request. Analyses spend your hourly share of the server\'s search time.'));
+      panel.append(h('p', { class: 'hint' }, 'Click the board to try your own steps from the point shown; the engine evaluates them on request. The engine runs in this browser (no limit); analyses on the server spend your hourly share of its search time.'));
     }
     app.replaceChildren(h('div', { class: 'game analysis' }, board, panel));
   };
 
   await go(0);
   const saved = params.get('analysis');
+  if (st.game && !saved) {
+    // An analysis saved with the game: shown at once, no search.
+    try {
+      const a = await api('GET', `/api/games/${encodeURIComponent(st.game)}/analysis`);
+      if (!a.saved) throw new Error('none saved');
+      st.analysis = { state: 'done', done: a.points.length, total: a.points.length, points: a.points, saved: true };
+      document.documentElement.dataset.savedAnalysis = 'shown';
+      draw();
+    } catch { document.documentElement.dataset.savedAnalysis = 'none'; }
+  }
   if (saved) {
     st.analysis = { state: 'running', done: 0, total: 0, points: [] };
     poll(saved, (a) => { st.analysis = a; });

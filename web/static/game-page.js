@@ -145,6 +145,8 @@ async function gamePage() {
     state.creator = Boolean(v.creator);
     if (token && !v.seat && !v.creator) state.error = 'This link holds no seat in this game: you are watching.';
     accept(v);
+    // A seat in a live game: the rules in the page (docs/wasm.md, "Live games").
+    if (v.seat && !v.result) loadLocalRules(v);
     // A built-in variant's rules (the reconstructed note); a custom variant has none there.
     if (!v.custom) api('GET', `/api/variants/${encodeURIComponent(v.variant)}`).then((info) => { state.variantInfo = info; draw(); }).catch(() => {});
     draw();

@@ -109,6 +109,8 @@ async function act(path, body) {
   state.confirmResign = false;
   draw();
   try {
+    // Own steps shown by the local rules go first (an undo takes back the last of them).
+    await local.chain;
     const v = await api('POST', `/api/games/${gameId}/${path}`, { token, ...body });
     state.error = '';
     accept(v);
@@ -120,17 +122,149 @@ async function act(path, body) {
   }
 }
 
+// ---- the local rules (docs/wasm.md, "Live games"): the WebAssembly module in the page, fed
+// the game's steps from its start, shows the position after a step of one's own at once (its
+// units, legal steps with what each removes, why a unit may not move) while the step goes to
+// the server, which judges and stores it as before; the server's view replaces the local one
+// when its answers are in. No engine: only the rules. Without the module (not built, not
+// loadable, a custom variant) the page works as it did, waiting for the server.
+const local = {
+  cohort: null, // the module (Cohort), once loaded
+  start: null, // the game's start position (`?at=0`)
+  game: null, // a CohortGame at the server's position, with `steps` its step texts
+  steps: [],
+  pending: 0, // own steps shown locally and not yet answered by the server
+  held: null, // the newest server view that came while steps were pending
+  chain: Promise.resolve(),
+};
+
+async function loadLocalRules(v) {
+  if (v.custom || !window.WebAssembly) return;
+  try {
+    const [{ Cohort }, start] = await Promise.all([
+      import('/wasm/cohort.js').then((m) => m),
+      api('GET', `/api/games/${gameId}?at=0`),
+    ]);
+    const cohort = await Cohort.load('/wasm/cohort.wasm');
+    local.start = start.position;
+    local.cohort = cohort;
+    document.documentElement.dataset.localRules = 'on';
+  } catch (e) {
+    document.documentElement.dataset.localRules = 'off';
+    local.cohort = null;
+  }
+}
+
+// The steps of the game as the view has them, in order (the turn in progress included).
+function viewSteps(v) {
+  return allTurns(v).flatMap((t) => t.steps);
+}
+
+// The local game at the view's position (made or brought up to date), or null.
+function localGame(v) {
+  if (!local.cohort || !local.start) return null;
+  const steps = viewSteps(v);
+  try {
+    const same = local.game && local.steps.length <= steps.length && local.steps.every((s, i) => s === steps[i]);
+    if (!same) {
+      if (local.game) local.game.free();
+      local.game = local.cohort.newGame(v.variant, local.start);
+      local.steps = [];
+    }
+    for (const s of steps.slice(local.steps.length)) { local.game.make(s); local.steps.push(s); }
+    if (local.game.position() !== v.position) throw new Error('the local position is not the server\'s');
+    return local.game;
+  } catch {
+    if (local.game) local.game.free();
+    local.game = null;
+    local.steps = [];
+    return null;
+  }
+}
+
+// The view after `text`, made by the local rules from `v`, or null (no module, the step not
+// legal here, anything amiss: the server's answer is awaited as before).
+function localAfter(v, text) {
+  const g = localGame(v);
+  if (!g) return null;
+  try {
+    g.make(text);
+    local.steps.push(text);
+    const lv = g.view();
+    const steps = g.legalSteps();
+    const outcome = lv.outcome;
+    const { variant, name, outcome: _o, files, ranks, ...board } = lv;
+    const turnSteps = lv.to_move === v.to_move && !outcome ? (v.turn_steps || []).concat([text]) : [];
+    const turns = v.turns.map((t) => t);
+    if (!turnSteps.length) turns.push({ side: v.to_move, steps: (v.turn_steps || []).concat([text]), removed: [], moves: [] });
+    return {
+      ...v, ...board, steps, legal: [], can_end: steps.some((s) => s.kind === 'end'), turn_steps: turnSteps,
+      can_undo: turnSteps.length > 0, end_preview: null, turn_removed: [], turn_moves: [], turns,
+      result: outcome ? { text: outcome.text, winner: outcome.winner, result: outcome.result } : null,
+      local: true,
+    };
+  } catch {
+    localGame(v); // back to the server's position
+    return null;
+  }
+}
+
+// Post an own step while the local rules show it: the steps go one after another; the
+// server's answers are held until the last is in (then its view replaces the local one).
+function postLocal(body) {
+  local.pending += 1;
+  local.chain = local.chain.then(async () => {
+    try {
+      const v = await api('POST', `/api/games/${gameId}/step`, { token, ...body });
+      if (!local.held || v.version >= local.held.version) local.held = v;
+    } catch (e) {
+      // Refused: the local steps after it go too; the server's position comes back.
+      local.pending = 0;
+      local.held = null;
+      state.error = e.message;
+      local.chain = Promise.resolve();
+      refresh();
+      return;
+    }
+    local.pending -= 1;
+    if (local.pending === 0 && local.held) {
+      const held = local.held;
+      local.held = null;
+      accept(held);
+      draw();
+    }
+  });
+}
+
 // A step is posted as data: its index in the view's legal steps and the view's version
 // (the server plays the listed step without reading text); text only for a step the view
-// does not list (the server then says why it is refused).
+// does not list (the server then says why it is refused). With the local rules, the view
+// after it shows at once (see above).
 function play(text) {
   clearSelection();
   const v = state.view;
-  const listed = v && v.steps.find((s) => s.text === text && Number.isInteger(s.index));
-  return act('step', listed ? { index: listed.index, version: v.version } : { step: text });
+  const listed = v && !v.local && v.steps.find((s) => s.text === text && Number.isInteger(s.index));
+  const body = listed ? { index: listed.index, version: v.version } : { step: text };
+  if (v && !state.busy && (local.pending || v.steps.some((s) => s.text === text))) {
+    const after = localAfter(v, text);
+    if (after) {
+      state.error = '';
+      state.view = after;
+      postLocal(body);
+      draw();
+      return Promise.resolve();
+    }
+  }
+  if (local.pending) return local.chain.then(() => play(text));
+  return act('step', body);
 }
 
 function accept(v) {
+  if (local.pending > 0) {
+    // Own steps shown locally are on their way: the server's views wait for their answers.
+    if (!local.held || v.version >= local.held.version) local.held = v;
+    return;
+  }
   if (!v.replay) state.frames.set(stepCount(v), v);
   if (state.view && v.version < state.view.version) return; // an older message
   const before = state.view;

@@ -31,6 +31,9 @@ async function finishedGame(sc) {
   await Promise.all([page.waitForURL(/\/analysis\?game=/), page.click('[data-testid=analysis-link]')]);
   await page.waitForSelector('[data-testid=analyse-game]');
   check(!(await page.$('[data-testid=score-chart]')), 'no chart before the analysis');
+  // The server's analysis (the page's engine runs in the browser by default: see
+  // local-analysis.mjs).
+  await page.selectOption('[data-testid=analysis-where]', 'server');
   await page.selectOption('[data-testid=analysis-ms]', '200');
   await page.click('[data-testid=analyse-game]');
   // Done: the chart has a point per turn and the last position; the progress is gone.

@@ -115,14 +115,21 @@ scenarios.push(['rated 1+1 game in the lobby, a flag falls, both see the rating 
   await ap.goto(`${base}/player/alice`);
   await ap.waitForSelector(`[data-testid=player-game-${id}] [data-testid=your-turn]`);
   await ap.close();
-  // White plays a turn: her clock stops with the increment, Black's runs.
+  // White plays a turn: her clock stops with the increment, Black's runs. Her time after
+  // the turn is her time before it, less at most the wall time between the two readings,
+  // plus the 1 s increment: without the increment it would be below the time before.
+  const tBefore = Date.now();
+  const before = await getView(id);
   const step = await playTurn(alice, id);
+  const v = await getView(id);
+  const elapsed = Date.now() - tBefore;
+  check(v.clock.running === 'black', `Black's clock runs after White's turn (${JSON.stringify(v.clock)})`);
+  check(v.clock.white_ms >= before.clock.white_ms - elapsed + 1000 && v.clock.white_ms <= 61000,
+    `White got her increment: ${before.clock.white_ms} ms before, ${v.clock.white_ms} after, ${elapsed} ms between the readings`);
   for (const p of [alice, bob]) {
     await p.waitForFunction(() => document.querySelector('[data-testid=clock-black]').dataset.running === 'true');
     check(await running(p, 'white') === 'false', 'White\'s clock stopped');
   }
-  const v = await getView(id);
-  check(v.clock.running === 'black' && v.clock.white_ms > w1[0] - 5000 && v.clock.white_ms <= 61000, `White got her increment (${v.clock.white_ms})`);
   check((await bob.textContent('[data-testid=move-list]')).includes(step), 'Black sees White\'s turn');
   const ws = await clockMs(bob, 'white');
   await sleep(1000);

@@ -3,6 +3,7 @@
 //! alpha-beta over steps, see search.rs). The match runner plays agents against each other.
 
 pub mod eval;
+pub mod marks;
 pub mod matches;
 pub mod planner;
 pub mod record;

@@ -64,51 +64,23 @@ pub struct Analysis {
     pub updated_ms: i64,
 }
 
-/// Expected score (0 to 1) of a score: the logistic `cohort tune` fits with its scale at 1
-/// (400 units give odds of ten to one); forced wins and losses are 1 and 0.
-pub fn expected(score: i32) -> f64 {
-    cohort_engine::tune::expected(score as f64, 1.0)
-}
-
-/// A turn's mark from what it lost in expected score for its side: 0.15 or more a blunder,
-/// 0.10 a mistake, 0.05 an inaccuracy (the thresholds of lichess's analysis, on a 0-1
-/// scale). A turn that is the engine's own choice loses nothing.
-pub fn classify(loss: f64) -> Option<&'static str> {
-    if loss >= 0.15 {
-        Some("blunder")
-    } else if loss >= 0.10 {
-        Some("mistake")
-    } else if loss >= 0.05 {
-        Some("inaccuracy")
-    } else {
-        None
-    }
-}
+/// Expected score (0 to 1) of a score for White (cohort_engine::marks, the rule the
+/// browser's analyses share).
+pub use cohort_engine::marks::{classify, expected};
 
 /// Fill in each point's loss and mark from the point after it (known once both are
-/// searched): the mover's expected score before its turn, less after it.
+/// searched): the mover's expected score before its turn, less after it
+/// (cohort_engine::marks::turn_mark; a turn that is the engine's own choice loses nothing).
 pub fn mark_turns(points: &mut [Point]) {
     for i in 0..points.len().saturating_sub(1) {
         let (before, after) = (points[i].score, points[i + 1].score);
         let Some(side) = points[i].side.clone() else {
             continue;
         };
-        if points[i].played.is_empty() || points[i].played == points[i].best {
-            points[i].loss = 0.0;
-            points[i].mark = None;
-            continue;
-        }
-        let white = side == "white";
-        let mover = |s: i32| {
-            if white {
-                expected(s)
-            } else {
-                1.0 - expected(s)
-            }
-        };
-        let loss = (mover(before) - mover(after)).max(0.0);
-        points[i].loss = (loss * 1000.0).round() / 1000.0;
-        points[i].mark = classify(loss).map(str::to_string);
+        let own = points[i].played.is_empty() || points[i].played == points[i].best;
+        let (loss, mark) = cohort_engine::marks::turn_mark(side == "white", before, after, own);
+        points[i].loss = loss;
+        points[i].mark = mark.map(str::to_string);
     }
 }
 
@@ -129,7 +101,93 @@ fn analysis_of(r: &sqlx::any::AnyRow) -> Result<Analysis, StoreError> {
     })
 }
 
+/// An analysis saved with its game (made in a browser, `POST /api/games/<id>/analysis`).
+#[derive(Clone, Debug, Serialize)]
+pub struct SavedAnalysis {
+    pub game: String,
+    /// Who saved it: `user:<id>` or `ip:<address>`. Not sent.
+    #[serde(skip)]
+    pub saver: String,
+    /// The search time each position had (as the saver said; 0 when not said).
+    pub ms: u64,
+    pub points: Vec<Point>,
+    pub saved_ms: i64,
+}
+
 impl Store {
+    /// Save a game's analysis (replacing the one saved before) if `saver` made fewer than
+    /// `per_hour` saves (of any game) in the last hour: `Ok(true)` when stored, `Ok(false)` over the limit.
+    /// Counted and written in one transaction (under a lock on PostgreSQL).
+    pub async fn save_game_analysis(
+        &self,
+        a: &SavedAnalysis,
+        per_hour: i64,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        if self.kind == "postgres" {
+            sqlx::query("SELECT pg_advisory_xact_lock(7362020)")
+                .execute(&mut *tx)
+                .await?;
+        }
+        // Saves older than the window count no more: gone.
+        sqlx::query("DELETE FROM analysis_saves WHERE saved_ms <= $1")
+            .bind(a.saved_ms - WINDOW_MS)
+            .execute(&mut *tx)
+            .await?;
+        let saved: i64 =
+            sqlx::query("SELECT COUNT(*) FROM analysis_saves WHERE saver = $1 AND saved_ms > $2")
+                .bind(&a.saver)
+                .bind(a.saved_ms - WINDOW_MS)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get(0)?;
+        if saved >= per_hour {
+            return Ok(false);
+        }
+        sqlx::query("INSERT INTO analysis_saves (saver, saved_ms) VALUES ($1, $2)")
+            .bind(&a.saver)
+            .bind(a.saved_ms)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM game_analyses WHERE game_id = $1")
+            .bind(&a.game)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO game_analyses (game_id, saver, ms, points, saved_ms)
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&a.game)
+        .bind(&a.saver)
+        .bind(a.ms as i64)
+        .bind(serde_json::to_string(&a.points).expect("points are JSON"))
+        .bind(a.saved_ms)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// The analysis saved with a game, if any.
+    pub async fn game_analysis(&self, game: &str) -> Result<Option<SavedAnalysis>, StoreError> {
+        let Some(r) = sqlx::query("SELECT * FROM game_analyses WHERE game_id = $1")
+            .bind(game)
+            .fetch_optional(&self.pool)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let points: String = r.try_get("points")?;
+        Ok(Some(SavedAnalysis {
+            game: r.try_get("game_id")?,
+            saver: r.try_get("saver")?,
+            ms: r.try_get::<i64, _>("ms")? as u64,
+            points: serde_json::from_str(&points)
+                .map_err(|e| StoreError::Protocol(e.to_string()))?,
+            saved_ms: r.try_get("saved_ms")?,
+        }))
+    }
+
     /// Store a new analysis if its owner has `cost_ms` of search left in the budget
     /// (`per_hour_ms`): `Ok(left_ms)`, what is left after it; otherwise `Err(left_ms)`,
     /// what is left.

@@ -27,8 +27,8 @@ use serde_json::{json, Value};
 
 use crate::accounts::current_user;
 use crate::admission::Caller;
-use crate::analysis::{mark_turns, Analysis, Point, STALE_MS};
-use crate::error::{body, Answer, ApiError, ApiPath, Code};
+use crate::analysis::{mark_turns, Analysis, Point, SavedAnalysis, STALE_MS};
+use crate::error::{body, body_with, Answer, ApiError, ApiPath, Code};
 use crate::live::LiveGame;
 use crate::sched::Class;
 use crate::store::{now_ms, GameRow};
@@ -44,12 +44,17 @@ const MS_RANGE: (u64, u64) = (50, 3000);
 const MAX_TURNS: usize = 500;
 /// The longest line kept for a point, in steps.
 const LINE_STEPS: usize = 24;
+/// A saved analysis (`POST /api/games/<id>/analysis`): its body at most this many bytes,
+/// each caller at most this many saves an hour.
+pub const SAVED_MAX: usize = 512 * 1024;
+pub const SAVES_PER_HOUR: i64 = 30;
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/analysis", post(start))
         .route("/api/analysis/view", post(view))
         .route("/api/analysis/{id}", get(read))
+        .route("/api/games/{id}/analysis", post(save).get(saved))
         .with_state(app)
 }
 
@@ -467,4 +472,223 @@ async fn read(State(app): State<Arc<App>>, ApiPath(id): ApiPath<String>) -> Answ
     let mut v = serde_json::to_value(&a).expect("an analysis is JSON");
     v["done"] = a.points.len().into();
     Ok(Json(v))
+}
+
+/// A point of an analysis made elsewhere (a browser), as `POST /api/games/<id>/analysis`
+/// takes it: the server's point fields; `loss` and `mark` are computed again here.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PointIn {
+    at: usize,
+    side: Option<String>,
+    score: i32,
+    #[serde(default)]
+    decisive: bool,
+    #[serde(default)]
+    best: Vec<String>,
+    #[serde(default)]
+    moves: Vec<Value>,
+    #[serde(default)]
+    line: String,
+    #[serde(default)]
+    depth: u32,
+    #[serde(default)]
+    played: Vec<String>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    loss: Option<f64>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    mark: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SaveRequest {
+    #[serde(default)]
+    ms: Option<u64>,
+    points: Vec<PointIn>,
+}
+
+/// Each point's fields within bounds, and the points the game's: one before each turn (its
+/// `at`, its side, the turn played) and one after the last step.
+fn check_points(points: &[PointIn], turns: &[crate::live::Turn]) -> Result<(), ApiError> {
+    let bad = |i: usize, msg: String| ApiError::invalid(format!("points[{i}].{msg}"));
+    let turns: Vec<&crate::live::Turn> = turns.iter().filter(|t| !t.1.is_empty()).collect();
+    if points.len() != turns.len() + 1 {
+        return Err(ApiError::invalid(format!(
+            "points: {} points; the game has {} turns, so {} points (one before each turn and one after the last)",
+            points.len(),
+            turns.len(),
+            turns.len() + 1
+        )));
+    }
+    let win = cohort_engine::search::WIN;
+    let mut at = 0;
+    for (i, p) in points.iter().enumerate() {
+        if p.at != at {
+            return Err(bad(
+                i,
+                format!("at: {}; the game's point {i} is after {at} steps", p.at),
+            ));
+        }
+        if p.score.abs() > win {
+            return Err(bad(
+                i,
+                format!("score: {} out of range (-{win} to {win})", p.score),
+            ));
+        }
+        if p.depth > 256 {
+            return Err(bad(
+                i,
+                format!("depth: {} out of range (0 to 256)", p.depth),
+            ));
+        }
+        if p.best.len() > 64 || p.best.iter().any(|t| t.is_empty() || t.len() > 64) {
+            return Err(bad(
+                i,
+                "best: at most 64 step texts of 1 to 64 bytes".into(),
+            ));
+        }
+        if p.moves.len() > 64
+            || p.moves
+                .iter()
+                .any(|m| !m.is_object() || m.to_string().len() > 1024)
+        {
+            return Err(bad(i, "moves: at most 64 steps as objects".into()));
+        }
+        if p.line.len() > 4096 {
+            return Err(bad(i, "line: at most 4096 bytes".into()));
+        }
+        match (&p.side, turns.get(i)) {
+            (Some(s), Some((side, steps))) => {
+                if s != side_name(*side) {
+                    return Err(bad(
+                        i,
+                        format!("side: '{s}'; {} plays turn {}", side_name(*side), i + 1),
+                    ));
+                }
+                if &p.played != steps {
+                    return Err(bad(
+                        i,
+                        format!(
+                            "played: not the game's turn {} ({})",
+                            i + 1,
+                            steps.join(" ")
+                        ),
+                    ));
+                }
+                at += steps.len();
+            }
+            (None, Some(_)) => {
+                return Err(bad(i, "side: null, but the game goes on from here".into()))
+            }
+            (side, None) => {
+                if side
+                    .as_deref()
+                    .is_some_and(|s| s != "white" && s != "black")
+                {
+                    return Err(bad(i, "side: white, black or null".into()));
+                }
+                if !p.played.is_empty() {
+                    return Err(bad(
+                        i,
+                        "played: nothing is played after the last step".into(),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `POST /api/games/<id>/analysis` `{ms?, points}`: save an analysis of the finished game
+/// made elsewhere (in the browser), replacing the one saved before; its marks are computed
+/// here again from the scores. Answers it as `GET` does.
+async fn save(
+    State(app): State<Arc<App>>,
+    caller: Caller,
+    headers: HeaderMap,
+    ApiPath(id): ApiPath<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: SaveRequest = body_with(raw, SAVED_MAX)?;
+    if req.ms.is_some_and(|ms| ms > 600_000) {
+        return Err(ApiError::invalid("ms: at most 600000 a position"));
+    }
+    let slot = app.find(&id).await?;
+    let turns = {
+        let mut live = slot.live.lock().await;
+        crate::api::play::refresh(&app, &mut live).await?;
+        if live.row.ending.is_none() && live.game.result().is_none() {
+            return Err(ApiError::new(
+                Code::GameNotOver,
+                "the game is in progress: its analysis is saved when it ends",
+            ));
+        }
+        live.turns.clone()
+    };
+    check_points(&req.points, &turns)?;
+    let mut points: Vec<Point> = req
+        .points
+        .into_iter()
+        .map(|p| Point {
+            at: p.at,
+            side: p.side,
+            score: p.score,
+            decisive: p.decisive,
+            best: p.best,
+            moves: p.moves,
+            line: p.line,
+            depth: p.depth,
+            played: p.played,
+            loss: 0.0,
+            mark: None,
+        })
+        .collect();
+    mark_turns(&mut points);
+    let saver = match current_user(&app, &headers).await {
+        Some((user, _)) => format!("user:{user}"),
+        None => caller.0,
+    };
+    let a = SavedAnalysis {
+        game: id.clone(),
+        saver,
+        ms: req.ms.unwrap_or(0),
+        points,
+        saved_ms: now_ms(),
+    };
+    let stored = app
+        .store
+        .save_game_analysis(&a, SAVES_PER_HOUR)
+        .await
+        .map_err(|e| ApiError::internal(format!("storing the analysis failed: {e}")))?;
+    if !stored {
+        return Err(ApiError::new(
+            Code::LimitReached,
+            format!("you saved {SAVES_PER_HOUR} analyses in the last hour, this server's limit; try again later"),
+        ));
+    }
+    Ok(Json(saved_json(&a)))
+}
+
+/// `GET /api/games/<id>/analysis`: the analysis saved with the game, `{"saved": true, ...}`,
+/// or `{"saved": false}` when none is (a page asks on every finished game: no 404 noise).
+async fn saved(State(app): State<Arc<App>>, ApiPath(id): ApiPath<String>) -> Answer {
+    app.find(&id).await?;
+    let a = app
+        .store
+        .game_analysis(&id)
+        .await
+        .map_err(|e| ApiError::internal(format!("reading the analysis failed: {e}")))?;
+    Ok(Json(match a {
+        Some(a) => saved_json(&a),
+        None => json!({"game": id, "saved": false}),
+    }))
+}
+
+fn saved_json(a: &SavedAnalysis) -> Value {
+    let mut v = serde_json::to_value(a).expect("an analysis is JSON");
+    v["saved"] = true.into();
+    v
 }

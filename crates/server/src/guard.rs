@@ -37,6 +37,9 @@ pub fn body_limit(path: &str) -> usize {
     match path {
         "/api/games" | "/api/records/replay" => records::MAX_RECORD.max(custom::MAX_BODY),
         "/api/variants/check" | "/api/variants/diagram" => custom::MAX_BODY,
+        p if p.starts_with("/api/games/") && p.ends_with("/analysis") => {
+            crate::analysis_api::SAVED_MAX
+        }
         _ => MAX_BODY,
     }
 }

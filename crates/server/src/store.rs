@@ -153,6 +153,22 @@ const MIGRATIONS: &[&str] = &[
     // address as well as per poster (chat.rs).
     "ALTER TABLE chat_lines ADD COLUMN address TEXT NOT NULL DEFAULT ''",
     "CREATE INDEX chat_lines_by_address ON chat_lines (address, posted_ms)",
+    // Analyses made in a browser and saved with their finished game (analysis.rs,
+    // `POST /api/games/<id>/analysis`): one a game, the latest saved.
+    "CREATE TABLE game_analyses (
+        game_id TEXT PRIMARY KEY,
+        saver TEXT NOT NULL,
+        ms BIGINT NOT NULL,
+        points TEXT NOT NULL,
+        saved_ms BIGINT NOT NULL
+    )",
+    "CREATE INDEX game_analyses_by_saver ON game_analyses (saver, saved_ms)",
+    // Each save of a game's analysis (the hourly limit per caller counts them).
+    "CREATE TABLE analysis_saves (
+        saver TEXT NOT NULL,
+        saved_ms BIGINT NOT NULL
+    )",
+    "CREATE INDEX analysis_saves_by_saver ON analysis_saves (saver, saved_ms)",
 ];
 
 /// A game's row: everything but its steps.

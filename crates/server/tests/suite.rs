@@ -18,6 +18,7 @@ mod instances;
 mod jobs;
 mod offers;
 mod records;
+mod saved_analysis;
 mod scheduler;
 mod security;
 mod storage;

@@ -126,6 +126,12 @@ pub extern "C" fn variants() -> i32 {
     answer(Ok(crate::variants_json()))
 }
 
+/// Marks on an analysis's points (`crate::marks_json`): the points with `loss` and `mark`.
+#[no_mangle]
+pub extern "C" fn marks(ptr: *const u8, len: usize) -> i32 {
+    answer(read_str(ptr, len).and_then(crate::marks_json))
+}
+
 /// A new game: `variant` is an id or a variant file's text, `position` (length 0: none) a
 /// position string. Answers `{handle, variant, name}`.
 #[no_mangle]

@@ -251,12 +251,15 @@ impl Session {
                 "winner": side_name(side),
                 "reason": reason.describe(),
                 "text": format!("{} wins ({})", side.name(), reason.describe()),
+                // For White, in the engine's units (an analysis's finished point).
+                "score": if side == Side::White { cohort_engine::search::WIN } else { -cohort_engine::search::WIN },
             }),
             Some((Outcome::Draw, reason)) => json!({
                 "result": if reason == EndReason::Aborted { "*" } else { "1/2-1/2" },
                 "winner": null,
                 "reason": reason.describe(),
                 "text": format!("Draw ({})", reason.describe()),
+                "score": 0,
             }),
         }
     }
@@ -325,7 +328,36 @@ impl Session {
         } else {
             vec![]
         };
+        // Why each other unit of the side to move may not start a step now, in the rules'
+        // words (the server's game view `why_not`).
+        let mut why_not = Map::new();
+        if !over {
+            let movable_set = pos.movable_units();
+            for sq in pos.occupied(pos.side_to_move()).iter() {
+                if !movable_set.has(sq) {
+                    let why = pos.why_not(sq);
+                    if why != cohort_rules::Illegal::CannotReach {
+                        why_not.insert(
+                            geo.square_name(sq).to_string(),
+                            Value::from(why.to_string()),
+                        );
+                    }
+                }
+            }
+        }
         let cv = pos.command_view();
+        // A leader leading (or that may lead) the turn, as the server's view shows it.
+        let lead_json = |l: &cohort_rules::LeadingView| {
+            json!({
+                "square": self.square(l.square),
+                "mode": l.mode,
+                "budget": l.budget,
+                "used": l.used,
+                "others_left": l.others_left,
+                "activates": l.activates.iter().map(|&k| v.pieces[k as usize].letter.to_string()).collect::<Vec<_>>(),
+                "remap": l.remap.iter().map(|(k, m)| json!({"letter": v.pieces[*k as usize].letter.to_string(), "moves": m})).collect::<Vec<_>>(),
+            })
+        };
         let command = json!({
             "leaders": cv.leaders.iter().map(|l| self.square(l.square)).collect::<Vec<_>>(),
             "available": cv.leaders.iter().filter(|l| l.available).map(|l| self.square(l.square)).collect::<Vec<_>>(),
@@ -334,8 +366,12 @@ impl Session {
             "links": cv.links.iter().map(|(a, b)| json!([self.square(*a), self.square(*b)])).collect::<Vec<_>>(),
             "moves": cv.moves,
             "moves_cap": cv.moves_cap,
-            "leading": cv.leading.as_ref().map(|l| json!({"square": self.square(l.square), "mode": l.mode,
-                "budget": l.budget, "used": l.used, "others_left": l.others_left})),
+            "leading": cv.leading.as_ref().map(lead_json),
+            "lead_options": cv.lead_options.iter().map(|(step, l)| {
+                let mut o = lead_json(l);
+                o["step"] = pos.step_text(*step).into();
+                o
+            }).collect::<Vec<_>>(),
         });
         json!({
             "variant": v.id,
@@ -350,6 +386,7 @@ impl Session {
             "pocket": {"white": pocket[0], "black": pocket[1]},
             "check": check,
             "frozen": names(pos.frozen(Side::White) | pos.frozen(Side::Black)),
+            "why_not": why_not,
             "command": v.command_name(),
             "command_info": command,
             "outcome": self.outcome_value(),
@@ -423,6 +460,7 @@ impl Session {
             let msg = json!({
                 "depth": out.depth,
                 "score": out.score,
+                "decisive": out.score.abs() >= cohort_engine::search::WIN - 1000,
                 "nodes": n,
                 "line": line_texts(&p, &out.pv),
                 "made": line_texts(&root, made),
@@ -441,9 +479,19 @@ impl Session {
             },
         );
         let st = &choice.stats;
+        let side = root.side_to_move();
+        let moves: Vec<Value> = choice
+            .steps
+            .iter()
+            .map(|&s| Value::Object(step_fields(&self.variant, s)))
+            .collect();
         Ok(json!({
             "turn": line_texts(&root, &choice.steps),
+            "moves": moves,
+            "side": side_name(side),
             "score": choice.score,
+            "white_score": if side == Side::White { choice.score } else { -choice.score },
+            "decisive": choice.score.abs() >= cohort_engine::search::WIN - 1000,
             "pv": line_texts(&root, &choice.pv),
             "depth": st.depth,
             "nodes": st.nodes,
@@ -453,6 +501,42 @@ impl Session {
         })
         .to_string())
     }
+}
+
+/// Marks on a game's turns (docs/server.md, "Marks"), the server's rule
+/// (cohort_engine::marks): `points_json` is an analysis's points in order (`side`, `score`
+/// for White, `best`, `played`, as the server's analyses write them); each point gets
+/// `loss` and `mark` from the point after it. Other fields are kept.
+pub fn marks_json(points_json: &str) -> Result<String, String> {
+    let mut points: Vec<Value> =
+        serde_json::from_str(points_json).map_err(|e| format!("marks: the points: {e}"))?;
+    let score = |p: &Value, i: usize| -> Result<i32, String> {
+        p.get("score")
+            .and_then(Value::as_i64)
+            .and_then(|s| i32::try_from(s).ok())
+            .ok_or_else(|| format!("marks: points[{i}].score: a whole number"))
+    };
+    for i in 0..points.len() {
+        if !points[i].is_object() {
+            return Err(format!("marks: points[{i}]: an object"));
+        }
+        score(&points[i], i)?;
+    }
+    for i in 0..points.len().saturating_sub(1) {
+        let side = match points[i].get("side") {
+            Some(Value::String(s)) if s == "white" || s == "black" => s.clone(),
+            _ => continue,
+        };
+        let (before, after) = (score(&points[i], i)?, score(&points[i + 1], i + 1)?);
+        let played = points[i].get("played").cloned().unwrap_or(Value::Null);
+        let best = points[i].get("best").cloned().unwrap_or(Value::Null);
+        let own = played.as_array().is_none_or(|a| a.is_empty()) || played == best;
+        let (loss, mark) = cohort_engine::marks::turn_mark(side == "white", before, after, own);
+        let p = points[i].as_object_mut().expect("checked");
+        p.insert("loss".into(), loss.into());
+        p.insert("mark".into(), mark.map_or(Value::Null, Value::from));
+    }
+    Ok(Value::Array(points).to_string())
 }
 
 /// A step to make: its index in the legal list or its text.

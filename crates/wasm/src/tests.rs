@@ -126,3 +126,40 @@ fn the_view_carries_the_boards_layout_names_and_colours() {
         assert!(u["colour"].as_str().unwrap().starts_with('#'), "{u}");
     }
 }
+
+#[test]
+fn marks_are_the_servers_and_bad_points_are_an_error() {
+    let points = r#"[
+        {"at": 0, "side": "white", "score": 30, "best": ["e2-e4"], "played": ["e2-e4"]},
+        {"at": 1, "side": "black", "score": 20, "best": ["e7-e5"], "played": ["f7-f6"]},
+        {"at": 2, "side": "white", "score": 400, "best": ["d1-h5"], "played": ["a2-a3"]},
+        {"at": 3, "side": "black", "score": -600, "best": ["d8-h4"], "played": ["d8-h4"]},
+        {"at": 4, "side": null, "score": 0}
+    ]"#;
+    let out: Vec<Value> = serde_json::from_str(&marks_json(points).unwrap()).unwrap();
+    assert_eq!(out[0]["mark"], Value::Null);
+    assert_eq!(out[1]["mark"], "blunder");
+    assert!(out[1]["loss"].as_f64().unwrap() > 0.3);
+    assert_eq!(out[2]["mark"], "blunder");
+    assert_eq!(out[3]["mark"], Value::Null);
+    assert!(marks_json("nope").is_err());
+    assert!(marks_json(r#"[{"score": "x"}]"#)
+        .unwrap_err()
+        .contains("points[0].score"));
+}
+
+#[test]
+fn a_search_answers_its_turn_as_data_and_the_view_says_why_not() {
+    let mut s = Session::new("chess", None).unwrap();
+    let out: Value =
+        serde_json::from_str(&s.search(None, Some(2000), &mut |_| false).unwrap()).unwrap();
+    assert_eq!(out["side"], "white");
+    assert_eq!(out["white_score"], out["score"]);
+    assert_eq!(out["decisive"], false);
+    assert_eq!(
+        out["moves"].as_array().unwrap().len(),
+        out["turn"].as_array().unwrap().len()
+    );
+    let v: Value = serde_json::from_str(&s.view_json()).unwrap();
+    assert!(v["why_not"].is_object());
+}

@@ -122,6 +122,14 @@ export class Cohort {
   variants() {
     return JSON.parse(this._call('variants'));
   }
+  /**
+   * Marks on an analysis's points, by the server's rule (docs/server.md, "Marks"): `points`
+   * in order, each with `side`, `score` (for White), `best` and `played`; answers them with
+   * `loss` and `mark` ("inaccuracy", "mistake", "blunder" or null) filled in.
+   */
+  marks(points) {
+    return JSON.parse(this._call('marks', JSON.stringify(points)));
+  }
 
   /** A new game of a variant (its id, or a variant file's text: its first variant), from
    * its start or from `position`. */

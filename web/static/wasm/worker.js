@@ -11,6 +11,12 @@
 //                                    search a position (variant: an id or a variant file's
 //                                    text); `stop`: an optional SharedArrayBuffer (Int32Array
 //                                    view, index 0) the page sets to 1 to stop the search
+//   {type: 'analyse', id, variant, start?, turns, ms?, nodes?, stop?}
+//                                    a whole game, turn by turn (docs/wasm.md, "Analysis in
+//                                    the browser"): `turns` the game's turns as step texts
+//                                    from `start` (a position; default the variant's); one
+//                                    point searched before each turn and one after the last
+//                                    step, marked by the server's rule (cohort.marks)
 //   {type: 'stop', id?}              stop: drops searches still queued; a running search
 //                                    stops at its next finished depth when its `stop` buffer
 //                                    was given (the page sets it; this message cannot reach a
@@ -19,6 +25,8 @@
 //   {type: 'ready'}                  the module is loaded
 //   {type: 'info', id, depth, score, nodes, line, made}   each finished depth
 //   {type: 'done', id, turn, score, pv, depth, nodes, nodes_per_second, ms, stopped}
+//   {type: 'point', id, done, total, points}   each point of an 'analyse' (all so far, marked)
+//   {type: 'analysed', id, points}   the 'analyse' is done
 //   {type: 'error', id, message}
 //
 // Also runs under node's worker_threads (the same messages), for tests.
@@ -69,10 +77,56 @@ async function run(job) {
   }
 }
 
+// The line kept for a point, in steps (the server's LINE_STEPS).
+const LINE_STEPS = 24;
+
+// A whole game, point by point: the position before each turn (the game itself, so its
+// counters and repetitions count) searched, then the turn played from it.
+async function analyse(job) {
+  let game = null;
+  try {
+    const c = await load();
+    game = c.newGame(job.variant, job.start);
+    const flag = job.stop ? new Int32Array(job.stop) : null;
+    const stopped = () => Boolean(flag && Atomics.load(flag, 0) !== 0);
+    const turns = (job.turns || []).filter((t) => t.length);
+    const points = [];
+    let at = 0;
+    for (let i = 0; i <= turns.length; i++) {
+      if (stopped()) throw new Error('stopped');
+      const outcome = game.outcome();
+      const played = i < turns.length ? turns[i] : [];
+      let p;
+      if (outcome) {
+        p = { at, side: null, score: outcome.score, decisive: outcome.winner !== null, best: [], moves: [], line: '', depth: 0, played, loss: 0, mark: null };
+      } else {
+        const r = game.search({ ms: job.ms, nodes: job.nodes, shouldStop: flag ? stopped : undefined });
+        p = {
+          at, side: r.side, score: r.white_score, decisive: r.decisive, best: r.turn, moves: r.moves,
+          line: r.pv.slice(0, LINE_STEPS).join(' '), depth: r.depth, played, loss: 0, mark: null,
+        };
+      }
+      points.push(p);
+      const marked = c.marks(points);
+      points.splice(0, points.length, ...marked);
+      port.post({ type: 'point', id: job.id, done: points.length, total: turns.length + 1, points: marked });
+      for (const s of played) { game.make(s); at++; }
+    }
+    port.post({ type: 'analysed', id: job.id, points });
+  } catch (e) {
+    port.post({ type: 'error', id: job.id, message: e && e.message ? e.message : String(e) });
+  } finally {
+    if (game) game.free();
+  }
+}
+
 async function pump() {
   if (busy) return;
   busy = true;
-  while (queue.length) await run(queue.shift());
+  while (queue.length) {
+    const job = queue.shift();
+    await (job.type === 'analyse' ? analyse(job) : run(job));
+  }
   busy = false;
 }
 
@@ -83,6 +137,7 @@ port.listen((msg) => {
       load(msg.wasm).catch((e) => port.post({ type: 'error', id: null, message: e.message }));
       break;
     case 'search':
+    case 'analyse':
       queue.push(msg);
       pump();
       break;
