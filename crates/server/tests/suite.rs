@@ -20,5 +20,6 @@ mod offers;
 mod records;
 mod scheduler;
 mod security;
+mod sockets;
 mod storage;
 mod view_data;
