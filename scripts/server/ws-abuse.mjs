@@ -1,7 +1,7 @@
 // WebSocket abuse on loopback (issue 47, docs/benchmarks.md "WebSocket abuse"): one
 // `cohort serve` on SQLite, and from one address
-//   1. memory: five sockets each sending a message announced at 45 MB (one frame) and never
-//      finished, plus N idle lobby watchers (default 3,000): the server's resident memory
+//   1. memory: five sockets each sending 45 MB of a text message (in frames of 1 MiB) and
+//      never finishing it, plus N idle lobby watchers (default 3,000): the server's resident memory
 //      (VmRSS of its process) before and after, the sockets accepted and refused;
 //   2. the lobby: W lobby watchers (default 2,000) and C create-and-cancel cycles (default
 //      100) of a challenge, while another client asks for a game's view in a loop: that
@@ -10,7 +10,7 @@
 // The sockets are raw TCP (a WebSocket handshake, then frames by hand), so that a message
 // can be left unfinished and thousands of watchers cost the client little.
 // Usage: node scripts/server/ws-abuse.mjs [--watchers 3000] [--lobby-watchers 2000]
-//          [--cycles 100] [--serve-args "--ws-per-address 5000"] [--max-growth-mb 50]
+//          [--cycles 100] [--hold-ms 0] [--serve-args "--ws-per-address 5000"] [--max-growth-mb 50]
 //          [--max-p99 50]
 // COHORT_BIN: the cohort binary (default target/release/cohort). Exit 1 if a bound fails.
 import net from 'node:net';
@@ -26,6 +26,7 @@ const arg = (name, dflt) => {
 const WATCHERS = Number(arg('watchers', 3000));
 const LOBBY_WATCHERS = Number(arg('lobby-watchers', 2000));
 const CYCLES = Number(arg('cycles', 100));
+const HOLD_MS = Number(arg('hold-ms', 0)); // how long each challenge stays open before its cancel
 const SERVE_ARGS = arg('serve-args', '').split(' ').filter(Boolean);
 const MAX_GROWTH_MB = Number(arg('max-growth-mb', 50));
 const MAX_P99 = Number(arg('max-p99', 50));
@@ -97,17 +98,19 @@ function frameHead(op, fin, len) {
   return Buffer.concat([h, Buffer.alloc(4)]);
 }
 
-/** Send up to `total` bytes of an unfinished frame announced at `total` + 1; resolves with the
- *  bytes the server took before it closed the socket (or all of them). */
+/** Send up to `total` bytes of a text message in fragments of 1 MiB (each frame within
+ *  tungstenite's former 16 MiB frame limit), never finished; resolves with the bytes sent
+ *  before the server closed the socket (or all of them). */
 function sendUnfinished(ws, total) {
   return new Promise((resolve) => {
     let sent = 0;
-    const chunk = Buffer.alloc(64 * 1024, 0x78);
-    ws.sock.write(frameHead(1, true, total + 1));
+    const chunk = Buffer.alloc(1 << 20, 0x78);
     const pump = () => {
       while (sent < total && !ws.closed) {
-        sent += chunk.length;
-        if (!ws.sock.write(chunk)) { ws.sock.once('drain', pump); return; }
+        const n = Math.min(chunk.length, total - sent);
+        const frame = Buffer.concat([frameHead(sent === 0 ? 1 : 0, false, n), chunk.subarray(0, n)]);
+        sent += n;
+        if (!ws.sock.write(frame)) { ws.sock.once('drain', pump); return; }
       }
       resolve(sent);
     };
@@ -158,7 +161,7 @@ try {
     const before = rssMb(server.pid);
     const big = await Promise.all(Array.from({ length: 5 }, () => openWs(port, '/api/challenges/watch')));
     check(big.every((w) => w.status === 101), 'the five sockets open');
-    const taken = await Promise.all(big.map((w) => sendUnfinished(w, 45_000_000 - 1)));
+    const taken = await Promise.all(big.map((w) => sendUnfinished(w, 45_000_000)));
     const watchers = await openMany(port, '/api/challenges/watch', WATCHERS);
     await sleep(3000);
     const after = rssMb(server.pid);
@@ -191,6 +194,7 @@ try {
     for (let i = 0; i < CYCLES; i++) {
       const c = await http.post('/api/challenges', { variant: 'chess' });
       check(c.status === 200, `create a challenge: ${JSON.stringify(c.body)}`);
+      if (HOLD_MS) await sleep(HOLD_MS);
       const x = await http.post(`/api/challenges/${c.body.id}/cancel`, { token: c.body.token });
       check(x.status === 200, `cancel: ${JSON.stringify(x.body)}`);
     }
@@ -202,7 +206,7 @@ try {
     const texts = watchers.open.reduce((a, w) => a + w.texts, 0) - textsBefore;
     const finalEmpty = watchers.open.filter((w) => w.last === '[]').length;
     console.log(`lobby: ${LOBBY_WATCHERS} watchers: ${watchers.open.length} open, ${watchers.refused} refused (429), ${watchers.failed} failed; ` +
-      `${CYCLES} create-cancel cycles in ${cycleS.toFixed(2)} s; lists sent ${texts} (${(texts / Math.max(1, watchers.open.length)).toFixed(1)} per watcher), ` +
+      `${CYCLES} create-cancel cycles (held ${HOLD_MS} ms) in ${cycleS.toFixed(2)} s; lists sent ${texts} (${(texts / Math.max(1, watchers.open.length)).toFixed(1)} per watcher), ` +
       `${finalEmpty} watchers end on the empty list; server CPU ${cpu.toFixed(2)} s over ${(cycleS + 1).toFixed(2)} s`);
     console.log(`other requests (GET ${'/api/games/<id>'}): before p50 ${percentile(base, 0.5).toFixed(2)} ms p99 ${percentile(base, 0.99).toFixed(2)} ms (${base.length}); ` +
       `during p50 ${percentile(ms, 0.5).toFixed(2)} ms p99 ${percentile(ms, 0.99).toFixed(2)} ms (${ms.length})`);
