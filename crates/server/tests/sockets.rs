@@ -4,7 +4,8 @@
 //! the limit closes the socket (1009); too many messages a second close it (1008); a silent
 //! socket is pinged and closed after the idle timeout, one that answers stays; the sockets
 //! per address and per game are capped (429); a page of another site cannot open one (403);
-//! the lobby builds one list per change for all its watchers.
+//! a reader too slow loses its socket; the lobby builds one list per change for all its
+//! watchers.
 
 use crate::common;
 
@@ -342,5 +343,58 @@ async fn the_lobby_builds_one_list_per_change_for_all_watchers() {
         assert_eq!(list.as_array().unwrap().len(), 1, "watcher {i}: {list}");
         assert_eq!(list[0]["id"], made.body["id"], "watcher {i}: {list}");
     }
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reader_too_slow_loses_its_socket() {
+    let s = Server::start(
+        "ws-slow",
+        Config {
+            ws_write_timeout: Duration::from_millis(300),
+            lobby_debounce: Duration::ZERO,
+            behind_proxy: true,
+            ..Config::default()
+        },
+    )
+    .await;
+    // A watcher that reads nothing, with the smallest receive buffer.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let stream = socket.connect(s.addr).await.unwrap();
+    let slow = Ws::open_on(stream, s.addr, "/api/challenges/watch", &[])
+        .await
+        .expect("the slow watcher");
+    let counted = |s: &Server| s.app.sockets.count("ip:127.0.0.1");
+    assert_eq!(counted(&s), 1);
+    // 200 challenges (3 from each of 67 addresses): every change sends a list of about
+    // 50 KB, 10 MB in all, more than the socket's buffers hold.
+    let mut gone_after = None;
+    for i in 0..200 {
+        let xff = format!("10.1.{}.{}", i / 3 / 250, i / 3 % 250);
+        let c = s
+            .post("/api/challenges", &[("X-Forwarded-For", &xff)], json!({"variant": "chess"}))
+            .await;
+        assert_eq!(c.status, 200, "{}", c.raw);
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        if counted(&s) == 0 {
+            gone_after = Some(i + 1);
+            break;
+        }
+    }
+    for _ in 0..40 {
+        if gone_after.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        if counted(&s) == 0 {
+            gone_after = Some(200);
+        }
+    }
+    assert!(
+        gone_after.is_some(),
+        "the watcher that reads nothing still holds its socket"
+    );
+    drop(slow);
     s.stop().await;
 }

@@ -349,8 +349,18 @@ impl Ws {
         path: &str,
         headers: &[(&str, &str)],
     ) -> Result<Ws, (u16, Value)> {
+        let s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        Ws::open_on(s, addr, path, headers).await
+    }
+
+    /// [`Ws::open`] on a connection made by the caller (e.g. with a small receive buffer).
+    pub async fn open_on(
+        mut s: tokio::net::TcpStream,
+        addr: std::net::SocketAddr,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> Result<Ws, (u16, Value)> {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
-        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
         let mut req = format!(
             "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
              Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
