@@ -23,9 +23,9 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast;
 
 use crate::accounts::{current_user, Conn};
-use crate::sockets::{self, Sock};
 use crate::chat::{check_text, line_ms, Announce, ChatLine, Refused, HISTORY};
 use crate::error::{body, Answer, ApiError, ApiPath, ApiQuery, Code, MAX_BODY};
+use crate::sockets::{self, Sock};
 use crate::{token, App};
 
 /// What this instance's chat sockets hear: a new line (posted here or on another instance),

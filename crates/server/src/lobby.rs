@@ -26,8 +26,8 @@ use crate::api::create::{launch, ClockSpec};
 use crate::challenges::{Challenge, Refused};
 use crate::clock::Clock;
 use crate::error::{body, Answer, ApiError, ApiPath, ApiQuery, Code, MAX_BODY};
-use crate::store::{now_ms, GameRow};
 use crate::sockets::{self, Sock};
+use crate::store::{now_ms, GameRow};
 use crate::token;
 use crate::App;
 

@@ -93,7 +93,11 @@ pub(crate) fn admit(
     // A request made in-process (no connection address) has no address to count.
     let mut caps = vec![];
     if address != "unknown" {
-        caps.push((format!("ip:{address}"), c.ws_per_address, "from one address"));
+        caps.push((
+            format!("ip:{address}"),
+            c.ws_per_address,
+            "from one address",
+        ));
     }
     if let Some(g) = game {
         caps.push((format!("game:{g}"), c.ws_per_game, "on one game"));

@@ -69,7 +69,11 @@ async fn a_message_over_the_limit_closes_the_socket() {
         f.extend_from_slice(&[b'x'; 1024]);
         let mut sent = 0;
         for i in 0..64 {
-            let mut frame = if i == 0 { f.clone() } else { Ws::header(0, false, 1024) };
+            let mut frame = if i == 0 {
+                f.clone()
+            } else {
+                Ws::header(0, false, 1024)
+            };
             if i > 0 {
                 frame.extend_from_slice(&[b'x'; 1024]);
             }
@@ -87,7 +91,10 @@ async fn a_message_over_the_limit_closes_the_socket() {
     let mut ws = open(&s, &paths[0]).await;
     ws.text("lobby").await;
     ws.frame(1, b"{\"hello\": 1}").await;
-    assert_eq!(ws.next(Duration::from_millis(500), true).await, WsEvent::Quiet);
+    assert_eq!(
+        ws.next(Duration::from_millis(500), true).await,
+        WsEvent::Quiet
+    );
     s.stop().await;
 }
 
@@ -129,7 +136,10 @@ async fn a_silent_socket_is_closed_after_the_idle_timeout() {
     )
     .await;
     let game = new_game(&s).await;
-    for path in ["/api/challenges/watch".to_string(), format!("/api/games/{game}/ws")] {
+    for path in [
+        "/api/challenges/watch".to_string(),
+        format!("/api/games/{game}/ws"),
+    ] {
         let mut silent = open(&s, &path).await;
         let mut answering = open(&s, &path).await;
         silent.text(&path).await;
@@ -137,13 +147,16 @@ async fn a_silent_socket_is_closed_after_the_idle_timeout() {
         let t0 = std::time::Instant::now();
         let silent_side = async {
             // The server pings (every third of the timeout); this one never answers.
-            assert_eq!(silent.next(idle, false).await, WsEvent::Ping, "{path}: a ping");
+            assert_eq!(
+                silent.next(idle, false).await,
+                WsEvent::Ping,
+                "{path}: a ping"
+            );
             let closed = silent.closed_within(idle * 2).await;
             (closed, t0.elapsed())
         };
         // The one that answers the pings is still open three timeouts later.
-        let (silent_end, answering_end) =
-            tokio::join!(silent_side, answering.next(idle * 3, true));
+        let (silent_end, answering_end) = tokio::join!(silent_side, answering.next(idle * 3, true));
         let (closed, after) = silent_end;
         assert_eq!(closed, Some(Some(1008)), "{path}: closed for its silence");
         assert!(
@@ -181,13 +194,20 @@ async fn sockets_are_capped_per_address_and_per_game() {
         assert_eq!(status, 429, "{body}");
         assert_eq!(body["code"], "limit_reached", "{body}");
         assert!(
-            body["error"].as_str().unwrap().contains("at most 3 WebSockets"),
+            body["error"]
+                .as_str()
+                .unwrap()
+                .contains("at most 3 WebSockets"),
             "{body}"
         );
     }
     // Another address (through the trusted proxy) has its own count.
-    let other = Ws::open(s.addr, "/api/challenges/watch", &[("X-Forwarded-For", "10.9.8.7")])
-        .await;
+    let other = Ws::open(
+        s.addr,
+        "/api/challenges/watch",
+        &[("X-Forwarded-For", "10.9.8.7")],
+    )
+    .await;
     assert!(other.is_ok(), "another address is not refused");
     // A socket closed gives its place back.
     drop(held.pop());
@@ -252,7 +272,11 @@ async fn a_page_of_another_site_cannot_open_a_socket() {
         "/api/chat/lobby/ws".to_string(),
         format!("/api/games/{game}/chat/spectators/ws"),
     ] {
-        for evil in ["https://evil.example", "null", "http://127.0.0.1.evil.example"] {
+        for evil in [
+            "https://evil.example",
+            "null",
+            "http://127.0.0.1.evil.example",
+        ] {
             let refused = Ws::open(s.addr, &path, &[("Origin", evil)]).await.err();
             let (status, body) =
                 refused.unwrap_or_else(|| panic!("{path}: Origin {evil} is refused"));
@@ -299,7 +323,10 @@ async fn the_lobby_builds_one_list_per_change_for_all_watchers() {
         assert_eq!(list[0]["id"], made.body["id"], "watcher {i}: {list}");
     }
     let builds = s.app.lobby_builds() - before;
-    assert_eq!(builds, 1, "one change, 200 watchers: {builds} builds of the list");
+    assert_eq!(
+        builds, 1,
+        "one change, 200 watchers: {builds} builds of the list"
+    );
     // 20 changes at once (create and cancel 10 times): a few builds, not one per change
     // per watcher; every watcher ends on the same, final list.
     let before = s.app.lobby_builds();
@@ -312,7 +339,11 @@ async fn the_lobby_builds_one_list_per_change_for_all_watchers() {
         let id = c.body["id"].as_str().unwrap().to_string();
         let t = c.body["token"].as_str().unwrap().to_string();
         let x = s
-            .post(&format!("/api/challenges/{id}/cancel"), &[], json!({"token": t}))
+            .post(
+                &format!("/api/challenges/{id}/cancel"),
+                &[],
+                json!({"token": t}),
+            )
             .await;
         assert_eq!(x.status, 200, "{}", x.raw);
         last.push(id);
@@ -373,7 +404,11 @@ async fn a_reader_too_slow_loses_its_socket() {
     for i in 0..200 {
         let xff = format!("10.1.{}.{}", i / 3 / 250, i / 3 % 250);
         let c = s
-            .post("/api/challenges", &[("X-Forwarded-For", &xff)], json!({"variant": "chess"}))
+            .post(
+                "/api/challenges",
+                &[("X-Forwarded-For", &xff)],
+                json!({"variant": "chess"}),
+            )
             .await;
         assert_eq!(c.status, 200, "{}", c.raw);
         tokio::time::sleep(Duration::from_millis(5)).await;

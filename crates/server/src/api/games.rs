@@ -14,8 +14,8 @@ use serde_json::{json, Value};
 
 use crate::accounts::Conn;
 use crate::error::{Answer, ApiError, ApiPath, ApiQuery};
-use crate::sockets::{self, Sock};
 use crate::live::LiveGame;
+use crate::sockets::{self, Sock};
 use crate::{App, Slot};
 
 pub(super) async fn list(State(app): State<Arc<App>>) -> Answer {

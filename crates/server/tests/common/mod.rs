@@ -459,7 +459,11 @@ impl Ws {
                 Ok(Err(_)) => return WsEvent::Gone,
                 Ok(Ok((1, p))) => return WsEvent::Text(serde_json::from_slice(&p).unwrap()),
                 Ok(Ok((8, p))) => {
-                    let code = if p.len() >= 2 { u16::from_be_bytes([p[0], p[1]]) } else { 1005 };
+                    let code = if p.len() >= 2 {
+                        u16::from_be_bytes([p[0], p[1]])
+                    } else {
+                        1005
+                    };
                     let reason = String::from_utf8_lossy(p.get(2..).unwrap_or(&[])).to_string();
                     return WsEvent::Close(code, reason);
                 }
