@@ -232,6 +232,31 @@ enum Command {
         /// X-Forwarded-Proto is https. Forwarded headers from anyone else are ignored.
         #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "ADDRESSES")]
         behind_proxy: Option<String>,
+        /// The site's public origin (e.g. https://cohort.example.org): pages of this origin
+        /// may open WebSockets and post, besides the request's own Host.
+        #[arg(long, value_name = "ORIGIN")]
+        public_origin: Option<String>,
+        /// The largest message (and frame) a client may send on a WebSocket, in bytes;
+        /// a bigger one closes the socket.
+        #[arg(long, default_value_t = 4096)]
+        ws_max_message_bytes: usize,
+        /// A WebSocket silent this long (no message, no pong to the server's pings, sent
+        /// every third of it) is closed, in seconds.
+        #[arg(long, default_value_t = 60)]
+        ws_idle_seconds: u64,
+        /// A message to a WebSocket not written within this time (a reader too slow) closes
+        /// it, in seconds.
+        #[arg(long, default_value_t = 10)]
+        ws_write_timeout_seconds: u64,
+        /// Messages a client may send on a WebSocket in a second; more close it.
+        #[arg(long, default_value_t = 10)]
+        ws_messages_per_second: u32,
+        /// WebSockets open at once from one address.
+        #[arg(long, default_value_t = 64)]
+        ws_per_address: usize,
+        /// WebSockets open at once on one game (its own and its chat rooms').
+        #[arg(long, default_value_t = 500)]
+        ws_per_game: usize,
     },
     /// A machine that only thinks: takes AI searches from the job queue of a PostgreSQL
     /// database that `cohort serve` instances share, and plays them; no HTTP (docs/deploy.md).
@@ -673,6 +698,13 @@ fn run(cli: Cli) -> Res<()> {
             analysis_seconds_per_hour,
             secure_cookies,
             behind_proxy,
+            public_origin,
+            ws_max_message_bytes,
+            ws_idle_seconds,
+            ws_write_timeout_seconds,
+            ws_messages_per_second,
+            ws_per_address,
+            ws_per_game,
         } => {
             let config = cohort_server::Config {
                 max_ai_games,
@@ -682,6 +714,13 @@ fn run(cli: Cli) -> Res<()> {
                 secure_cookies,
                 behind_proxy: behind_proxy.is_some(),
                 trusted_proxies: serve::proxies(behind_proxy.as_deref().unwrap_or(""))?,
+                public_origin: serve::public_origin(public_origin)?,
+                ws_max_message: ws_max_message_bytes,
+                ws_idle_timeout: std::time::Duration::from_secs(ws_idle_seconds),
+                ws_write_timeout: std::time::Duration::from_secs(ws_write_timeout_seconds),
+                ws_messages_per_second,
+                ws_per_address,
+                ws_per_game,
                 ..serve::ai_config(ai_workers, ai_max_time_ms, ai_lease_ms)
             };
             serve::serve(&host, port, &database, config)?

@@ -41,6 +41,40 @@ pub fn proxies(list: &str) -> Result<Vec<IpAddr>, Fail> {
         .collect()
 }
 
+/// `--public-origin <scheme://host[:port]>`: checked to be an origin (no path).
+pub fn public_origin(origin: Option<String>) -> Result<Option<String>, Fail> {
+    let Some(o) = origin else { return Ok(None) };
+    let o = o.trim_end_matches('/').to_string();
+    let rest = o
+        .strip_prefix("https://")
+        .or_else(|| o.strip_prefix("http://"));
+    match rest {
+        Some(host) if !host.is_empty() && !host.contains(['/', '?', '#', ' ']) => Ok(Some(o)),
+        _ => Err(Fail(format!(
+            "--public-origin '{o}': expected an origin, https://host or http://host:port"
+        ))),
+    }
+}
+
+/// The WebSocket limits must leave the pages working.
+fn check_ws_limits(config: &cohort_server::Config) -> Result<(), Fail> {
+    if config.ws_idle_timeout < std::time::Duration::from_secs(3) {
+        return Err(Fail("--ws-idle-seconds: at least 3".into()));
+    }
+    if config.ws_write_timeout < std::time::Duration::from_secs(1) {
+        return Err(Fail("--ws-write-timeout-seconds: at least 1".into()));
+    }
+    if config.ws_max_message < 256 || config.ws_messages_per_second == 0 {
+        return Err(Fail(
+            "--ws-max-message-bytes: at least 256; --ws-messages-per-second: at least 1".into(),
+        ));
+    }
+    if config.ws_per_address == 0 || config.ws_per_game == 0 {
+        return Err(Fail("--ws-per-address, --ws-per-game: at least 1".into()));
+    }
+    Ok(())
+}
+
 pub fn serve(
     host: &str,
     port: u16,
@@ -56,6 +90,7 @@ pub fn serve(
         ));
     }
     check_ai_limits(&config)?;
+    check_ws_limits(&config)?;
     let ip: IpAddr = host
         .parse()
         .map_err(|_| Fail(format!("--host '{host}': not an IP address")))?;

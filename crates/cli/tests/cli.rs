@@ -761,6 +761,14 @@ fn serve_never_prints_the_database_password() {
         &["serve", "--behind-proxy", "not-an-ip"],
         "--behind-proxy 'not-an-ip'",
     );
+    // The WebSocket limits (docs/server.md, "Security"): an origin is scheme://host, and no
+    // limit so tight that the pages would stop working.
+    assert_user_error(
+        &["serve", "--public-origin", "cohort.example.org/path"],
+        "--public-origin 'cohort.example.org/path'",
+    );
+    assert_user_error(&["serve", "--ws-idle-seconds", "1"], "--ws-idle-seconds");
+    assert_user_error(&["serve", "--ws-per-address", "0"], "--ws-per-address");
 }
 
 #[test]

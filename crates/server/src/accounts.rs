@@ -232,27 +232,44 @@ pub async fn same_origin(State(app): State<Arc<App>>, req: Request, next: Next) 
     }
     if let Some(origin) = h.get(header::ORIGIN) {
         let origin = String::from_utf8_lossy(origin.as_bytes()).to_string();
-        // Behind a proxy the public host is the one the proxy was asked for.
         let peer = req
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
             .map(|c| c.0.ip());
-        let forwarded = if peer.is_some_and(|p| app.trusts(p)) {
-            h.get("x-forwarded-host")
-        } else {
-            None
-        };
-        let host = forwarded
-            .or_else(|| h.get(header::HOST))
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).to_string());
-        let authority = origin
-            .strip_prefix("http://")
-            .or_else(|| origin.strip_prefix("https://"));
-        if host.is_none() || authority != host.as_deref() {
+        if !own_origin(&app, h, peer, &origin) {
             return cross_site(&format!("Origin: {origin}"));
         }
     }
     next.run(req).await
+}
+
+/// Whether `origin` (a request's `Origin`) is this site: the request's own host (`Host`;
+/// behind a trusted proxy, `X-Forwarded-Host` when the proxy sets it), over http or https,
+/// or the configured public origin (`--public-origin`).
+pub(crate) fn own_origin(
+    app: &App,
+    h: &HeaderMap,
+    peer: Option<std::net::IpAddr>,
+    origin: &str,
+) -> bool {
+    if let Some(public) = &app.config.public_origin {
+        if origin.eq_ignore_ascii_case(public.trim_end_matches('/')) {
+            return true;
+        }
+    }
+    // Behind a proxy the public host is the one the proxy was asked for.
+    let forwarded = if peer.is_some_and(|p| app.trusts(p)) {
+        h.get("x-forwarded-host")
+    } else {
+        None
+    };
+    let host = forwarded
+        .or_else(|| h.get(header::HOST))
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).to_string());
+    let authority = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"));
+    host.is_some() && authority == host.as_deref()
 }
 
 fn cross_site(what: &str) -> Response {

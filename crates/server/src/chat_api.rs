@@ -11,7 +11,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -25,6 +25,7 @@ use tokio::sync::broadcast;
 use crate::accounts::{address, current_user, Conn};
 use crate::chat::{check_text, line_ms, Announce, ChatLine, Refused, HISTORY};
 use crate::error::{body, Answer, ApiError, ApiPath, ApiQuery, Code, MAX_BODY};
+use crate::sockets::{self, Sock};
 use crate::{token, App};
 
 /// What this instance's chat sockets hear: a new line (posted here or on another instance),
@@ -317,32 +318,32 @@ async fn game_post(
 
 async fn lobby_ws(
     State(app): State<Arc<App>>,
+    Conn(conn): Conn,
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let upgrade = upgrade.map_err(ApiError::not_websocket)?;
+    let admitted = sockets::admit(&app, upgrade, &headers, conn, None)?;
     let reader = lobby_reader(&app, &headers).await;
-    Ok(upgrade.on_upgrade(move |socket| follow(socket, app, reader)))
+    Ok(admitted.on_upgrade(move |socket| follow(socket, app, reader)))
 }
 
 async fn game_ws(
     State(app): State<Arc<App>>,
     ApiPath((id, channel)): ApiPath<(String, String)>,
     ApiQuery(q): ApiQuery<SeatQuery>,
+    Conn(conn): Conn,
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let reader = game_reader(&app, &id, &channel, q.token.as_deref(), &headers).await?;
-    let upgrade = upgrade.map_err(ApiError::not_websocket)?;
-    Ok(upgrade.on_upgrade(move |socket| follow(socket, app, reader)))
+    let admitted = sockets::admit(&app, upgrade, &headers, conn, Some(&id))?;
+    Ok(admitted.on_upgrade(move |socket| follow(socket, app, reader)))
 }
 
 /// A room's socket: `{"type": "history", ...}` (as the history answer) on connecting, after
 /// falling behind and when the account's switch changes; `{"type": "line", "line": {...}}`
 /// for every new line while chat is on.
-async fn follow(socket: WebSocket, app: Arc<App>, reader: Reader) {
-    use futures_util::{SinkExt, StreamExt};
-    let (mut tx, mut rx) = socket.split();
+async fn follow(mut socket: Sock, app: Arc<App>, reader: Reader) {
     let mut news = app.chat.news.subscribe();
     let mut on = true;
     let mut resend = true;
@@ -354,31 +355,26 @@ async fn follow(socket: WebSocket, app: Arc<App>, reader: Reader) {
             };
             on = h["chat"] == true;
             h["type"] = "history".into();
-            if tx.send(Message::Text(h.to_string().into())).await.is_err() {
+            if !socket.send(h.to_string()).await {
                 return;
             }
         }
-        tokio::select! {
-            heard = news.recv() => match heard {
-                Ok(n) => match &*n {
-                    News::Line(line) if on && line.room == reader.room => {
-                        let m = json!({"type": "line", "line": line});
-                        if tx.send(Message::Text(m.to_string().into())).await.is_err() {
-                            return;
-                        }
+        match socket.until(news.recv()).await {
+            None => return,
+            Some(Ok(n)) => match &*n {
+                News::Line(line) if on && line.room == reader.room => {
+                    let m = json!({"type": "line", "line": line});
+                    if !socket.send(m.to_string()).await {
+                        return;
                     }
-                    News::Switch { user, .. } if reader.account.as_ref() == Some(user) => {
-                        resend = true;
-                    }
-                    _ => {}
-                },
-                Err(broadcast::error::RecvError::Lagged(_)) => resend = true,
-                Err(broadcast::error::RecvError::Closed) => return,
+                }
+                News::Switch { user, .. } if reader.account.as_ref() == Some(user) => {
+                    resend = true;
+                }
+                _ => {}
             },
-            incoming = rx.next() => match incoming {
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                Some(Ok(_)) => {}
-            }
+            Some(Err(broadcast::error::RecvError::Lagged(_))) => resend = true,
+            Some(Err(broadcast::error::RecvError::Closed)) => return,
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod pages;
 mod records;
 pub mod rules_info;
 pub mod sched;
+pub mod sockets;
 pub mod store;
 pub mod view;
 
@@ -119,6 +120,30 @@ pub struct Config {
     /// Search time each owner (an account, or an address) may spend on analyses in any
     /// hour (`--analysis-seconds-per-hour`; analysis.rs).
     pub analysis_ms_per_hour: u64,
+    /// The largest message (and frame) a client may send on a WebSocket, in bytes
+    /// (`--ws-max-message-bytes`); over it the socket is closed (sockets.rs).
+    pub ws_max_message: usize,
+    /// A WebSocket from which nothing (no message, no pong) came in this time is closed;
+    /// the server pings every third of it (`--ws-idle-seconds`).
+    pub ws_idle_timeout: Duration,
+    /// A message to a WebSocket not written within this time closes it: a reader too slow
+    /// (`--ws-write-timeout-seconds`).
+    pub ws_write_timeout: Duration,
+    /// Messages a client may send on a WebSocket in a second; more close it
+    /// (`--ws-messages-per-second`).
+    pub ws_messages_per_second: u32,
+    /// WebSockets open at once from one address (`--ws-per-address`).
+    pub ws_per_address: usize,
+    /// WebSockets open at once on one game: its own and its chat rooms' (`--ws-per-game`).
+    pub ws_per_game: usize,
+    /// Bytes a WebSocket may hold unwritten (a slow reader's backlog) before it fails.
+    pub ws_max_write_buffer: usize,
+    /// The site's public origin (`--public-origin https://example.org`): a browser's page of
+    /// this origin may open the WebSockets and post, besides the request's own host.
+    pub public_origin: Option<String>,
+    /// The lobby's list is built at most once in this time, however many changes come
+    /// (lobby.rs).
+    pub lobby_debounce: Duration,
 }
 
 impl Default for Config {
@@ -139,6 +164,15 @@ impl Default for Config {
             body_timeout: Duration::from_secs(15),
             idle_unload: Duration::from_secs(600),
             analysis_ms_per_hour: 300_000,
+            ws_max_message: 4096,
+            ws_idle_timeout: Duration::from_secs(60),
+            ws_write_timeout: Duration::from_secs(10),
+            ws_messages_per_second: 10,
+            ws_per_address: 64,
+            ws_per_game: 500,
+            ws_max_write_buffer: 4 << 20,
+            public_origin: None,
+            lobby_debounce: Duration::from_millis(150),
         }
     }
 }
@@ -170,6 +204,8 @@ pub struct App {
     /// Record replays and game loads for lists: at most `max_heavy` at once, off the request
     /// threads (heavy.rs).
     pub(crate) heavy: heavy::Heavy,
+    /// The open WebSockets, counted per address and per game (sockets.rs).
+    pub sockets: sockets::Registry,
 }
 
 #[derive(Debug)]
@@ -215,8 +251,11 @@ impl App {
             chat: Default::default(),
             hashing: accounts::Hashing::new(config.max_hashes),
             heavy: heavy::Heavy::new(config.max_heavy),
+            sockets: Default::default(),
             config,
         });
+        // The lobby's list, built once per change for all its watchers (lobby.rs).
+        tokio::spawn(lobby::keep_list(Arc::downgrade(&app)));
         let ids = app
             .store
             .game_ids(true, i64::MAX)
@@ -296,6 +335,12 @@ impl App {
     /// "Security"): only then are forwarded headers believed.
     pub fn trusts(&self, ip: IpAddr) -> bool {
         self.config.behind_proxy && self.config.trusted_proxies.contains(&ip.to_canonical())
+    }
+
+    /// How many times the lobby's list of open challenges was built from storage (once per
+    /// change, debounced, whatever the number of watchers: lobby.rs).
+    pub fn lobby_builds(&self) -> u64 {
+        self.lobby.builds.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// A signal at every change of the lobby, here or on another instance (what the lobby's

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Utf8Bytes, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -26,6 +26,7 @@ use crate::api::create::{launch, ClockSpec};
 use crate::challenges::{Challenge, Refused};
 use crate::clock::{Clock, TimeControl};
 use crate::error::{body, Answer, ApiError, ApiPath, ApiQuery, Code, MAX_BODY};
+use crate::sockets::{self, Sock};
 use crate::store::{now_ms, GameRow};
 use crate::token;
 use crate::App;
@@ -50,15 +51,87 @@ fn summary(c: &Challenge) -> Value {
 }
 
 /// What this instance knows of the lobby: a signal to its watchers that the list changed
-/// (here, or on another instance: PostgreSQL's `LOBBY_CHANNEL`, lib.rs).
+/// (here, or on another instance: PostgreSQL's `LOBBY_CHANNEL`, lib.rs), and the list as the
+/// watchers are sent it, built once per change for all of them ([`keep_list`]).
 pub struct Lobby {
     pub(crate) changed: tokio::sync::broadcast::Sender<()>,
+    /// The open list's JSON text; None while it is being built anew (no watcher yet, or a
+    /// change with none).
+    list: tokio::sync::watch::Sender<Option<Utf8Bytes>>,
+    /// Told when a watcher arrives (the list is built if it is stale).
+    wanted: Arc<tokio::sync::Notify>,
+    /// How many times the list was built from storage (`App::lobby_builds`).
+    pub(crate) builds: std::sync::atomic::AtomicU64,
 }
 
 impl Default for Lobby {
     fn default() -> Lobby {
         Lobby {
             changed: tokio::sync::broadcast::channel(16).0,
+            list: tokio::sync::watch::channel(None).0,
+            wanted: Default::default(),
+            builds: 0.into(),
+        }
+    }
+}
+
+/// How often the list is built again with no change (stale challenges drop out of it).
+const REBUILD: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Keep the lobby's list for its watchers: after a change (debounced: at most one build per
+/// `Config::lobby_debounce`, whatever the number of changes), every 10 s while anyone
+/// watches, and when a watcher arrives while the list is stale, build it once from storage
+/// and hand it to every watcher. Until the app is gone.
+pub(crate) async fn keep_list(app: std::sync::Weak<App>) {
+    use tokio::sync::broadcast::error::{RecvError, TryRecvError};
+    let Some(strong) = app.upgrade() else { return };
+    let mut changed = strong.lobby.changed.subscribe();
+    let debounce = strong.config.lobby_debounce;
+    let wanted_now = strong.lobby.wanted.clone();
+    drop(strong);
+    let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + REBUILD, REBUILD);
+    let mut stale = true;
+    loop {
+        let Some(app) = app.upgrade() else { return };
+        let lobby = &app.lobby;
+        let watched = lobby.list.receiver_count() > 0;
+        if stale && watched {
+            // A failed build leaves the list stale: the next tick tries again.
+            if let Ok(list) = open_list(&app).await {
+                let text: Utf8Bytes = list.to_string().into();
+                stale = false;
+                lobby.list.send_if_modified(|old| {
+                    let new = old.as_ref().is_none_or(|o| o.as_str() != text.as_str());
+                    if new {
+                        *old = Some(text);
+                    }
+                    new
+                });
+            }
+        } else if stale {
+            // Nobody to send it to: no build, and no stale list for the next watcher.
+            lobby.list.send_replace(None);
+        }
+        let wanted = wanted_now.notified();
+        tokio::pin!(wanted);
+        drop(app);
+        tokio::select! {
+            heard = changed.recv() => {
+                if let Err(RecvError::Closed) = heard {
+                    return;
+                }
+                stale = true;
+                tokio::time::sleep(debounce).await;
+                loop {
+                    match changed.try_recv() {
+                        Ok(()) | Err(TryRecvError::Lagged(_)) => {}
+                        Err(TryRecvError::Closed) => return,
+                        Err(TryRecvError::Empty) => break,
+                    }
+                }
+            }
+            _ = tick.tick() => stale = true,
+            _ = &mut wanted => {}
         }
     }
 }
@@ -89,6 +162,9 @@ pub fn router(app: Arc<App>) -> Router {
 }
 
 async fn open_list(app: &App) -> Result<Value, ApiError> {
+    app.lobby
+        .builds
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let open = app.store.open_challenges(now_ms()).await.map_err(stored)?;
     Ok(open.iter().map(summary).collect::<Vec<_>>().into())
 }
@@ -97,43 +173,31 @@ async fn list(State(app): State<Arc<App>>) -> Answer {
     Ok(Json(open_list(&app).await?))
 }
 
-/// The open challenges over a WebSocket: sent on connecting, at every change of the lobby,
-/// and every 10 s (stale challenges drop out without a change).
+/// The open challenges over a WebSocket: sent on connecting, and after every change of the
+/// lobby (the one list built for all watchers, [`keep_list`]).
 async fn watch(
     State(app): State<Arc<App>>,
+    Conn(conn): Conn,
+    headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let upgrade = upgrade.map_err(ApiError::not_websocket)?;
-    Ok(upgrade.on_upgrade(move |socket| follow(socket, app)))
+    let admitted = sockets::admit(&app, upgrade, &headers, conn, None)?;
+    Ok(admitted.on_upgrade(move |socket| follow(socket, app)))
 }
 
-async fn follow(socket: WebSocket, app: Arc<App>) {
-    use futures_util::{SinkExt, StreamExt};
-    let (mut tx, mut rx) = socket.split();
-    let mut changed = app.lobby_changes();
-    let mut tick = tokio::time::interval(std::time::Duration::from_secs(10));
+async fn follow(mut socket: Sock, app: Arc<App>) {
+    let mut list = app.lobby.list.subscribe();
+    app.lobby.wanted.notify_one();
     loop {
-        let Ok(list) = open_list(&app).await else {
-            return;
-        };
-        if tx
-            .send(Message::Text(list.to_string().into()))
-            .await
-            .is_err()
-        {
-            return;
+        let now = list.borrow_and_update().clone();
+        if let Some(text) = now {
+            if !socket.send(text).await {
+                return;
+            }
         }
-        tokio::select! {
-            _ = tick.tick() => {}
-            update = changed.recv() => {
-                if let Err(tokio::sync::broadcast::error::RecvError::Closed) = update {
-                    return;
-                }
-            }
-            incoming = rx.next() => match incoming {
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                Some(Ok(_)) => {}
-            }
+        match socket.until(list.changed()).await {
+            Some(Ok(())) => {}
+            _ => return,
         }
     }
 }

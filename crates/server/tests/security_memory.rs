@@ -1,15 +1,20 @@
-//! Password hashing is bounded (docs/server.md, "Security"): 200 log-ins at once, each from
+//! Memory stays bounded under abuse (docs/server.md, "Security"). Password hashing:  (docs/server.md, "Security"): 200 log-ins at once, each from
 //! its own address (through a trusted proxy) and for a name of its own, so that none is
 //! turned away by a rate limit and every one costs an argon2id hash (19 MiB); at most
 //! `max_hashes` hashes run at once, and the process's peak resident memory stays under the
-//! bound docs/server.md states. Alone in its test binary, so that the peak measured is this
-//! test's.
+//! bound docs/server.md states. WebSockets (issue 47): sockets sending messages of
+//! tens of megabytes, never finished, and hundreds of idle watchers from one address leave
+//! the resident memory within a few MiB. Alone in their test binary, one at a time
+//! (`ONE_AT_A_TIME`), so that the memory measured is the test's.
 
 mod common;
 
 use cohort_server::Config;
-use common::Server;
+use common::{Server, Ws};
 use serde_json::json;
+
+/// The tests of this binary run one after the other: each measures the process.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// The bound of docs/server.md: the whole process (server and test) during 200 parallel
 /// log-ins, with 2 hashes at once.
@@ -28,6 +33,7 @@ fn status_mib(field: &str) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn password_hashes_are_bounded_in_number_and_memory() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let s = Server::start(
         "sec-memory",
         Config {
@@ -86,5 +92,92 @@ async fn password_hashes_are_bounded_in_number_and_memory() {
         "peak resident memory {peak} MiB, over {PEAK_RSS_MIB} MiB"
     );
     assert!(after < PEAK_RSS_MIB, "resident memory after: {after} MiB");
+    s.stop().await;
+}
+
+/// What the sockets below may add to the resident memory, in all.
+const SOCKETS_GROWTH_MIB: u64 = 20;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn big_unfinished_messages_and_idle_sockets_leave_memory_bounded() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let s = Server::start("sec-ws-memory", Config::default()).await;
+    let game = {
+        let a = s
+            .post(
+                "/api/games",
+                &[],
+                json!({"variant": "chess", "white": "human", "black": "human"}),
+            )
+            .await;
+        assert_eq!(a.status, 200, "{}", a.raw);
+        a.body["id"].as_str().unwrap().to_string()
+    };
+    let before = status_mib("VmRSS:");
+    // Five sockets each sending 20 MB of a message announced at 45 MB (one frame), and five
+    // sending 20 MB of a message in 64 KiB fragments, never finished: on the lobby's socket
+    // and on the game's. Each is closed at its first frame over the limit.
+    let chunk = vec![b'x'; 64 * 1024];
+    let mut sent = vec![];
+    let mut held = vec![];
+    for i in 0..10 {
+        let path = if i % 2 == 0 {
+            "/api/challenges/watch".to_string()
+        } else {
+            format!("/api/games/{game}/ws")
+        };
+        let mut ws = Ws::open(s.addr, &path, &[]).await.expect("a socket");
+        let mut n = 0usize;
+        if i < 5 {
+            ws.raw(&Ws::header(2, true, 45_000_000)).await;
+        }
+        while n < 20_000_000 {
+            let frame = if i < 5 {
+                chunk.clone()
+            } else {
+                let mut f = Ws::header(if n == 0 { 2 } else { 0 }, false, chunk.len() as u64);
+                f.extend_from_slice(&chunk);
+                f
+            };
+            let wrote =
+                tokio::time::timeout(std::time::Duration::from_secs(2), ws.raw(&frame)).await;
+            if !matches!(wrote, Ok(true)) {
+                break;
+            }
+            n += chunk.len();
+        }
+        sent.push(n);
+        held.push(ws);
+    }
+    // 300 idle watchers from one address: 64 open (the cap), the others refused.
+    let mut open = 0;
+    let mut refused = 0;
+    for _ in 0..300 {
+        match Ws::open(s.addr, "/api/challenges/watch", &[]).await {
+            Ok(ws) => {
+                open += 1;
+                held.push(ws);
+            }
+            Err((429, _)) => refused += 1,
+            Err(e) => panic!("a watcher: {e:?}"),
+        }
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let after = status_mib("VmRSS:");
+    eprintln!(
+        "10 sockets sent {:?} bytes of unfinished messages; 300 watchers: {open} open, \
+         {refused} refused; RSS {before} MiB before, {after} MiB after",
+        sent
+    );
+    assert!(
+        sent.iter().all(|&n| n < 20_000_000),
+        "every socket was closed before its 20 MB were sent: {sent:?}"
+    );
+    assert_eq!((open, refused), (64, 300 - 64), "the cap per address");
+    assert!(
+        after.saturating_sub(before) < SOCKETS_GROWTH_MIB,
+        "resident memory grew from {before} to {after} MiB"
+    );
+    drop(held);
     s.stop().await;
 }

@@ -21,5 +21,6 @@ mod records;
 mod saved_analysis;
 mod scheduler;
 mod security;
+mod sockets;
 mod storage;
 mod view_data;

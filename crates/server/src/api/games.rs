@@ -4,17 +4,18 @@
 use std::sync::Arc;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::State;
-use axum::http::header;
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::accounts::Conn;
 use crate::error::{Answer, ApiError, ApiPath, ApiQuery};
 use crate::live::LiveGame;
+use crate::sockets::{self, Sock};
 use crate::{App, Slot};
 
 pub(super) async fn list(State(app): State<Arc<App>>) -> Answer {
@@ -138,40 +139,34 @@ pub(super) async fn record(
 pub(super) async fn ws(
     State(app): State<Arc<App>>,
     ApiPath(id): ApiPath<String>,
+    Conn(conn): Conn,
+    headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let slot = app.find(&id).await?;
-    let upgrade = upgrade.map_err(ApiError::not_websocket)?;
-    Ok(upgrade.on_upgrade(move |socket| watch(socket, slot)))
+    let admitted = sockets::admit(&app, upgrade, &headers, conn, Some(&id))?;
+    Ok(admitted.on_upgrade(move |socket| watch(socket, slot)))
 }
 
 /// Send the game's view now and after every change until the watcher goes away.
-async fn watch(socket: WebSocket, slot: Arc<Slot>) {
-    let (mut tx, mut rx) = socket.split();
+async fn watch(mut socket: Sock, slot: Arc<Slot>) {
     let mut updates = slot.updates.subscribe();
     let first = slot.live.lock().await.view(None).to_string();
-    if tx.send(Message::Text(first.into())).await.is_err() {
+    if !socket.send(first).await {
         return;
     }
     loop {
-        tokio::select! {
-            update = updates.recv() => {
-                let text = match update {
-                    Ok(t) => t.to_string(),
-                    // Fell behind: the newest view says everything.
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        slot.live.lock().await.view(None).to_string()
-                    }
-                    Err(_) => return,
-                };
-                if tx.send(Message::Text(text.into())).await.is_err() {
-                    return;
-                }
+        let text = match socket.until(updates.recv()).await {
+            None => return,
+            Some(Ok(t)) => t.to_string(),
+            // Fell behind: the newest view says everything.
+            Some(Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => {
+                slot.live.lock().await.view(None).to_string()
             }
-            incoming = rx.next() => match incoming {
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                Some(Ok(_)) => {}
-            }
+            Some(Err(_)) => return,
+        };
+        if !socket.send(text).await {
+            return;
         }
     }
 }

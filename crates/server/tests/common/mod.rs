@@ -323,3 +323,182 @@ where
         .unwrap();
     admin.close().await;
 }
+
+/// A minimal WebSocket client for the tests (RFC 6455) on a raw TCP socket, so that a test
+/// can send what a browser never would: a frame announced bigger than it is, a message
+/// never finished, no pongs.
+pub struct Ws(pub tokio::net::TcpStream);
+
+/// What the server sent next on a [`Ws`].
+#[derive(Debug, PartialEq)]
+pub enum WsEvent {
+    Text(Value),
+    Ping,
+    /// The close frame's code and reason.
+    Close(u16, String),
+    /// The connection ended (or was reset) without a close frame.
+    Gone,
+    /// Nothing within the wait.
+    Quiet,
+}
+
+impl Ws {
+    /// The upgrade of `path` with `headers`: the socket, or the refusal (status and body).
+    pub async fn open(
+        addr: std::net::SocketAddr,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> Result<Ws, (u16, Value)> {
+        let s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        Ws::open_on(s, addr, path, headers).await
+    }
+
+    /// [`Ws::open`] on a connection made by the caller (e.g. with a small receive buffer).
+    pub async fn open_on(
+        mut s: tokio::net::TcpStream,
+        addr: std::net::SocketAddr,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> Result<Ws, (u16, Value)> {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut req = format!(
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        );
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str("\r\n");
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut head = vec![];
+        while !head.ends_with(b"\r\n\r\n") {
+            let mut b = [0u8; 1];
+            s.read_exact(&mut b).await.unwrap();
+            head.push(b[0]);
+        }
+        if head.starts_with(b"HTTP/1.1 101") {
+            return Ok(Ws(s));
+        }
+        // A refusal: read its body to the end (the server closes or sends a length).
+        let mut rest = vec![];
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+            let mut buf = [0u8; 4096];
+            loop {
+                match s.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        rest.extend_from_slice(&buf[..n]);
+                        if serde_json::from_slice::<Value>(&rest).is_ok() {
+                            break;
+                        }
+                    }
+                }
+            }
+        })
+        .await;
+        let mut all = head.clone();
+        all.extend_from_slice(&rest);
+        let a = parse_http(&all);
+        Err((a.status, a.body))
+    }
+
+    /// A frame's header as a client sends it (masked with a zero key: the payload is sent
+    /// as it is), announcing `len` bytes.
+    pub fn header(opcode: u8, fin: bool, len: u64) -> Vec<u8> {
+        let mut h = vec![if fin { 0x80 } else { 0 } | opcode];
+        if len < 126 {
+            h.push(0x80 | len as u8);
+        } else if len < 65536 {
+            h.push(0x80 | 126);
+            h.extend_from_slice(&(len as u16).to_be_bytes());
+        } else {
+            h.push(0x80 | 127);
+            h.extend_from_slice(&len.to_be_bytes());
+        }
+        h.extend_from_slice(&[0, 0, 0, 0]);
+        h
+    }
+
+    /// Send raw bytes; false if the server has closed the connection.
+    pub async fn raw(&mut self, bytes: &[u8]) -> bool {
+        use tokio::io::AsyncWriteExt;
+        self.0.write_all(bytes).await.is_ok()
+    }
+
+    /// Send a whole frame.
+    pub async fn frame(&mut self, opcode: u8, payload: &[u8]) -> bool {
+        let mut f = Ws::header(opcode, true, payload.len() as u64);
+        f.extend_from_slice(payload);
+        self.raw(&f).await
+    }
+
+    /// The next frame the server sends (pings not answered unless `pong`).
+    pub async fn next(&mut self, wait: std::time::Duration, pong: bool) -> WsEvent {
+        use tokio::io::AsyncReadExt;
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let read = async {
+                let mut h = [0u8; 2];
+                self.0.read_exact(&mut h).await?;
+                let mut len = (h[1] & 0x7f) as u64;
+                if len == 126 {
+                    let mut b = [0u8; 2];
+                    self.0.read_exact(&mut b).await?;
+                    len = u16::from_be_bytes(b) as u64;
+                } else if len == 127 {
+                    let mut b = [0u8; 8];
+                    self.0.read_exact(&mut b).await?;
+                    len = u64::from_be_bytes(b);
+                }
+                let mut payload = vec![0u8; len as usize];
+                self.0.read_exact(&mut payload).await?;
+                Ok::<_, std::io::Error>((h[0] & 0x0f, payload))
+            };
+            match tokio::time::timeout_at(deadline, read).await {
+                Err(_) => return WsEvent::Quiet,
+                Ok(Err(_)) => return WsEvent::Gone,
+                Ok(Ok((1, p))) => return WsEvent::Text(serde_json::from_slice(&p).unwrap()),
+                Ok(Ok((8, p))) => {
+                    let code = if p.len() >= 2 {
+                        u16::from_be_bytes([p[0], p[1]])
+                    } else {
+                        1005
+                    };
+                    let reason = String::from_utf8_lossy(p.get(2..).unwrap_or(&[])).to_string();
+                    return WsEvent::Close(code, reason);
+                }
+                Ok(Ok((9, p))) => {
+                    if pong {
+                        self.frame(10, &p).await;
+                    } else {
+                        return WsEvent::Ping;
+                    }
+                }
+                Ok(Ok(_)) => {}
+            }
+        }
+    }
+
+    /// The next text message (pings answered), or panic naming `what`.
+    pub async fn text(&mut self, what: &str) -> Value {
+        match self.next(std::time::Duration::from_secs(5), true).await {
+            WsEvent::Text(v) => v,
+            other => panic!("{what}: expected a message, got {other:?}"),
+        }
+    }
+
+    /// Whether the server ends the connection within `wait` (a close frame or EOF), reading
+    /// past any text and pings; the close frame's code when there is one.
+    pub async fn closed_within(&mut self, wait: std::time::Duration) -> Option<Option<u16>> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            match self.next(left, false).await {
+                WsEvent::Close(code, _) => return Some(Some(code)),
+                WsEvent::Gone => return Some(None),
+                WsEvent::Quiet => return None,
+                WsEvent::Text(_) | WsEvent::Ping => {}
+            }
+        }
+    }
+}
