@@ -44,7 +44,7 @@ fuzz_target!(|data: &[u8]| {
     if let Some(turn) = turn {
         let before = pos.to_text();
         let hash = pos.hash();
-        match pos.apply_turn(turn) {
+        match cohort_rules::apply_turn(&mut pos, turn) {
             Err(_) => {
                 assert_eq!(pos.to_text(), before, "a refused turn changes nothing");
                 assert_eq!(pos.hash(), hash);
