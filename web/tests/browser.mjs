@@ -710,9 +710,17 @@ async function dragAndDrop(sc) {
   const a = await sc.page();
   await a.goto(base + links.white);
   await a.waitForSelector('[data-testid=board] svg');
+  // The page's rules module loaded (or given up): the board is drawn as it stays.
+  await a.waitForFunction(() => document.documentElement.dataset.localRules, null, { timeout: 10000 }).catch(() => {});
+  // The board may be drawn again as the page's rules module arrives (a live game's steps
+  // come from it): a square replaced while measured has no box for that moment.
   const centre = async (sq) => {
-    const b = await a.locator(`[data-testid="sq-${sq}"]`).boundingBox();
-    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    for (let i = 0; i < 50; i++) {
+      const b = await a.locator(`[data-testid="sq-${sq}"]`).boundingBox();
+      if (b) return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    throw new Error(`square ${sq} has no box on the board`);
   };
   const e2 = await centre('e2'), e4 = await centre('e4');
   // Picked up and put back: nothing played.

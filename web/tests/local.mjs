@@ -66,14 +66,26 @@ async function playMyTurn(page) {
   throw new Error('the turn did not end in 40 steps');
 }
 
-// Play `turns` full turns (the person's and the engine's), or until the game ends.
-async function playTurns(page, turns) {
+// Play `turns` full turns (the person's and the engine's), or until the game ends; with
+// `again`, a game that ends first is followed by a new one (New game, on the same page),
+// until `turns` full turns are played in all. The turns played and the games started.
+async function playTurns(page, turns, again = false) {
   const me = (await body(page)).toMove === 'black' ? 'black' : 'white';
   const target = 2 * turns;
+  let before = 0;
+  let games = 1;
   for (;;) {
     await waitMyTurn(page, me);
     const d = await body(page);
-    if (d.over === '1' || Number(d.turns) >= target) return Number(d.turns);
+    const played = before + Number(d.turns);
+    if (played >= target || (d.over === '1' && !again)) return { turns: played, games, over: d.over === '1' };
+    if (d.over === '1') {
+      before = played;
+      games += 1;
+      await page.click('[data-testid=local-start]');
+      await page.waitForFunction(() => document.body.dataset.over === '0' && document.body.dataset.turns === '0');
+      continue;
+    }
     await playMyTurn(page);
   }
 }
@@ -106,12 +118,12 @@ try {
     const { page, errors } = await openLocal(browser, `${base}/local`, variant, 100);
     const after = [];
     await page.route('**/*', (route) => { after.push(route.request().url()); route.abort(); });
-    const turns = await playTurns(page, 10);
-    const d = await body(page);
-    check(turns >= 20 || d.over === '1', `${variant}: ${turns} turns played`);
+    // Ten full turns, in a second game (New game, no request) if the engine wins first.
+    const { turns, games } = await playTurns(page, 10, true);
+    check(turns >= 20, `${variant}: ${turns} turns played`);
     check(after.length === 0, `${variant}: requests after the page's load: ${after.join(', ')}`);
     check(errors.length === 0, `${variant}: page errors: ${errors.join('; ')}`);
-    console.log(`local ${variant}: ${turns / 2} full turns against the engine (100 ms a turn) in ${Date.now() - t0} ms, ${after.length} requests after load${d.over === '1' ? ', game over' : ''}`);
+    console.log(`local ${variant}: ${turns / 2} full turns against the engine (100 ms a turn) in ${Date.now() - t0} ms, ${games} game(s), ${after.length} requests after load`);
     await page.close();
   }
 
@@ -219,7 +231,7 @@ setup = 1ccm2/6/6/6/6/2CMC1 w
     await page.click('[data-testid=local-start]');
     await page.waitForFunction(() => document.querySelector('[data-testid=local-game] h1 .vid')?.textContent === 'tiny-test');
     check((await page.locator('[data-testid=local-setup-error]').textContent()) === '', 'no error for a good file');
-    const turns = await playTurns(page, 2);
+    const { turns } = await playTurns(page, 2);
     const position = (await body(page)).position;
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=local-download]')]);
     const file = join(dir, 'tiny-record.txt');
@@ -259,7 +271,7 @@ setup = 1ccm2/6/6/6/6/2CMC1 w
     const { page, errors } = await openLocal(browser, `${sbase}/local.html`, 'micro-chieftain', 100);
     const apis = [];
     page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/api')) apis.push(r.url()); });
-    const turns = await playTurns(page, 3);
+    const { turns } = await playTurns(page, 3);
     check(turns >= 6 || (await body(page)).over === '1', `static site: ${turns} turns`);
     check(await page.locator('[data-testid=local-carry]').count() === 0, 'no "Continue on the server" on the static site');
     check(apis.length === 0, `static site: API requests ${apis.join(', ')}`);
