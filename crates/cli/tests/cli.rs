@@ -684,6 +684,25 @@ fn serve_and_check_games_refuse_bad_databases_and_addresses() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A command given an unreachable database: exit status 2, the URL named with its password
+/// masked, the password nowhere.
+fn refused_with_the_password_masked(args: &[&str], o: &Output) {
+    let out = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {out}");
+    assert!(
+        !out.contains("hunter2"),
+        "{args:?}: the password is printed: {out}"
+    );
+    assert!(
+        out.contains("cohort:***@127.0.0.1:1/cohort"),
+        "{args:?}: {out}"
+    );
+}
+
 #[test]
 fn serve_never_prints_the_database_password() {
     for args in [
@@ -703,21 +722,7 @@ fn serve_never_prints_the_database_password() {
             "mysql://cohort:hunter2@127.0.0.1:1/cohort",
         ][..],
     ] {
-        let o = cohort(args);
-        let out = format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {out}");
-        assert!(
-            !out.contains("hunter2"),
-            "{args:?}: the password is printed: {out}"
-        );
-        assert!(
-            out.contains("cohort:***@127.0.0.1:1/cohort"),
-            "{args:?}: {out}"
-        );
+        refused_with_the_password_masked(args, &cohort(args));
     }
     // The database from the environment (COHORT_DATABASE), off the command line: used by
     // serve, worker and check-games, never printed, and never shown by --help.
@@ -730,20 +735,7 @@ fn serve_never_prints_the_database_password() {
             )
             .output()
             .expect("run cohort");
-        let out = format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {out}");
-        assert!(
-            !out.contains("hunter2"),
-            "{args:?}: the password is printed: {out}"
-        );
-        assert!(
-            out.contains("cohort:***@127.0.0.1:1/cohort"),
-            "{args:?}: {out}"
-        );
+        refused_with_the_password_masked(args, &o);
         let help = Command::new(env!("CARGO_BIN_EXE_cohort"))
             .args([args[0], "--help"])
             .env(

@@ -133,7 +133,11 @@ async fn too_many_messages_a_second_close_the_socket() {
             _ => {}
         }
     }
-    assert_eq!(code, Some(1008), "11 pings in a quarter of a second close the socket");
+    assert_eq!(
+        code,
+        Some(1008),
+        "11 pings in a quarter of a second close the socket"
+    );
     s.stop().await;
 }
 
