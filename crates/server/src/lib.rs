@@ -11,6 +11,7 @@ pub mod chat;
 mod chat_api;
 pub mod clock;
 pub mod custom;
+mod database_url;
 pub mod error;
 pub mod events;
 pub mod glicko;
@@ -26,6 +27,8 @@ pub mod sched;
 pub mod sockets;
 pub mod store;
 pub mod view;
+
+pub use database_url::mask_password;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -528,24 +531,6 @@ async fn stop_signal() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
-/// A database URL as it may be printed: its password, if any, replaced by `***`
-/// (`postgres://user:***@host/db`).
-pub fn mask_password(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(end);
-    let Some(at) = authority.rfind('@') else {
-        return url.to_string();
-    };
-    let (userinfo, host) = authority.split_at(at);
-    match userinfo.split_once(':') {
-        Some((user, _)) => format!("{scheme}://{user}:***{host}{tail}"),
-        None => url.to_string(),
     }
 }
 

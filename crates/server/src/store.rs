@@ -284,7 +284,7 @@ impl Store {
         let url = if sqlite && !url.contains("mode=") && !url.contains(":memory:") {
             format!("{url}{}mode=rwc", if url.contains('?') { '&' } else { '?' })
         } else {
-            url.to_string()
+            crate::database_url::connectable(url)
         };
         let pool = AnyPoolOptions::new()
             // SQLite has one writer at a time: one connection serialises writes without
