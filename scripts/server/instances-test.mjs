@@ -130,7 +130,7 @@ try {
   // A worker stopped with SIGTERM while it searches gives its job back at once: right after
   // it exits, the job is queued again (no owner), long before its lease would have run out,
   // and a second worker takes it and plays the AI's turn.
-  const slow = await httpD.post('/api/games', { variant: 'mini-chieftain', white: 'human', black: 'ai', ai: { agent: 'engine', time_ms: 8000 } });
+  const slow = await httpD.post('/api/games', { variant: 'mini-chieftain', white: 'human', black: 'ai', ai: { agent: 'engine', time_ms: 5000 } });
   check(slow.status === 200, `create on D: ${JSON.stringify(slow.body)}`);
   await whiteTurn(httpD, slow.body.id, slow.body.tokens.white, rnd);
   await waitFor('the worker taking the slow search', () => pidOf(jobOwner(slow.body.id) || ':0') === worker.pid, 5000);
