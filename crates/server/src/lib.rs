@@ -21,6 +21,7 @@ pub mod jobs;
 pub mod live;
 mod lobby;
 pub mod pages;
+mod quick;
 mod records;
 pub mod rules_info;
 pub mod sched;
@@ -458,6 +459,7 @@ pub fn router(app: Arc<App>) -> axum::Router {
     api::router(app.clone())
         .merge(accounts::router(app.clone()))
         .merge(lobby::router(app.clone()))
+        .merge(quick::router(app.clone()))
         .merge(chat_api::router(app.clone()))
         .merge(analysis_api::router(app.clone()))
         .merge(pages::router())

@@ -169,6 +169,10 @@ const MIGRATIONS: &[&str] = &[
         saved_ms BIGINT NOT NULL
     )",
     "CREATE INDEX analysis_saves_by_saver ON analysis_saves (saver, saved_ms)",
+    // Quick pairing (quick.rs): a seek's creator's rating when it was posted, and how far
+    // from it an opponent's may be (NULL: anyone).
+    "ALTER TABLE challenges ADD COLUMN rating BIGINT",
+    "ALTER TABLE challenges ADD COLUMN rating_range BIGINT",
 ];
 
 /// A game's row: everything but its steps.
