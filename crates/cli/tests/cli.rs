@@ -1273,14 +1273,26 @@ fn site_writes_a_static_site_or_says_why_not() {
             html.contains(r#"data-site="static""#) && !html.contains("=\"/"),
             "{page}: relative addresses only: {html}"
         );
-        assert!(index.contains(&format!("{page}?variant=chesimals-1")), "{index}");
+        assert!(
+            index.contains(&format!("{page}?variant=chesimals-1")),
+            "{index}"
+        );
     }
-    for id in ["chesimals-1", "chess", "chessma-84", "ataxx", "breakthrough"] {
+    for id in [
+        "chesimals-1",
+        "chess",
+        "chessma-84",
+        "ataxx",
+        "breakthrough",
+    ] {
         let text = std::fs::read_to_string(site.join(format!("api/variants/{id}.json")))
             .unwrap_or_else(|e| panic!("api/variants/{id}.json: {e}"));
         let rules: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(rules["id"], id);
-        assert!(rules["victory"].as_str().is_some_and(|t| !t.is_empty()), "{text}");
+        assert!(
+            rules["victory"].as_str().is_some_and(|t| !t.is_empty()),
+            "{text}"
+        );
     }
     // No module: status 2, one line saying to build it, nothing written.
     let other = tmp.join("other");
