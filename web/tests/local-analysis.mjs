@@ -75,7 +75,8 @@ async function savedAndShown(sc) {
   const jobs = await other.evaluate(() => document.documentElement.dataset.localSearches || '0');
   check(jobs === '0', `no search in the second browser: ${jobs} started`);
   check(!serverSearches(seen2).length, `no server search in the second browser: ${serverSearches(seen2)}`);
-  // (Its only posts are the board's views, `POST /api/analysis/view`: no search.)
+  // (The board's views come from the module; were it not to load, they would be its only
+  // posts, `POST /api/analysis/view`: no search.)
   const posts = seen2.filter((r) => r.startsWith('POST') && r !== 'POST /api/analysis/view');
   check(!posts.length, `no analysis posted by the second browser: ${posts}`);
   check(seen2.includes(`GET /api/games/${g.id}/analysis`), `the saved analysis read: ${seen2}`);
