@@ -119,6 +119,20 @@ async fn the_second_player_asking_for_the_same_game_starts_it() {
         names.contains(&json!("alice")) && names.contains(&json!("bob")),
         "{view}"
     );
+    // Its record says the clock and that it is rated (docs/records.md).
+    let (_, record, _) = send(
+        &app,
+        "GET",
+        &format!("/api/games/{id}/record?format=json"),
+        "",
+        None,
+    )
+    .await;
+    let text = record["text"].as_str().unwrap();
+    assert!(
+        text.contains("[TimeControl \"300+3\"]") && text.contains("[Rated \"yes\"]"),
+        "{text}"
+    );
     app.store.close().await;
     let _ = std::fs::remove_dir_all(dir);
 }
