@@ -993,6 +993,52 @@ impl Store {
         rows.iter().map(Self::game_row).collect()
     }
 
+    /// An account's rating in each variant after each of its rated games, oldest first,
+    /// with the rating before the first: (variant, [(ms, rating)]).
+    pub async fn rating_history(
+        &self,
+        user: &str,
+    ) -> Result<Vec<(String, Vec<(i64, i64)>)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT variant, updated_ms, rating_change, created_ms FROM games
+             WHERE (white_user = $1 OR black_user = $2) AND rating_change IS NOT NULL
+             ORDER BY updated_ms, id",
+        )
+        .bind(user)
+        .bind(user)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out: Vec<(String, Vec<(i64, i64)>)> = Vec::new();
+        for r in &rows {
+            let variant: String = r.try_get(0)?;
+            let change: String = r.try_get(2)?;
+            let Ok(change) = serde_json::from_str::<serde_json::Value>(&change) else {
+                continue;
+            };
+            // This player's side of the change; an unrated game has neither.
+            let Some(mine) = ["white", "black"]
+                .iter()
+                .map(|s| &change[s])
+                .find(|c| c["user"] == user)
+            else {
+                continue;
+            };
+            let (Some(before), Some(after)) = (mine["before"].as_i64(), mine["after"].as_i64())
+            else {
+                continue;
+            };
+            let i = match out.iter().position(|(v, _)| *v == variant) {
+                Some(i) => i,
+                None => {
+                    out.push((variant, vec![(r.try_get(3)?, before)]));
+                    out.len() - 1
+                }
+            };
+            out[i].1.push((r.try_get(1)?, after));
+        }
+        Ok(out)
+    }
+
     /// Delete expired sessions.
     pub async fn purge_sessions(&self, now: i64) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM sessions WHERE expires_ms <= $1")
