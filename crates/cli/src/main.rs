@@ -223,6 +223,10 @@ enum Command {
         /// any hour.
         #[arg(long, default_value_t = 300)]
         analysis_seconds_per_hour: u64,
+        /// Analyses one caller (an account, or an IP address) may start in any hour, those
+        /// that cost no search included.
+        #[arg(long, default_value_t = 60)]
+        analyses_per_hour: u64,
         /// Mark session cookies Secure (the site is served over TLS, e.g. by a proxy).
         #[arg(long)]
         secure_cookies: bool,
@@ -696,6 +700,7 @@ fn run(cli: Cli) -> Res<()> {
             max_custom_games,
             custom_games_per_hour,
             analysis_seconds_per_hour,
+            analyses_per_hour,
             secure_cookies,
             behind_proxy,
             public_origin,
@@ -711,6 +716,7 @@ fn run(cli: Cli) -> Res<()> {
                 max_custom_games,
                 custom_games_per_hour,
                 analysis_ms_per_hour: analysis_seconds_per_hour.saturating_mul(1000),
+                analyses_per_hour,
                 secure_cookies,
                 behind_proxy: behind_proxy.is_some(),
                 trusted_proxies: serve::proxies(behind_proxy.as_deref().unwrap_or(""))?,

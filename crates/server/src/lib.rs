@@ -120,6 +120,9 @@ pub struct Config {
     /// Search time each owner (an account, or an address) may spend on analyses in any
     /// hour (`--analysis-seconds-per-hour`; analysis.rs).
     pub analysis_ms_per_hour: u64,
+    /// Analyses each payer (an account, an address) may start in any hour, whatever they
+    /// cost: one of a finished position costs no search (`--analyses-per-hour`).
+    pub analyses_per_hour: u64,
     /// The largest message (and frame) a client may send on a WebSocket, in bytes
     /// (`--ws-max-message-bytes`); over it the socket is closed (sockets.rs).
     pub ws_max_message: usize,
@@ -164,6 +167,7 @@ impl Default for Config {
             body_timeout: Duration::from_secs(15),
             idle_unload: Duration::from_secs(600),
             analysis_ms_per_hour: 300_000,
+            analyses_per_hour: 60,
             ws_max_message: 4096,
             ws_idle_timeout: Duration::from_secs(60),
             ws_write_timeout: Duration::from_secs(10),

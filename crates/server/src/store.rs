@@ -169,6 +169,11 @@ const MIGRATIONS: &[&str] = &[
         saved_ms BIGINT NOT NULL
     )",
     "CREATE INDEX analysis_saves_by_saver ON analysis_saves (saver, saved_ms)",
+    // The address each analysis was asked from: it pays for the analyses of all its
+    // accounts together (analysis.rs). A visitor's older analyses were its address's.
+    "ALTER TABLE analyses ADD COLUMN address TEXT NOT NULL DEFAULT ''",
+    "UPDATE analyses SET address = owner WHERE owner LIKE 'ip:%'",
+    "CREATE INDEX analyses_by_address ON analyses (address, created_ms)",
 ];
 
 /// A game's row: everything but its steps.
