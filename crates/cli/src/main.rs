@@ -227,6 +227,10 @@ enum Command {
         /// that cost no search included.
         #[arg(long, default_value_t = 60)]
         analyses_per_hour: u64,
+        /// A game without a clock (custom variant, AI against AI) in which nothing happened
+        /// for this many minutes no longer counts against the caps (it stays playable).
+        #[arg(long, default_value_t = 30)]
+        idle_game_minutes: u64,
         /// Mark session cookies Secure (the site is served over TLS, e.g. by a proxy).
         #[arg(long)]
         secure_cookies: bool,
@@ -701,6 +705,7 @@ fn run(cli: Cli) -> Res<()> {
             custom_games_per_hour,
             analysis_seconds_per_hour,
             analyses_per_hour,
+            idle_game_minutes,
             secure_cookies,
             behind_proxy,
             public_origin,
@@ -717,6 +722,9 @@ fn run(cli: Cli) -> Res<()> {
                 custom_games_per_hour,
                 analysis_ms_per_hour: analysis_seconds_per_hour.saturating_mul(1000),
                 analyses_per_hour,
+                idle_game_release: std::time::Duration::from_secs(
+                    idle_game_minutes.saturating_mul(60),
+                ),
                 secure_cookies,
                 behind_proxy: behind_proxy.is_some(),
                 trusted_proxies: serve::proxies(behind_proxy.as_deref().unwrap_or(""))?,

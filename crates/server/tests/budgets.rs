@@ -274,6 +274,17 @@ async fn sixteen_analyses_at_once_get_one_budget_on_postgres() {
 async fn chat_lines_at_once(url: String) {
     use cohort_server::chat::{ChatLine, BURST_LINES};
     let app = App::open_with(&url, Config::default()).await.unwrap();
+    // Readers at once first, so that the pool holds several connections (on PostgreSQL)
+    // and the posts below really run side by side.
+    let readers: Vec<_> = (0..8)
+        .map(|_| {
+            let app = app.clone();
+            tokio::spawn(async move { app.store.chat_lines("lobby", 1).await.unwrap() })
+        })
+        .collect();
+    for r in readers {
+        r.await.unwrap();
+    }
     let now = cohort_server::store::now_ms();
     let tasks: Vec<_> = (0..16)
         .map(|i| {
@@ -312,4 +323,396 @@ async fn sixteen_chat_lines_at_once_get_the_limit_on_postgres() {
         return;
     };
     with_fresh_database(&url, "cohort_budgets_", chat_lines_at_once).await;
+}
+
+const TINY: &str = "[tiny]
+base = mini-chieftain
+name = Tiny Chieftain
+board = 6x6
+setup = 1ccm2/6/6/6/6/2CMC1 w
+";
+
+/// Ten accounts on one address create games of each capped kind: together they get the
+/// address's share (a quarter of the cap), not ten shares.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_shares_of_the_caps_are_per_address_whatever_the_accounts() {
+    let (_dir, url) = temp_db("budgets-shares");
+    let config = Config {
+        ai_workers: 1,
+        max_ai_games: 4,
+        max_custom_games: 8,
+        ..Config::default()
+    };
+    let app = App::open_with(&url, config).await.unwrap();
+    let ai = json!({"variant": "micro-chieftain", "white": "ai", "black": "ai",
+                    "ai": {"agent": "random", "time_ms": 50}});
+    let custom =
+        json!({"variant": "tiny", "variant_text": TINY, "white": "human", "black": "human"});
+    let (mut ai_games, mut custom_games) = (0, 0);
+    for i in 0..10 {
+        let cookie = account(&app, "203.0.113.7", &format!("many{i}")).await;
+        let (s, v, _) = from(
+            &app,
+            "203.0.113.7",
+            &cookie,
+            "POST",
+            "/api/games",
+            Some(ai.clone()),
+        )
+        .await;
+        match s {
+            StatusCode::OK => ai_games += 1,
+            _ => assert!(limited(&v), "{s} {v}"),
+        }
+        let (s, v, _) = from(
+            &app,
+            "203.0.113.7",
+            &cookie,
+            "POST",
+            "/api/games",
+            Some(custom.clone()),
+        )
+        .await;
+        match s {
+            StatusCode::OK => custom_games += 1,
+            _ => assert!(limited(&v), "{s} {v}"),
+        }
+    }
+    println!("ten accounts on one address: {ai_games} AI-against-AI games (cap 4), {custom_games} custom-variant games (cap 8)");
+    assert_eq!((ai_games, custom_games), (1, 2));
+    // Another address gets its share.
+    let (s, v, _) = from(&app, "198.51.100.9", "", "POST", "/api/games", Some(custom)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    app.store.close().await;
+}
+
+/// Ten accounts on one address post challenges: three are open at most from the address;
+/// an account elsewhere posts its own.
+#[tokio::test]
+async fn open_challenges_are_capped_per_address() {
+    let (_dir, url) = temp_db("budgets-challenges");
+    let app = App::open_with(&url, Config::default()).await.unwrap();
+    let challenge = json!({"variant": "chess"});
+    let mut open = 0;
+    let mut refusal = Value::Null;
+    for i in 0..10 {
+        let cookie = account(&app, "203.0.113.7", &format!("poster{i}")).await;
+        let (s, v, _) = from(
+            &app,
+            "203.0.113.7",
+            &cookie,
+            "POST",
+            "/api/challenges",
+            Some(challenge.clone()),
+        )
+        .await;
+        match s {
+            StatusCode::OK => open += 1,
+            _ if limited(&v) => refusal = v,
+            _ => panic!("{s} {v}"),
+        }
+    }
+    println!("ten accounts on one address: {open} open challenges posted");
+    assert_eq!(open, 3, "{refusal}");
+    assert!(
+        refusal["error"]
+            .as_str()
+            .unwrap()
+            .contains("from one address"),
+        "{refusal}"
+    );
+    // A visitor on that address is refused as well; another address is not.
+    let (s, _, _) = from(
+        &app,
+        "203.0.113.7",
+        "",
+        "POST",
+        "/api/challenges",
+        Some(challenge.clone()),
+    )
+    .await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS);
+    let (s, v, _) = from(
+        &app,
+        "198.51.100.9",
+        "",
+        "POST",
+        "/api/challenges",
+        Some(challenge),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    app.store.close().await;
+}
+
+async fn log_in(
+    app: &Arc<App>,
+    ip: &str,
+    cookie: &str,
+    name: &str,
+    password: &str,
+) -> (StatusCode, Value) {
+    let (s, v, _) = from(
+        app,
+        ip,
+        cookie,
+        "POST",
+        "/api/account/login",
+        Some(json!({"username": name, "password": password})),
+    )
+    .await;
+    (s, v)
+}
+
+/// 40 addresses guess 6 times each at one account: past the ceiling (10 failures) the
+/// guesses wait, so few are checked at all; the owner's right password from its own
+/// address (or a browser with its session) still works at once.
+#[tokio::test]
+async fn guesses_from_many_addresses_are_slowed_but_the_owner_gets_in() {
+    use cohort_server::login_guard::ACCOUNT_FAILURES;
+    let (_dir, url) = temp_db("budgets-guesses");
+    let app = App::open_with(&url, Config::default()).await.unwrap();
+    let cookie = account(&app, "203.0.113.7", "alice").await;
+    let (mut wrong, mut slowed) = (0, 0);
+    for a in 0..40 {
+        for g in 0..6 {
+            let (s, v) = log_in(
+                &app,
+                &format!("198.51.{}.{a}", 100 + g % 2),
+                "",
+                "alice",
+                &format!("guess {a} {g}"),
+            )
+            .await;
+            match s {
+                StatusCode::UNAUTHORIZED => wrong += 1,
+                StatusCode::TOO_MANY_REQUESTS => slowed += 1,
+                _ => panic!("{s} {v}"),
+            }
+        }
+    }
+    println!(
+        "40 addresses x 6 guesses at one account: {wrong} checked (401), {slowed} refused (429)"
+    );
+    // A guess let through once the wait (1 s, then 2 s...) has passed, at most a few.
+    assert!(
+        (ACCOUNT_FAILURES..=ACCOUNT_FAILURES + 3).contains(&wrong),
+        "{wrong} checked"
+    );
+    // From an address it never logged in from, even the owner waits now...
+    let (s, v) = log_in(&app, "192.0.2.50", "", "alice", "alice's long password").await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("many addresses"),
+        "{v}"
+    );
+    // ...but from its own address, or with its session, at once.
+    let (s, v) = log_in(&app, "203.0.113.7", "", "alice", "alice's long password").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = log_in(
+        &app,
+        "192.0.2.51",
+        &cookie,
+        "alice",
+        "alice's long password",
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    app.store.close().await;
+}
+
+/// Successful log-ins of one account from one address: ten in ten minutes, then 429; the
+/// owner's log-in from elsewhere is not held up.
+#[tokio::test]
+async fn successful_log_ins_are_limited_per_account_and_address() {
+    use cohort_server::login_guard::LOGINS_PER_ADDRESS;
+    let (_dir, url) = temp_db("budgets-logins");
+    let app = App::open_with(&url, Config::default()).await.unwrap();
+    account(&app, "203.0.113.7", "bob").await;
+    let mut ok = 0;
+    let mut refusal = Value::Null;
+    for _ in 0..LOGINS_PER_ADDRESS + 5 {
+        let (s, v) = log_in(&app, "198.51.100.1", "", "bob", "bob's long password").await;
+        match s {
+            StatusCode::OK => ok += 1,
+            StatusCode::TOO_MANY_REQUESTS => refusal = v,
+            _ => panic!("{s} {v}"),
+        }
+    }
+    println!(
+        "{} log-ins of one account from one address: {ok} accepted",
+        LOGINS_PER_ADDRESS + 5
+    );
+    assert_eq!(ok, LOGINS_PER_ADDRESS, "{refusal}");
+    assert!(
+        refusal["error"]
+            .as_str()
+            .unwrap()
+            .contains("log-ins to this account from this address"),
+        "{refusal}"
+    );
+    let (s, v) = log_in(&app, "203.0.113.7", "", "bob", "bob's long password").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    app.store.close().await;
+}
+
+/// An anonymous correspondence challenge accepted two hours after its creator last looked,
+/// and read by the creator more than an hour after that: the creator gets the seat link.
+#[tokio::test]
+async fn a_correspondence_creator_who_comes_back_later_gets_the_game() {
+    use cohort_server::challenges::{Caps, Challenge};
+    use cohort_server::clock::TimeControl;
+    use cohort_server::store::now_ms;
+    let (_dir, url) = temp_db("budgets-corr");
+    let app = App::open_with(&url, Config::default()).await.unwrap();
+    let posted = now_ms() - 2 * 3_600_000;
+    let c = Challenge {
+        id: "corr000001".into(),
+        secret: "0123456789abcdef0123456789abcdef".into(),
+        owner: "ip:203.0.113.7".into(),
+        address: "ip:203.0.113.7".into(),
+        variant: "chess".into(),
+        control: TimeControl::Correspondence {
+            per_turn_ms: 86_400_000,
+        },
+        colour: "white".into(),
+        created_ms: posted,
+        seen_ms: posted,
+        ..Challenge::default()
+    };
+    let caps = Caps {
+        open: 10,
+        each: 3,
+        here: 3,
+    };
+    assert!(app.store.add_challenge(&c, caps).await.unwrap().is_ok());
+    let (s, v, _) = from(
+        &app,
+        "198.51.100.9",
+        "",
+        "POST",
+        "/api/challenges/corr000001/accept",
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // The lobby is read (its reading deletes what is no longer kept), now and 61 minutes on.
+    for later in [0, 61 * 60_000] {
+        app.store.open_challenges(now_ms() + later).await.unwrap();
+    }
+    let (s, v, _) = from(
+        &app,
+        "203.0.113.7",
+        "",
+        "GET",
+        &format!("/api/challenges/corr000001?token={}", c.secret),
+        None,
+    )
+    .await;
+    println!("the creator, back after an hour: {s} {}", v["state"]);
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["state"], "accepted", "{v}");
+    assert!(
+        v["link"]
+            .as_str()
+            .unwrap()
+            .contains(v["game"].as_str().unwrap()),
+        "{v}"
+    );
+    app.store.close().await;
+}
+
+/// With `--public-origin`, a request for another host is refused 421 (behind the proxy,
+/// the host it forwards); the public host and loopback names pass. Without it, any host.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_is_checked_when_the_public_origin_is_set() {
+    let s = Server::start(
+        "budgets-host",
+        Config {
+            public_origin: Some("https://cohort.example.org".into()),
+            behind_proxy: true,
+            ..Config::default()
+        },
+    )
+    .await;
+    let with = |k: &'static str, v: &'static str| [(k, v)];
+    let r = s.get("/api/variants", &with("Host", "evil.example")).await;
+    println!("Host: evil.example with --public-origin: {}", r.status);
+    assert_eq!(r.status, 421, "{}", r.raw);
+    assert_eq!(r.body["code"], "wrong_host", "{}", r.raw);
+    let r = s
+        .get("/api/variants", &with("Host", "cohort.example.org"))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    // On the machine itself (the test's own Host: 127.0.0.1:port).
+    let r = s.get("/api/variants", &[]).await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    // Behind the proxy (127.0.0.1 here), the host it was asked for.
+    let r = s
+        .get("/api/variants", &with("X-Forwarded-Host", "evil.example"))
+        .await;
+    assert_eq!(r.status, 421, "{}", r.raw);
+    let r = s
+        .get(
+            "/api/variants",
+            &with("X-Forwarded-Host", "cohort.example.org"),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.raw);
+    s.stop().await;
+    let s = Server::start("budgets-host-local", Config::default()).await;
+    let r = s.get("/api/variants", &with("Host", "evil.example")).await;
+    assert_eq!(r.status, 200, "no --public-origin, no check: {}", r.raw);
+    s.stop().await;
+}
+
+/// Custom-variant games without a clock in which nothing happens hold no place in the
+/// caps after `idle_game_release` (here 1 s): adjourned, still there to be played on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_games_without_a_clock_give_their_place_in_the_caps_back() {
+    let (_dir, url) = temp_db("budgets-idle");
+    let config = Config {
+        max_custom_games: 8,
+        idle_game_release: std::time::Duration::from_millis(1000),
+        ..Config::default()
+    };
+    let app = App::open_with(&url, config).await.unwrap();
+    let custom =
+        json!({"variant": "tiny", "variant_text": TINY, "white": "human", "black": "human"});
+    let mut held = vec![];
+    for _ in 0..2 {
+        let (s, v, _) = from(
+            &app,
+            "203.0.113.7",
+            "",
+            "POST",
+            "/api/games",
+            Some(custom.clone()),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        held.push(v["id"].as_str().unwrap().to_string());
+    }
+    let (s, v, _) = from(
+        &app,
+        "203.0.113.7",
+        "",
+        "POST",
+        "/api/games",
+        Some(custom.clone()),
+    )
+    .await;
+    assert_eq!(
+        s,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the share (2) is held: {v}"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(1300)).await;
+    let (s, v, _) = from(&app, "203.0.113.7", "", "POST", "/api/games", Some(custom)).await;
+    println!("after 1.3 s without a step, a third custom game: {s}");
+    assert_eq!(s, StatusCode::OK, "the idle games are adjourned: {v}");
+    // The adjourned games are still there, not finished.
+    let v = get(&app, &format!("/api/games/{}", held[0])).await;
+    assert!(v["result"].is_null(), "{v}");
+    app.store.close().await;
 }
