@@ -241,7 +241,9 @@ enum Command {
         #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "ADDRESSES")]
         behind_proxy: Option<String>,
         /// The site's public origin (e.g. https://cohort.example.org): pages of this origin
-        /// may open WebSockets and post, besides the request's own Host.
+        /// may open WebSockets and post, besides the request's own Host; and a request for
+        /// any other host (Host, or X-Forwarded-Host from a trusted proxy) than this one or
+        /// a loopback name is refused (421).
         #[arg(long, value_name = "ORIGIN")]
         public_origin: Option<String>,
         /// The largest message (and frame) a client may send on a WebSocket, in bytes;
