@@ -223,6 +223,14 @@ enum Command {
         /// any hour.
         #[arg(long, default_value_t = 300)]
         analysis_seconds_per_hour: u64,
+        /// Analyses one caller (an account, or an IP address) may start in any hour, those
+        /// that cost no search included.
+        #[arg(long, default_value_t = 60)]
+        analyses_per_hour: u64,
+        /// A game without a clock (custom variant, AI against AI) in which nothing happened
+        /// for this many minutes no longer counts against the caps (it stays playable).
+        #[arg(long, default_value_t = 30)]
+        idle_game_minutes: u64,
         /// Mark session cookies Secure (the site is served over TLS, e.g. by a proxy).
         #[arg(long)]
         secure_cookies: bool,
@@ -233,7 +241,9 @@ enum Command {
         #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "ADDRESSES")]
         behind_proxy: Option<String>,
         /// The site's public origin (e.g. https://cohort.example.org): pages of this origin
-        /// may open WebSockets and post, besides the request's own Host.
+        /// may open WebSockets and post, besides the request's own Host; and a request for
+        /// any other host (Host, or X-Forwarded-Host from a trusted proxy) than this one or
+        /// a loopback name is refused (421).
         #[arg(long, value_name = "ORIGIN")]
         public_origin: Option<String>,
         /// The largest message (and frame) a client may send on a WebSocket, in bytes;
@@ -696,6 +706,8 @@ fn run(cli: Cli) -> Res<()> {
             max_custom_games,
             custom_games_per_hour,
             analysis_seconds_per_hour,
+            analyses_per_hour,
+            idle_game_minutes,
             secure_cookies,
             behind_proxy,
             public_origin,
@@ -711,6 +723,10 @@ fn run(cli: Cli) -> Res<()> {
                 max_custom_games,
                 custom_games_per_hour,
                 analysis_ms_per_hour: analysis_seconds_per_hour.saturating_mul(1000),
+                analyses_per_hour,
+                idle_game_release: std::time::Duration::from_secs(
+                    idle_game_minutes.saturating_mul(60),
+                ),
                 secure_cookies,
                 behind_proxy: behind_proxy.is_some(),
                 trusted_proxies: serve::proxies(behind_proxy.as_deref().unwrap_or(""))?,

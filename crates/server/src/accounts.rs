@@ -24,6 +24,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::{body, Answer, ApiError, ApiPath, Code, MAX_BODY};
+use crate::login_guard::Wait;
 use crate::store::now_ms;
 use crate::token;
 use crate::view::side_name;
@@ -594,6 +595,8 @@ async fn start_session(
 ) -> Result<Response, ApiError> {
     let secret = token();
     let now = now_ms();
+    app.login_guard
+        .succeeded(id, &address(app, headers, conn), now);
     app.store
         .create_session(&session_hash(&secret), id, now, now + SESSION_MS)
         .await
@@ -681,6 +684,22 @@ async fn login(
             wait,
         ));
     }
+    // Per account, whatever the address: guesses from many addresses slowed past a
+    // ceiling, successful log-ins from one address limited (login_guard.rs). Not for the
+    // owner's own addresses, nor a browser with a live session of the account.
+    let own = current_user(&app, &headers)
+        .await
+        .is_some_and(|(user, _)| user == id);
+    if let Err(wait) = app.login_guard.admit(&id, &addr, own, now) {
+        app.limiter.release(&user_key);
+        app.limiter.release(&ip_key);
+        return Err(match wait {
+            Wait::Guesses(ms) => {
+                too_many("failed log-ins for this account from many addresses", ms)
+            }
+            Wait::Logins(ms) => too_many("log-ins to this account from this address", ms),
+        });
+    }
     let found = app.store.user(&id).await.map_err(|e| {
         app.limiter.release(&user_key);
         app.limiter.release(&ip_key);
@@ -705,6 +724,9 @@ async fn login(
         }
     };
     if !ok {
+        if known {
+            app.login_guard.failed(&id, now);
+        }
         return Err(
             ApiError::new(Code::BadCredentials, "wrong username or password").into_response(),
         );

@@ -29,6 +29,12 @@ pub(crate) fn room_for_one(
     Ok(())
 }
 
+/// Games without a clock in which nothing changed before this time hold no place in the
+/// caps (adjourned: `Config::idle_game_release`).
+pub(crate) fn idle_before(app: &App) -> i64 {
+    crate::store::now_ms() - app.config.idle_game_release.as_millis() as i64
+}
+
 /// Who asks: the caller's IP address, as the connection gives it, or behind a trusted proxy
 /// as the proxy forwards it ("unknown" without one, e.g. requests made in-process by the
 /// tests). An account gives no further share: the address is the caller.
@@ -105,13 +111,13 @@ pub(crate) async fn admit<'a>(
 ) -> Result<tokio::sync::MutexGuard<'a, ()>, ApiError> {
     let gate = app.custom_gate.lock().await;
     room_for_one(
-        app.store.count_custom_games().await,
+        app.store.count_custom_games(idle_before(app)).await,
         app.config.max_custom_games,
         "games with custom variants",
     )?;
     within_share(
         &caller.0,
-        app.store.count_custom_games_by(&caller.0),
+        app.store.count_custom_games_by(&caller.0, idle_before(app)),
         app.config.max_custom_games,
         "games with custom variants",
     )

@@ -3,10 +3,13 @@
 //! points as JSON, so any instance answers `GET /api/analysis/<id>` and the budget is counted
 //! the same everywhere. Who may start one and how it runs is analysis_api.rs's.
 //!
-//! The budget: each owner (an account, or an address for a visitor) may spend
-//! `Config::analysis_ms_per_hour` of search in any hour. An analysis costs its positions
-//! times its time per position, charged in full when it is accepted (counted and written in
-//! one transaction, under a lock on PostgreSQL, so instances cannot both pass the limit).
+//! The budget: each payer may spend `Config::analysis_ms_per_hour` of search in any hour,
+//! and start `Config::analyses_per_hour` analyses (those that cost nothing too: a finished
+//! position's). An analysis is paid by its account (or, for a visitor, its address) and by
+//! its address as well, for all the accounts on it together: ten accounts on one address
+//! get one budget between them. It costs its positions times its time per position,
+//! charged in full when it is accepted (counted and written in one transaction, under a
+//! lock on PostgreSQL, so instances cannot both pass the limit).
 
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
@@ -18,6 +21,84 @@ pub const WINDOW_MS: i64 = 3_600_000;
 /// An analysis its instance stopped updating this long ago was cut short (the instance
 /// stopped); readers are told it failed.
 pub const STALE_MS: i64 = 120_000;
+
+/// What each payer may spend in an hour: search time, and analyses started.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    pub ms: i64,
+    pub count: i64,
+}
+
+/// Why an analysis was refused: whose budget was spent, what is left of it, and when
+/// enough frees for this analysis (None: never, it costs more than a whole hour's budget).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    /// `user:<id>` or `ip:<address>`.
+    pub payer: String,
+    /// The payer's address pays for its accounts too (the refusal is the address's, not
+    /// the account's own).
+    pub shared: bool,
+    /// It started `Budget::count` analyses this hour (else: its search time is spent).
+    pub too_many: bool,
+    pub left_ms: i64,
+    pub free_in_ms: Option<i64>,
+}
+
+/// The requests made in-process (tests, the CLI) have no address: it pays for nothing more.
+const NO_ADDRESS: &str = "ip:unknown";
+
+/// Who pays for an analysis, as (column, payer): a visitor's address; or an account and,
+/// when the request came from one, its address (all its accounts together).
+pub fn payers(a: &Analysis) -> Vec<(&'static str, &str)> {
+    if !a.owner.starts_with("user:") {
+        return vec![("address", a.address.as_str())];
+    }
+    let mut out = vec![("owner", a.owner.as_str())];
+    if a.address != NO_ADDRESS && !a.address.is_empty() {
+        out.push(("address", a.address.as_str()));
+    }
+    out
+}
+
+/// Whether a payer whose charges in the last hour are `charges` ((cost_ms, created_ms),
+/// oldest first) cannot pay `cost_ms` more at `now`: its refusal, with when it could.
+pub fn refuse(
+    payer: &str,
+    charges: &[(i64, i64)],
+    cost_ms: i64,
+    budget: Budget,
+    now: i64,
+) -> Option<Refusal> {
+    let spent: i64 = charges.iter().map(|c| c.0).sum();
+    let expires = |created: i64| (created + WINDOW_MS - now).max(0);
+    let refusal = |too_many, free_in_ms| Refusal {
+        payer: payer.to_string(),
+        shared: false,
+        too_many,
+        left_ms: (budget.ms - spent).max(0),
+        free_in_ms,
+    };
+    let started = charges.len() as i64;
+    if started >= budget.count {
+        // The oldest analysis that must leave the window for one more to start.
+        let oldest = charges[(started - budget.count) as usize].1;
+        return Some(refusal(true, Some(expires(oldest))));
+    }
+    if spent + cost_ms <= budget.ms {
+        return None;
+    }
+    if cost_ms > budget.ms {
+        return Some(refusal(false, None));
+    }
+    let mut freed = 0;
+    for &(cost, created) in charges {
+        freed += cost;
+        if spent - freed + cost_ms <= budget.ms {
+            return Some(refusal(false, Some(expires(created))));
+        }
+    }
+    Some(refusal(false, None))
+}
 
 /// The engine's view of one point of a game: the position before a turn (or the last one).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -51,6 +132,9 @@ pub struct Analysis {
     /// Who pays for it: `user:<id>` or `ip:<address>`. Not sent.
     #[serde(skip)]
     pub owner: String,
+    /// The address it was asked from (`ip:<address>`), which pays for it too. Not sent.
+    #[serde(skip)]
+    pub address: String,
     pub game: Option<String>,
     pub variant: String,
     /// "running", "done" or "failed".
@@ -89,6 +173,7 @@ fn analysis_of(r: &sqlx::any::AnyRow) -> Result<Analysis, StoreError> {
     Ok(Analysis {
         id: r.try_get("id")?,
         owner: r.try_get("owner")?,
+        address: r.try_get("address")?,
         game: r.try_get("game_id")?,
         variant: r.try_get("variant")?,
         state: r.try_get("state")?,
@@ -188,39 +273,54 @@ impl Store {
         }))
     }
 
-    /// Store a new analysis if its owner has `cost_ms` of search left in the budget
-    /// (`per_hour_ms`): `Ok(left_ms)`, what is left after it; otherwise `Err(left_ms)`,
-    /// what is left.
+    /// Store a new analysis if each of its payers (see [`payers`]) has `cost_ms` of search
+    /// left in its hourly budget and started fewer than `budget.count` analyses in the last
+    /// hour (so analyses that cost nothing are limited too): `Ok(left_ms)`, the least any
+    /// payer has left after it; otherwise the first payer's refusal. Counted and written in
+    /// one transaction, under a lock on PostgreSQL (SQLite's single connection serializes
+    /// them), so requests at once cannot both pass the limit.
     pub async fn add_analysis(
         &self,
         a: &Analysis,
         cost_ms: i64,
-        per_hour_ms: i64,
-    ) -> Result<Result<i64, i64>, StoreError> {
+        budget: Budget,
+    ) -> Result<Result<i64, Refusal>, StoreError> {
         let mut tx = self.pool.begin().await?;
         if self.kind == "postgres" {
             sqlx::query("SELECT pg_advisory_xact_lock(7362019)")
                 .execute(&mut *tx)
                 .await?;
         }
-        let spent: i64 = sqlx::query(
-            "SELECT CAST(COALESCE(SUM(cost_ms), 0) AS BIGINT) FROM analyses WHERE owner = $1 AND created_ms > $2",
-        )
-        .bind(&a.owner)
-        .bind(a.created_ms - WINDOW_MS)
-        .fetch_one(&mut *tx)
-        .await?
-        .try_get(0)?;
-        if spent + cost_ms > per_hour_ms {
-            return Ok(Err((per_hour_ms - spent).max(0)));
+        let mut least_left = budget.ms;
+        for (column, payer) in payers(a) {
+            // At most `budget.count` rows a payer and hour: read them all, oldest first.
+            let rows = sqlx::query(&format!(
+                "SELECT cost_ms, created_ms FROM analyses WHERE {column} = $1 AND created_ms > $2
+                 ORDER BY created_ms"
+            ))
+            .bind(payer)
+            .bind(a.created_ms - WINDOW_MS)
+            .fetch_all(&mut *tx)
+            .await?;
+            let mut charges = Vec::with_capacity(rows.len());
+            for r in &rows {
+                charges.push((r.try_get::<i64, _>(0)?, r.try_get::<i64, _>(1)?));
+            }
+            if let Some(mut refusal) = refuse(payer, &charges, cost_ms, budget, a.created_ms) {
+                refusal.shared = column == "address" && a.owner.starts_with("user:");
+                return Ok(Err(refusal));
+            }
+            let spent: i64 = charges.iter().map(|c| c.0).sum();
+            least_left = least_left.min(budget.ms - spent - cost_ms);
         }
         sqlx::query(
-            "INSERT INTO analyses (id, owner, game_id, variant, state, error, total, ms,
+            "INSERT INTO analyses (id, owner, address, game_id, variant, state, error, total, ms,
                  cost_ms, points, created_ms, updated_ms)
-             VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $10)",
+             VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $8, $9, $10, $11, $11)",
         )
         .bind(&a.id)
         .bind(&a.owner)
+        .bind(&a.address)
         .bind(a.game.clone())
         .bind(&a.variant)
         .bind(&a.state)
@@ -232,7 +332,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        Ok(Ok(per_hour_ms - spent - cost_ms))
+        Ok(Ok(least_left))
     }
 
     /// Write an analysis's progress: its state and points.

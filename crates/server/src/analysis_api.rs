@@ -27,7 +27,7 @@ use serde_json::{json, Value};
 
 use crate::accounts::current_user;
 use crate::admission::Caller;
-use crate::analysis::{mark_turns, Analysis, Point, SavedAnalysis, STALE_MS};
+use crate::analysis::{mark_turns, Analysis, Budget, Point, Refusal, SavedAnalysis, STALE_MS};
 use crate::error::{body, body_with, Answer, ApiError, ApiPath, Code};
 use crate::live::LiveGame;
 use crate::sched::Class;
@@ -265,12 +265,13 @@ async fn start(
     let cost = (searched as u64 * ms) as i64;
     let owner = match current_user(&app, &headers).await {
         Some((id, _)) => format!("user:{id}"),
-        None => caller.0,
+        None => caller.0.clone(),
     };
     let now = now_ms();
     let a = Analysis {
         id: token(),
         owner,
+        address: caller.0,
         game: game_id,
         variant: variant_id,
         state: "running".into(),
@@ -281,24 +282,18 @@ async fn start(
         created_ms: now,
         updated_ms: now,
     };
-    let per_hour = app.config.analysis_ms_per_hour as i64;
+    let budget = Budget {
+        ms: app.config.analysis_ms_per_hour as i64,
+        count: app.config.analyses_per_hour as i64,
+    };
     let stored = app
         .store
-        .add_analysis(&a, cost, per_hour)
+        .add_analysis(&a, cost, budget)
         .await
         .map_err(|e| ApiError::internal(format!("storing the analysis failed: {e}")))?;
     let left = match stored {
         Ok(left) => left,
-        Err(left) => return Err(ApiError::new(
-            Code::LimitReached,
-            format!(
-                "this analysis needs {:.1} s of search ({searched} positions at {ms} ms); you have {:.1} s left of your {:.0} s an hour",
-                cost as f64 / 1000.0,
-                left as f64 / 1000.0,
-                per_hour as f64 / 1000.0
-            ),
-        )
-        .with("left_ms", left)),
+        Err(refusal) => return Err(over_budget(&refusal, budget, cost, searched, ms)),
     };
     let mut answer = json!({
         "id": a.id,
@@ -313,6 +308,50 @@ async fn start(
     }
     tokio::spawn(run(app.clone(), a, work));
     Ok(Json(answer))
+}
+
+/// The refusal (429) of an analysis a payer cannot pay: whose budget, what is left, and
+/// when enough frees (`left_ms`, `retry_after_s`).
+fn over_budget(r: &Refusal, budget: Budget, cost: i64, searched: usize, ms: u64) -> ApiError {
+    let secs = |ms: i64| ms as f64 / 1000.0;
+    let whose = if r.shared {
+        "your address (all its accounts together) has"
+    } else {
+        "you have"
+    };
+    let what = if r.too_many {
+        format!(
+            "{whose} started {} analyses in the last hour, this server's limit",
+            budget.count
+        )
+    } else {
+        format!(
+            "this analysis needs {:.1} s of search ({searched} positions at {ms} ms); {whose} {:.1} s left of {:.0} s an hour",
+            secs(cost),
+            secs(r.left_ms),
+            secs(budget.ms)
+        )
+    };
+    let when = match r.free_in_ms {
+        Some(wait) => format!("; enough frees in {}", minutes(wait)),
+        None => "; it costs more than a whole hour's budget (fewer positions or less time each)"
+            .to_string(),
+    };
+    let mut err =
+        ApiError::new(Code::LimitReached, format!("{what}{when}")).with("left_ms", r.left_ms);
+    if let Some(wait) = r.free_in_ms {
+        err = err.with("retry_after_s", (wait + 999) / 1000);
+    }
+    err
+}
+
+/// A wait as "12 min 5 s" (or "40 s").
+fn minutes(ms: i64) -> String {
+    let s = (ms + 999) / 1000;
+    match s / 60 {
+        0 => format!("{s} s"),
+        m => format!("{m} min {} s", s % 60),
+    }
 }
 
 /// The position before each turn of a game, with the turn played from it, and the

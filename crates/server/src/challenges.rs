@@ -15,8 +15,12 @@ use crate::store::{Store, StoreError, LOBBY_CHANNEL};
 pub const STALE_LIVE_MS: i64 = 30_000;
 /// A correspondence challenge is withdrawn after a week.
 pub const STALE_CORR_MS: i64 = 7 * 86_400_000;
-/// Accepted or withdrawn challenges are kept this long, for their creators to read.
+/// Accepted or withdrawn challenges are kept this long after they closed, for their
+/// creators to read.
 const KEPT_MS: i64 = 3_600_000;
+/// An accepted correspondence challenge is kept this long after it was accepted: its
+/// creator, who need not wait on the page, reads the seat link there when coming back.
+pub const KEPT_CORR_MS: i64 = 30 * 86_400_000;
 
 /// One challenge as stored.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -26,6 +30,10 @@ pub struct Challenge {
     pub secret: String,
     /// Account id or "ip:<address>": one creator's open challenges are limited in number.
     pub owner: String,
+    /// The address it was posted from ("ip:<address>"): one address's open challenges, all
+    /// its accounts together, are limited in number too ("ip:unknown": a request made
+    /// in-process, not limited).
+    pub address: String,
     /// The creator's account (id, name), if logged in.
     pub by: Option<(String, String)>,
     pub variant: String,
@@ -86,6 +94,16 @@ pub enum Refused {
     Full,
     /// This creator has `max_each` open challenges already.
     TooMany,
+    /// This creator's address (its accounts together) has `max_here` open challenges already.
+    TooManyHere,
+}
+
+/// How many open challenges the lobby holds, each creator, and each address.
+#[derive(Clone, Copy)]
+pub struct Caps {
+    pub open: usize,
+    pub each: usize,
+    pub here: usize,
 }
 
 fn challenge_of(r: &AnyRow) -> Result<Challenge, StoreError> {
@@ -98,6 +116,7 @@ fn challenge_of(r: &AnyRow) -> Result<Challenge, StoreError> {
         id: r.try_get("id")?,
         secret: r.try_get("secret")?,
         owner: r.try_get("owner")?,
+        address: r.try_get("address")?,
         by: by_user.zip(by_name),
         variant: r.try_get("variant")?,
         control: TimeControl::from_stored(
@@ -128,14 +147,13 @@ impl Store {
         Ok(())
     }
 
-    /// Store a new challenge unless the lobby or its creator's share is full. Counted and
+    /// Store a new challenge unless the lobby, its creator's share or its address's is full. Counted and
     /// written in one transaction (on PostgreSQL under a lock, so that instances posting at
     /// once cannot pass the limits together).
     pub async fn add_challenge(
         &self,
         c: &Challenge,
-        max_open: usize,
-        max_each: usize,
+        caps: Caps,
     ) -> Result<Result<(), Refused>, StoreError> {
         let mut tx = self.pool.begin().await?;
         if self.kind == "postgres" {
@@ -154,7 +172,7 @@ impl Store {
             .fetch_one(&mut *tx)
             .await?
             .try_get(0)?;
-        if all as usize >= max_open {
+        if all as usize >= caps.open {
             return Ok(Err(Refused::Full));
         }
         let mine: i64 = sqlx::query(&count(" AND owner = $2"))
@@ -163,16 +181,27 @@ impl Store {
             .fetch_one(&mut *tx)
             .await?
             .try_get(0)?;
-        if mine as usize >= max_each {
+        if mine as usize >= caps.each {
             return Ok(Err(Refused::TooMany));
+        }
+        if c.address != crate::admission::UNKNOWN {
+            let here: i64 = sqlx::query(&count(" AND address = $2"))
+                .bind(c.created_ms)
+                .bind(&c.address)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get(0)?;
+            if here as usize >= caps.here {
+                return Ok(Err(Refused::TooManyHere));
+            }
         }
         let (base, inc) = c.control.stored();
         sqlx::query(
             "INSERT INTO challenges (id, secret, owner, by_user, by_name, variant, clock_kind,
              clock_base_ms, clock_inc_ms, colour, rated, created_ms, seen_ms, game_id,
-             creator_link, cancelled, rating, rating_range)
+             creator_link, cancelled, address, rating, rating_range)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL, NULL, 0,
-             $14, $15)",
+             $14, $15, $16)",
         )
         .bind(&c.id)
         .bind(&c.secret)
@@ -187,6 +216,7 @@ impl Store {
         .bind(c.rated as i64)
         .bind(c.created_ms)
         .bind(c.seen_ms)
+        .bind(&c.address)
         .bind(c.rating)
         .bind(c.range)
         .execute(&mut *tx)
@@ -197,10 +227,12 @@ impl Store {
     }
 
     /// The open challenges, newest first; challenges closed more than an hour ago are
-    /// deleted on the way.
+    /// deleted on the way (accepted correspondence ones a month after they were accepted).
     pub async fn open_challenges(&self, now: i64) -> Result<Vec<Challenge>, StoreError> {
         sqlx::query(&format!(
-            "DELETE FROM challenges WHERE NOT ({}) AND seen_ms < $1 - {KEPT_MS}",
+            "DELETE FROM challenges WHERE NOT ({}) AND seen_ms < $1 - \
+             (CASE WHEN game_id IS NOT NULL AND clock_kind = 'corr' \
+              THEN {KEPT_CORR_MS} ELSE {KEPT_MS} END)",
             open_at("$1")
         ))
         .bind(now)
@@ -252,7 +284,9 @@ impl Store {
     }
 
     /// Claim an open challenge for game `game` (the creator's seat link `link`): true for
-    /// exactly one of any number of claims at once.
+    /// exactly one of any number of claims at once. Its `seen_ms` becomes the time it was
+    /// accepted, which its keeping counts from (a correspondence creator may have last
+    /// looked days before).
     pub async fn claim_challenge(
         &self,
         id: &str,
@@ -261,13 +295,14 @@ impl Store {
         link: &str,
     ) -> Result<bool, StoreError> {
         let done = sqlx::query(&format!(
-            "UPDATE challenges SET game_id = $1, creator_link = $2 WHERE id = $3 AND {}",
-            open_at("$4")
+            "UPDATE challenges SET game_id = $1, creator_link = $2, seen_ms = $3
+             WHERE id = $4 AND {}",
+            open_at("$3")
         ))
         .bind(game)
         .bind(link)
-        .bind(id)
         .bind(now)
+        .bind(id)
         .execute(&self.pool)
         .await?;
         self.lobby_changed().await?;

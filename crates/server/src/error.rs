@@ -50,6 +50,9 @@ pub enum Code {
     Forbidden,
     /// 403: a state-changing request from another site.
     CrossSite,
+    /// 421: the request's host (`Host`, or `X-Forwarded-Host` behind a trusted proxy) is
+    /// not this site's (`--public-origin`).
+    WrongHost,
     /// 404: no such game, variant, challenge, player or API route.
     NotFound,
     /// 405: the route does not take this method (the `Allow` header lists what it takes).
@@ -113,7 +116,7 @@ pub enum Code {
 }
 
 impl Code {
-    pub const ALL: [Code; 42] = [
+    pub const ALL: [Code; 43] = [
         Code::BadJson,
         Code::BadRequest,
         Code::InvalidField,
@@ -127,6 +130,7 @@ impl Code {
         Code::BadCredentials,
         Code::Forbidden,
         Code::CrossSite,
+        Code::WrongHost,
         Code::NotFound,
         Code::MethodNotAllowed,
         Code::GameOver,
@@ -173,6 +177,7 @@ impl Code {
             Code::BadCredentials => "bad_credentials",
             Code::Forbidden => "forbidden",
             Code::CrossSite => "cross_site",
+            Code::WrongHost => "wrong_host",
             Code::NotFound => "not_found",
             Code::MethodNotAllowed => "method_not_allowed",
             Code::GameOver => "game_over",
@@ -219,6 +224,7 @@ impl Code {
             | Code::NotWebsocket => StatusCode::BAD_REQUEST,
             Code::LoginRequired | Code::BadCredentials => StatusCode::UNAUTHORIZED,
             Code::Forbidden | Code::CrossSite => StatusCode::FORBIDDEN,
+            Code::WrongHost => StatusCode::MISDIRECTED_REQUEST,
             Code::NotFound => StatusCode::NOT_FOUND,
             Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Code::GameOver

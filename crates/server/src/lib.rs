@@ -17,9 +17,11 @@ pub mod events;
 pub mod glicko;
 pub mod guard;
 pub mod heavy;
+mod hosts;
 pub mod jobs;
 pub mod live;
 mod lobby;
+pub mod login_guard;
 pub mod pages;
 mod quick;
 mod records;
@@ -124,6 +126,13 @@ pub struct Config {
     /// Search time each owner (an account, or an address) may spend on analyses in any
     /// hour (`--analysis-seconds-per-hour`; analysis.rs).
     pub analysis_ms_per_hour: u64,
+    /// Analyses each payer (an account, an address) may start in any hour, whatever they
+    /// cost: one of a finished position costs no search (`--analyses-per-hour`).
+    pub analyses_per_hour: u64,
+    /// A game without a clock (custom variant, AI against AI) in which nothing changed for
+    /// this long holds no place in the caps any more: adjourned, it stays playable
+    /// (`--idle-game-minutes`; admission.rs).
+    pub idle_game_release: Duration,
     /// The largest message (and frame) a client may send on a WebSocket, in bytes
     /// (`--ws-max-message-bytes`); over it the socket is closed (sockets.rs).
     pub ws_max_message: usize,
@@ -168,6 +177,8 @@ impl Default for Config {
             body_timeout: Duration::from_secs(15),
             idle_unload: Duration::from_secs(600),
             analysis_ms_per_hour: 300_000,
+            analyses_per_hour: 60,
+            idle_game_release: Duration::from_secs(30 * 60),
             ws_max_message: 4096,
             ws_idle_timeout: Duration::from_secs(60),
             ws_write_timeout: Duration::from_secs(10),
@@ -199,6 +210,8 @@ pub struct App {
     custom_callers: std::sync::Mutex<admission::Callers>,
     /// Failed log-ins counted per user name and per address (accounts.rs).
     pub(crate) limiter: accounts::Limiter,
+    /// Failed and successful log-ins counted per account, whatever the address (login_guard.rs).
+    pub(crate) login_guard: login_guard::LoginGuard,
     /// Open challenges (lobby.rs).
     pub(crate) lobby: lobby::Lobby,
     /// What this instance's chat sockets follow (chat_api.rs).
@@ -251,6 +264,7 @@ impl App {
             custom_gate: Mutex::new(()),
             custom_callers: Default::default(),
             limiter: Default::default(),
+            login_guard: Default::default(),
             lobby: Default::default(),
             chat: Default::default(),
             hashing: accounts::Hashing::new(config.max_hashes),
@@ -468,6 +482,11 @@ pub fn router(app: Arc<App>) -> axum::Router {
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
             accounts::same_origin,
+        ))
+        // With --public-origin, a request for another host is refused (hosts.rs).
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            hosts::check,
         ))
         // Every body read whole, within the route's limit and the body timeout; security
         // headers on every answer (guard.rs).

@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 
 use crate::accounts::{address, current_user, Conn};
 use crate::api::create::{launch, ClockSpec};
-use crate::challenges::{Challenge, Refused};
+use crate::challenges::{Caps, Challenge, Refused};
 use crate::clock::{Clock, TimeControl};
 use crate::error::{body, Answer, ApiError, ApiPath, ApiQuery, Code, MAX_BODY};
 use crate::sockets::{self, Sock};
@@ -34,6 +34,8 @@ use crate::App;
 /// Open challenges on the server at once, and per creator (account or address).
 pub const MAX_OPEN: usize = 200;
 pub const MAX_OPEN_EACH: usize = 3;
+/// Open challenges from one address, all its accounts (and visitors) together.
+pub const MAX_OPEN_PER_ADDRESS: usize = 3;
 
 pub(crate) fn summary(c: &Challenge) -> Value {
     let name = builtin(&c.variant).map(|v| v.name.clone());
@@ -266,15 +268,17 @@ pub(crate) async fn challenge_for(
             "rated: a rated game needs a clock (minutes and increment, or days per turn)",
         ));
     }
+    let here = format!("ip:{}", address(app, headers, conn));
     let owner = match &by {
         Some((id, _)) => id.clone(),
-        None => format!("ip:{}", address(app, headers, conn)),
+        None => here.clone(),
     };
     let now = now_ms();
     Ok(Challenge {
         id: token()[..10].to_string(),
         secret: token(),
         owner,
+        address: here,
         by,
         variant: variant.id.clone(),
         control,
@@ -293,7 +297,14 @@ pub(crate) async fn challenge_for(
 pub(crate) async fn post_challenge(app: &App, c: &Challenge) -> Result<(), ApiError> {
     match app
         .store
-        .add_challenge(c, MAX_OPEN, MAX_OPEN_EACH)
+        .add_challenge(
+            c,
+            Caps {
+                open: MAX_OPEN,
+                each: MAX_OPEN_EACH,
+                here: MAX_OPEN_PER_ADDRESS,
+            },
+        )
         .await
         .map_err(stored)?
     {
@@ -308,6 +319,12 @@ pub(crate) async fn post_challenge(app: &App, c: &Challenge) -> Result<(), ApiEr
             return Err(ApiError::new(
                 Code::LimitReached,
                 format!("at most {MAX_OPEN_EACH} open challenges each; cancel one first"),
+            ))
+        }
+        Err(Refused::TooManyHere) => {
+            return Err(ApiError::new(
+                Code::LimitReached,
+                format!("at most {MAX_OPEN_PER_ADDRESS} open challenges from one address, all its accounts together; cancel one first"),
             ))
         }
     }

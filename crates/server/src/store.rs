@@ -169,6 +169,14 @@ const MIGRATIONS: &[&str] = &[
         saved_ms BIGINT NOT NULL
     )",
     "CREATE INDEX analysis_saves_by_saver ON analysis_saves (saver, saved_ms)",
+    // The address each analysis was asked from: it pays for the analyses of all its
+    // accounts together (analysis.rs). A visitor's older analyses were its address's.
+    "ALTER TABLE analyses ADD COLUMN address TEXT NOT NULL DEFAULT ''",
+    "UPDATE analyses SET address = owner WHERE owner LIKE 'ip:%'",
+    "CREATE INDEX analyses_by_address ON analyses (address, created_ms)",
+    // The address each challenge was posted from: one address's open challenges are
+    // limited, all its accounts together (lobby.rs).
+    "ALTER TABLE challenges ADD COLUMN address TEXT NOT NULL DEFAULT ''",
     // Quick pairing (quick.rs): a seek's creator's rating when it was posted, and how far
     // from it an opponent's may be (NULL: anyone).
     "ALTER TABLE challenges ADD COLUMN rating BIGINT",
@@ -646,46 +654,64 @@ impl Store {
         rows.iter().map(|r| r.try_get(0)).collect()
     }
 
-    /// AI-against-AI games not finished.
-    pub async fn count_ai_games(&self) -> Result<i64, StoreError> {
-        let r = sqlx::query(
-            "SELECT COUNT(*) FROM games WHERE finished = 0 AND white = 'ai' AND black = 'ai'",
-        )
-        .fetch_one(&self.pool)
-        .await?;
-        r.try_get(0)
+    /// AI-against-AI games not finished, less those without a clock that nothing changed
+    /// in since `idle_before` (adjourned: they hold no place in the cap; 0 counts all).
+    pub async fn count_ai_games(&self, idle_before: i64) -> Result<i64, StoreError> {
+        self.count_games("white = 'ai' AND black = 'ai'", None, idle_before)
+            .await
     }
 
-    /// Games with a custom variant not finished.
-    pub async fn count_custom_games(&self) -> Result<i64, StoreError> {
-        let r = sqlx::query("SELECT COUNT(*) FROM games WHERE finished = 0 AND variant_text <> ''")
-            .fetch_one(&self.pool)
-            .await?;
-        r.try_get(0)
+    /// Games with a custom variant not finished, less the idle ones without a clock (as
+    /// [`Store::count_ai_games`]).
+    pub async fn count_custom_games(&self, idle_before: i64) -> Result<i64, StoreError> {
+        self.count_games("variant_text <> ''", None, idle_before)
+            .await
     }
 
-    /// AI-against-AI games not finished that `caller` created.
-    pub async fn count_ai_games_by(&self, caller: &str) -> Result<i64, StoreError> {
-        let r = sqlx::query(
-            "SELECT COUNT(*) FROM games WHERE finished = 0 AND white = 'ai' AND black = 'ai'
-             AND created_by = $1",
-        )
-        .bind(caller)
-        .fetch_one(&self.pool)
-        .await?;
-        r.try_get(0)
+    /// AI-against-AI games not finished that `caller` created (idle ones without a clock
+    /// left out).
+    pub async fn count_ai_games_by(
+        &self,
+        caller: &str,
+        idle_before: i64,
+    ) -> Result<i64, StoreError> {
+        self.count_games("white = 'ai' AND black = 'ai'", Some(caller), idle_before)
+            .await
     }
 
-    /// Games with a custom variant not finished that `caller` created.
-    pub async fn count_custom_games_by(&self, caller: &str) -> Result<i64, StoreError> {
-        let r = sqlx::query(
-            "SELECT COUNT(*) FROM games WHERE finished = 0 AND variant_text <> ''
-             AND created_by = $1",
-        )
-        .bind(caller)
-        .fetch_one(&self.pool)
-        .await?;
-        r.try_get(0)
+    /// Games with a custom variant not finished that `caller` created (idle ones without a
+    /// clock left out).
+    pub async fn count_custom_games_by(
+        &self,
+        caller: &str,
+        idle_before: i64,
+    ) -> Result<i64, StoreError> {
+        self.count_games("variant_text <> ''", Some(caller), idle_before)
+            .await
+    }
+
+    /// Unfinished games of a kind (`which`, an SQL condition), of one creator if given, that
+    /// have a clock or changed since `idle_before`.
+    async fn count_games(
+        &self,
+        which: &str,
+        caller: Option<&str>,
+        idle_before: i64,
+    ) -> Result<i64, StoreError> {
+        let by = if caller.is_some() {
+            " AND created_by = $2"
+        } else {
+            ""
+        };
+        let sql = format!(
+            "SELECT COUNT(*) FROM games WHERE finished = 0 AND {which}
+             AND (clock_kind <> '' OR updated_ms >= $1){by}"
+        );
+        let mut q = sqlx::query(&sql).bind(idle_before);
+        if let Some(c) = caller {
+            q = q.bind(c);
+        }
+        q.fetch_one(&self.pool).await?.try_get(0)
     }
 
     /// Create an account; false if the name is taken (whatever its case).

@@ -21,7 +21,7 @@ async fn open(tag: &str, config: Config) -> Arc<App> {
 
 /// A chess game between two people, played to its end: the fool's mate with colours
 /// swapped (1. e4 f6 2. d4 g5 3. Qh5#). Its id.
-async fn fools_mate(app: &Arc<App>) -> String {
+pub(crate) async fn fools_mate(app: &Arc<App>) -> String {
     let (s, g) = post(
         app,
         "/api/games",

@@ -349,9 +349,9 @@ async fn store_round_trip(url: &str) {
         updated_ms: now_ms(),
         ..GameRow::default()
     };
-    let running = store.count_custom_games().await.unwrap();
+    let running = store.count_custom_games(0).await.unwrap();
     store.insert_game(&row).await.unwrap();
-    assert_eq!(store.count_custom_games().await.unwrap(), running + 1);
+    assert_eq!(store.count_custom_games(0).await.unwrap(), running + 1);
     store.close().await;
     let store = Store::open(url).await.unwrap();
     let (back, steps) = store.game(&id).await.unwrap().unwrap();

@@ -142,7 +142,7 @@ async fn the_creator_token_stops_an_ai_game_for_good() {
     );
     let record = get(&app, &format!("/api/games/{id}/record?format=json")).await;
     assert_eq!(record["result"], "1/2-1/2");
-    assert_eq!(app.store.count_ai_games().await.unwrap(), 0);
+    assert_eq!(app.store.count_ai_games(0).await.unwrap(), 0);
     app.store.close().await;
 
     // After a restart the game is still over and the AI does not take it up again.

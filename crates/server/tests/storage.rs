@@ -305,21 +305,21 @@ async fn suite(url: &str) {
     assert!(store.game_ids(false, 100000).await.unwrap().contains(&id));
 
     // AI against AI: the creator's token is stored, and the game counts while it goes on.
-    let before = store.count_ai_games().await.unwrap();
+    let before = store.count_ai_games(0).await.unwrap();
     let id = unique("aiai");
     let mut r = row(&id, "mini-chieftain");
     r.white = "ai".into();
     r.black = "ai".into();
     r.creator_token = "c".repeat(32);
     store.insert_game(&r).await.unwrap();
-    assert_eq!(store.count_ai_games().await.unwrap(), before + 1);
+    assert_eq!(store.count_ai_games(0).await.unwrap(), before + 1);
     let (after, _) = store.game(&id).await.unwrap().unwrap();
     assert_eq!(after, r);
     r.version = 2;
     r.ending = Some("stopped".into());
     r.finished = true;
     store.commit(&r, Change::Row).await.unwrap();
-    assert_eq!(store.count_ai_games().await.unwrap(), before);
+    assert_eq!(store.count_ai_games(0).await.unwrap(), before);
     let (after, steps) = store.game(&id).await.unwrap().unwrap();
     assert!(LiveGame::replay(after, &steps)
         .unwrap()
@@ -365,7 +365,7 @@ async fn old_database_opens(url: &str) {
     );
     assert_eq!(steps, ["d2-d3"]);
     LiveGame::replay(r, &steps).unwrap();
-    assert_eq!(store.count_ai_games().await.unwrap(), 1);
+    assert_eq!(store.count_ai_games(0).await.unwrap(), 1);
     let new = row(&unique("new"), "chess");
     store.insert_game(&new).await.unwrap();
     store.close().await;

@@ -7,6 +7,7 @@ mod accounts;
 mod analysis;
 mod api;
 mod body_errors;
+mod budgets;
 mod chat;
 mod clocks;
 mod common;

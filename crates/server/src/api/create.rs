@@ -207,13 +207,16 @@ pub(crate) async fn launch(
         let _gate = if ai_only {
             let gate = app.ai_games_gate.lock().await;
             room_for_one(
-                app.store.count_ai_games().await,
+                app.store
+                    .count_ai_games(crate::admission::idle_before(app))
+                    .await,
                 app.config.max_ai_games,
                 "AI-against-AI games",
             )?;
             within_share(
                 &row.created_by,
-                app.store.count_ai_games_by(&row.created_by),
+                app.store
+                    .count_ai_games_by(&row.created_by, crate::admission::idle_before(app)),
                 app.config.max_ai_games,
                 "AI-against-AI games",
             )
