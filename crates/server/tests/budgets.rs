@@ -344,8 +344,10 @@ async fn the_shares_of_the_caps_are_per_address_whatever_the_accounts() {
         ..Config::default()
     };
     let app = App::open_with(&url, config).await.unwrap();
+    // Searches of 2 s: no game ends (and gives its slot back) while the test runs (random
+    // play at 50 ms could finish one during the ten sign-ups on a loaded machine).
     let ai = json!({"variant": "micro-chieftain", "white": "ai", "black": "ai",
-                    "ai": {"agent": "random", "time_ms": 50}});
+                    "ai": {"agent": "engine", "time_ms": 2000}});
     let custom =
         json!({"variant": "tiny", "variant_text": TINY, "white": "human", "black": "human"});
     let (mut ai_games, mut custom_games) = (0, 0);
