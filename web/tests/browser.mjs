@@ -1066,6 +1066,31 @@ async function lookBack(sc) {
 
 // ---------------------------------------------------------------- runner
 
+// Every rules page on a 390 px phone (issue 45: Fusion's was 2,335 px wide, its position
+// string unbroken, and the pieces' "In words" column two letters wide): nothing wider than
+// the screen, the words readable, and no file of the project cited.
+async function phoneRulesPages(sc) {
+  const phone = { ...PHONE, viewport: { width: 390, height: 844 } };
+  const page = await sc.page(phone);
+  const W = phone.viewport.width;
+  const variants = await (await fetch(`${base}/api/variants`)).json();
+  const widths = [];
+  for (const v of variants) {
+    await page.goto(`${base}/rules/${v.id}`);
+    await page.waitForSelector('[data-testid=rules-position]');
+    const m = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      words: Math.min(...[...document.querySelectorAll('[data-testid^=words-]')].map((e) => e.getBoundingClientRect().width)),
+      text: document.querySelector('[data-testid=rules]').textContent,
+    }));
+    check(m.page <= W, `${v.id}: the rules page is ${m.page} px wide on a ${W} px screen`);
+    check(m.words >= 90, `${v.id}: the "In words" column is ${m.words.toFixed(0)} px wide`);
+    for (const cited of ['RULES.md', 'docs/', 'of the project']) check(!m.text.includes(cited), `${v.id}: the page cites "${cited}"`);
+    widths.push(m.page);
+  }
+  return `${variants.length} rules pages, at most ${Math.max(...widths)} px wide on ${W} px`;
+}
+
 const scenarios = [
   ['home page', homePage],
   ['a. vs AI, chesimals-1', vsAiChesimals],
@@ -1082,6 +1107,7 @@ const scenarios = [
   ['sounds and notifications', soundsAndNotifications],
   ['phone: fusion squares to tap, a frame that scrolls, fit', phoneFusion],
   ['look back at a turn of a live game', lookBack],
+  ['phone: every rules page fits the screen', phoneRulesPages],
 ];
 
 await runSuite('browser tests', scenarios, {

@@ -315,3 +315,19 @@ fn lead_diagram_activates_what_the_lead_model_moves() {
         "[lg]\nbase = chesimal-fusion-1\nname = LG\nlinks = group\n",
     ));
 }
+
+/// What a player reads of a built-in variant (its name, summary, what is reconstructed, its
+/// pieces' names) cites no file of the project: the rules pages are read by players, who
+/// have neither RULES.md nor docs/ (issue 45: they said "RULES.md section 4").
+#[test]
+fn player_facing_texts_cite_no_project_file() {
+    for v in builtin_variants() {
+        let mut texts = vec![v.name.clone(), v.summary.clone(), v.reconstructed.clone()];
+        texts.extend(v.pieces.iter().map(|p| p.name.clone()));
+        for t in texts {
+            for cited in ["RULES.md", "RULES-DETAILS", "docs/", "NOTATION.md"] {
+                assert!(!t.contains(cited), "{}: \"{t}\" cites {cited}", v.id);
+            }
+        }
+    }
+}
