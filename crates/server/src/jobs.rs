@@ -159,7 +159,13 @@ impl Store {
         let Some(job) = row.as_ref().map(job_of).transpose()? else {
             return Ok(None);
         };
-        self.served(&job.caller, now).await?;
+        // The job is this taker's now: a failure to note the service costs only fairness.
+        if let Err(e) = self.served(&job.caller, now).await {
+            eprintln!(
+                "cohort: the AI job queue: caller {} not noted as served: {e}",
+                job.caller
+            );
+        }
         Ok(Some(job))
     }
 

@@ -136,6 +136,10 @@ async fn the_creator_token_stops_an_ai_game_for_good() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert_eq!(view["ai_thinking"], false);
+    // The game over, the view says so at once; the job is done once its taker has looked.
+    // (Closed before that, the store would give the job back, and the reopened app below
+    // would take it.)
+    ai_moved(&app, &[&id]).await;
     assert_eq!(
         view["turns"], before["turns"],
         "the AI played after the stop"
@@ -310,7 +314,7 @@ async fn one_callers_games_do_not_starve_anothers() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Until the AI has played in each of `ids` (their jobs done).
+/// Until the AI's job in each of `ids` is done (its turn played, or nothing to play).
 async fn ai_moved(app: &std::sync::Arc<App>, ids: &[&str]) {
     let started = std::time::Instant::now();
     for id in ids {
