@@ -6,8 +6,10 @@
 //     come, from another instance, once the dead one's lease runs out, and every step White
 //     had acknowledged must be stored (0 lost). Then one more turn each.
 //  2. An instance with --ai-workers 0 (it never searches) and a `cohort worker`: the AI's
-//     replies in a game on that instance come from the worker, and so does an analysis
-//     asked of that instance.
+//     replies in a game on that instance come from the worker. The worker, stopped with
+//     SIGTERM in the middle of a search, gives that job back as it exits (checked before the
+//     job's lease could have run out), and a second worker plays the AI's turn. An
+//     analysis asked of that instance is run by the worker too.
 // Usage: node scripts/server/instances-test.mjs postgres://user:password@host/db
 // (the user must be allowed to create databases: the test makes its own, cohort_instances_test).
 import { execFileSync } from 'node:child_process';
@@ -136,8 +138,26 @@ try {
   }, 15000);
   check(analysis.state === 'done' && analysis.points.length === 1, `the analysis: ${JSON.stringify(analysis)}`);
   console.log(`instances: an analysis asked of D (--ai-workers 0) was run by the worker: ${analysis.points[0].best.join(' ')}`);
-  // A worker stopped with SIGTERM gives its jobs back; none is left held.
+  // A worker stopped with SIGTERM while it searches gives its job back at once: right after
+  // it exits, the job is queued again (no owner), long before its lease would have run out,
+  // and a second worker takes it and plays the AI's turn.
+  const slow = await httpD.post('/api/games', { variant: 'mini-chieftain', white: 'human', black: 'ai', ai: { agent: 'engine', time_ms: 5000 } });
+  check(slow.status === 200, `create on D: ${JSON.stringify(slow.body)}`);
+  await whiteTurn(httpD, slow.body.id, slow.body.tokens.white, rnd);
+  await waitFor('the worker taking the slow search', () => pidOf(jobOwner(slow.body.id) || ':0') === worker.pid, 5000);
+  const leaseLeft = Number(psql(url, `SELECT lease_until_ms FROM ai_jobs WHERE game_id = '${slow.body.id}'`)) - Date.now();
   await stopServer(worker);
+  const afterExit = psql(url, `SELECT owner || '|' || lease_until_ms FROM ai_jobs WHERE game_id = '${slow.body.id}'`);
+  check(afterExit === '|0', `the job after the worker's SIGTERM: ${afterExit} (owner|lease; still held: not given back)`);
+  console.log(`instances: SIGTERM to the worker mid-search: its job was queued again when it exited (its lease had ${leaseLeft} ms left)`);
+  const second = await startWorker(url, ['--ai-workers', '1', '--ai-lease-ms', String(LEASE_MS)]);
+  children.push(second);
+  await waitFor('the second worker\'s reply', async () => {
+    const v = (await httpD.get(`/api/games/${slow.body.id}`)).body;
+    return v.to_move === 'white' || v.result;
+  }, 20000);
+  console.log(`instances: the second worker (pid ${second.pid}) played the AI's turn`);
+  await stopServer(second);
   await stopServer(D);
   const held = psql(url, `SELECT COUNT(*) FROM ai_jobs WHERE owner <> '' AND lease_until_ms < 9223372036854775807`);
   check(held === '0', `${held} jobs still held after every process stopped`);

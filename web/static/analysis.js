@@ -6,8 +6,16 @@
 // depths shown as they finish), or on the server on request (docs/server.md, "Analysis"). A
 // game analysed in the browser is saved with the game (`POST /api/games/<id>/analysis`) and
 // shown from there to whoever opens it later. Legal steps and marks come from the rules
-// (the server's views, the module's `marks`); this file only draws them and asks.
+// (the module's views, or the server's where the module is missing; the module's `marks`);
+// this file only draws them and asks. On the static site `cohort site` writes
+// (`analysis.html`, `data-site="static"`) there is no server: views and searches are the
+// browser's only.
 'use strict';
+
+// The module and its worker are found next to this script's folder (`/static/` on the
+// server, `static/` of the static site): `/wasm/` or `wasm/`.
+const ANALYSIS_SCRIPT = document.currentScript ? document.currentScript.src : location.href;
+const wasmFile = (name) => new URL(`../wasm/${name}`, ANALYSIS_SCRIPT).href;
 
 // How long a position is searched in the browser when evaluated (no budget to spend).
 const LOCAL_EVAL_MS = 5000;
@@ -24,7 +32,7 @@ function localEngine() {
   let next = 0;
   let onMessage = null;
   const fresh = () => {
-    worker = new Worker('/wasm/worker.js', { type: 'module' });
+    worker = new Worker(wasmFile('worker.js'), { type: 'module' });
     worker.onmessage = ({ data }) => {
       if (!data || data.id !== running || !onMessage) return;
       if (['done', 'analysed', 'error'].includes(data.type)) running = 0;
@@ -105,6 +113,75 @@ function scoreChart(points, current, onPoint) {
   return svg;
 }
 
+// The rules in the page (docs/wasm.md, "Analysis in the browser"): the WebAssembly module,
+// or null where it cannot load (not built, no WebAssembly).
+async function loadAnalysisRules() {
+  if (!window.WebAssembly) return null;
+  try {
+    const { Cohort } = await import(wasmFile('cohort.js'));
+    return await Cohort.load(wasmFile('cohort.wasm'));
+  } catch {
+    return null;
+  }
+}
+
+const STEP_FIELDS = ['from', 'to', 'kind', 'promote', 'drop', 'lead_mode', 'sheet'];
+
+// The view `POST /api/analysis/view` answers, made by the module: the position after the
+// game's first `base` steps (`gameTurns`, as the game's view lists them, with each step's
+// data and removals) and then `free` played from `start`. The turns are cut as the server
+// cuts them (a new turn when the side to move changes); a free step's data and removals come
+// from the rules (its listed step, what `make` reports it did). Throws the rules' message
+// (with the free step's index) on a step that is not legal.
+function localAnalysisView(cohort, variant, start, gameTurns, base, free) {
+  const g = cohort.newGame(variant, start || undefined);
+  try {
+    const turns = [];
+    let cur = { side: g.sideToMove(), steps: [], removed: [], moves: [] };
+    const record = (text, removed, move, after) => {
+      cur.steps.push(text); cur.removed.push(removed); cur.moves.push(move);
+      if (after !== cur.side) { turns.push(cur); cur = { side: after, steps: [], removed: [], moves: [] }; }
+    };
+    let n = 0;
+    for (const t of gameTurns) {
+      for (const [i, text] of t.steps.entries()) {
+        if (n++ >= base) break;
+        const made = g.make(text);
+        record(made.step, (t.removed && t.removed[i]) || [], (t.moves && t.moves[i]) || null, made.sideToMove);
+      }
+    }
+    free.forEach((text, i) => {
+      const listed = g.legalSteps().find((s) => s.text === text);
+      let made;
+      try { made = g.make(listed ? listed.index : text); } catch (e) { throw new Error(`steps[${i}]: ${e.message}`); }
+      const removed = made.effects.filter((e) => e.type === 'removed').map((e) => ({ square: e.square, letter: e.letter, side: e.side }));
+      const move = listed ? Object.fromEntries(STEP_FIELDS.map((k) => [k, listed[k]])) : null;
+      record(made.step, removed, move, made.sideToMove);
+    });
+    const board = g.view();
+    const outcome = board.outcome;
+    delete board.outcome;
+    const steps = g.legalSteps();
+    const current = outcome ? null : cur;
+    if (outcome && cur.steps.length) turns.push(cur);
+    return {
+      ...board,
+      steps,
+      can_end: steps.some((s) => s.kind === 'end'),
+      turns: turns.filter((t) => t.steps.length),
+      turn_steps: current ? current.steps : [],
+      turn_removed: current ? current.removed : [],
+      turn_moves: current ? current.moves : [],
+      can_undo: Boolean(current && current.steps.length),
+      result: outcome ? { winner: outcome.winner, reason: outcome.reason, text: outcome.text } : null,
+      analysis_steps: free.length,
+      local: true,
+    };
+  } finally {
+    g.free();
+  }
+}
+
 async function analysisPage() {
   const st = {
     game: params.get('game'), variant: params.get('variant'), position: params.get('position'),
@@ -127,9 +204,11 @@ async function analysisPage() {
   const views = new Map();
   const source = (free = st.free) => (st.game ? { game: st.game, at: st.at, steps: free }
     : { variant: st.variant, ...(st.position ? { position: st.position } : {}), steps: free });
-  const fail = (msg) => app.replaceChildren(h('p', { class: 'error', 'data-testid': 'error' }, msg), h('p', {}, h('a', { href: '/' }, 'All games')));
+  const fail = (msg) => app.replaceChildren(h('p', { class: 'error', 'data-testid': 'error' }, msg), h('p', {}, h('a', { href: STATIC_SITE ? './' : '/' }, 'All games')));
 
+  if (STATIC_SITE && st.game) return fail('This site has no games: it analyses positions (analysis.html?variant=<id>).');
   if (!st.game && !st.variant) return fail('Say what to analyse: /analysis?game=<id>, or /analysis?variant=<id> with a position.');
+  if (STATIC_SITE) st.where = 'local';
   let finished = true;
   if (st.game) {
     let g;
@@ -141,17 +220,46 @@ async function analysisPage() {
     st.ends = st.turns.map((t) => (n += t.steps.length));
     st.result = g.result;
     st.custom = Boolean(g.custom);
+    st.variantId = g.variant;
     if (st.custom) st.where = 'server';
   }
   if (!finished) {
     return fail('This game is in progress: its analysis opens when it ends.');
   }
+  // The views from the rules in the page where the module loads (a custom game's variant is
+  // the server's only): stepping through the game and trying steps ask the server nothing.
+  // `document.documentElement.dataset.localViews` says which (the browser tests read it).
+  let rules = null;
+  if (!st.custom) {
+    try {
+      if (st.game) {
+        const [cohort, start] = await Promise.all([loadAnalysisRules(), api('GET', `/api/games/${encodeURIComponent(st.game)}?at=0`)]);
+        rules = cohort;
+        st.start = start.position;
+      } else {
+        rules = await loadAnalysisRules();
+      }
+    } catch { rules = null; }
+  }
+  if (!rules && STATIC_SITE) return fail('The rules module could not be loaded (wasm/cohort.wasm): this page needs WebAssembly.');
+  document.documentElement.dataset.localViews = rules ? 'on' : 'off';
+  const localView = () => localAnalysisView(rules, st.game ? st.variantId : st.variant,
+    st.game ? st.start : st.position, st.turns, st.game ? st.at : 0, st.free);
 
   const load = async () => {
     const key = JSON.stringify(source());
     let v = views.get(key);
     if (!v) {
-      v = await api('POST', '/api/analysis/view', source());
+      if (rules) {
+        try {
+          v = localView();
+        } catch (e) {
+          // The module refuses (a step not legal, a position that does not read): the
+          // server's answer says why in its words; the static site has only the module's.
+          if (STATIC_SITE) throw e;
+        }
+      }
+      if (!v) v = await api('POST', '/api/analysis/view', source());
       views.set(key, v);
     }
     st.view = v;
@@ -343,7 +451,7 @@ async function analysisPage() {
     const tools = h('div', { class: 'buttons' },
       st.game && !st.analysis ? h('button', { 'data-testid': 'analyse-game', onclick: analyseGame }, 'Analyse the game') : null,
       st.game && !st.analysis ? speed : null,
-      whereSel,
+      STATIC_SITE ? null : whereSel,
       // (Not while the game is analysed in this browser: one search at a time there.)
       !v.result && !(point && !st.free.length && st.analysis) && !(st.analysis && st.analysis.local && st.analysis.state === 'running')
         ? h('button', { 'data-testid': 'evaluate', onclick: evaluate }, 'Evaluate this position') : null,
@@ -411,6 +519,7 @@ async function analysisPage() {
   };
 
   await go(0);
+  if (!st.view) return fail(st.error || 'This position cannot be shown.');
   const saved = params.get('analysis');
   if (st.game && !saved) {
     // An analysis saved with the game: shown at once, no search.

@@ -7,6 +7,9 @@ const page = document.body.dataset.page;
 const gameId = document.body.dataset.game;
 const params = new URLSearchParams(location.search);
 const token = params.get('token') || '';
+// A page of the static site `cohort site` writes (`data-site="static"`): no server behind it,
+// its addresses relative (docs/wasm.md, "cohort site").
+const STATIC_SITE = document.body.dataset.site === 'static';
 
 function h(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);

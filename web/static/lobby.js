@@ -1,6 +1,7 @@
-// Cohort's lobby (docs/server.md, "Lobby"): open challenges listed live (asked for every
-// second), a form to post one (variant, time control, colour, rated), and accepting one,
-// which starts the game: each side is sent to the page of its own seat.
+// Cohort's lobby (docs/server.md, "Lobby"): quick pairing (a variant and a clock, one
+// click), open challenges listed live, a form to post one (variant, time control, colour,
+// rated), and accepting one, which starts the game: each side is sent to the page of its
+// own seat.
 'use strict';
 
 (function () {
@@ -74,12 +75,43 @@
       } catch (e) { err.textContent = e.message; }
       post.disabled = false;
     };
+    // Quick pairing (docs/server.md, "Quick pairing"): one click on a clock plays the
+    // variant chosen at that clock with whoever waits for the same game within the rating
+    // range, or waits here for the next one who asks.
+    const quickVariant = el('select', { 'data-testid': 'quick-variant', 'aria-label': 'variant' },
+      variants.map((v) => el('option', { value: v.id }, v.name)));
+    const quickRange = el('select', { 'data-testid': 'quick-range', 'aria-label': 'opponents rated within' },
+      [100, 300, 500, 2000].map((r) => el('option', { value: String(r), selected: r === 300 }, r === 2000 ? 'any rating' : `within ${r}`)));
+    const quickRated = el('input', { type: 'checkbox', 'data-testid': 'quick-rated', disabled: !user, checked: !!user });
+    const quickButtons = CONTROLS.filter(([, c]) => c && c !== 'custom' && c.minutes).map(([label, c]) =>
+      el('button', { type: 'button', class: 'quick-clock', 'data-testid': `quick-${label}`, onclick: async (ev) => {
+        err.textContent = '';
+        const name = quickVariant.selectedOptions[0].textContent;
+        const button = ev.currentTarget;
+        button.disabled = true;
+        try {
+          const r = await call('POST', '/api/quick', { variant: quickVariant.value, clock: c, rated: quickRated.checked, range: Number(quickRange.value) });
+          if (r.paired) { location.href = r.link; return; }
+          const m = mine();
+          m[r.id] = r.token;
+          saveMine(m);
+          quickStatus.textContent = `Waiting for an opponent for ${label} ${name}: the game starts when someone asks for the same.`;
+          await refresh();
+        } catch (e) { err.textContent = e.message; }
+        button.disabled = false;
+      } }, label));
+    const quickStatus = el('p', { class: 'hint', 'data-testid': 'quick-status', role: 'status' });
+    const quick = el('section', { class: 'quick-pairing', 'data-testid': 'quick-pairing' },
+      el('h2', {}, 'Quick pairing'),
+      el('p', { class: 'quick-row' }, el('label', {}, 'Play ', quickVariant), ' ', el('label', {}, quickRange), ' ',
+        el('label', { title: user ? '' : 'Log in to play rated games' }, quickRated, user ? ' rated' : ' rated (log in first)')),
+      el('p', { class: 'quick-row' }, quickButtons), quickStatus);
     const list = el('div', { 'data-testid': 'challenges' });
     app.append(el('section', { class: 'lobby' },
       el('h1', {}, 'Lobby'),
       el('p', { class: 'hint' }, user ? `Logged in as ${user}.` : 'Playing anonymously: log in to play rated games.',
-        ' Post a challenge and keep this page open until someone accepts it; or accept one below.'),
-      form, el('h2', {}, 'Open challenges'), list));
+        ' Pick a clock to play at once, or post a challenge and keep this page open until someone accepts it; or accept one below.'),
+      quick, el('h2', {}, 'Post a challenge'), form, el('h2', {}, 'Open challenges'), list));
 
     // Our own challenges: an accepted one sends us to our seat. Asking also keeps a live
     // challenge open (the server withdraws one nobody asks about for 30 s).
@@ -110,6 +142,7 @@
           el('span', { class: 'rg-players' }, c.time_control === 'none' ? 'no clock' : c.time_control), ' ',
           el('span', { class: 'rg-players' }, c.rated ? 'rated' : 'casual'), ' ',
           el('span', { class: 'rg-players' }, `by ${c.by || 'anonymous'}, plays ${c.colour}`), ' ',
+          c.rating_range ? [el('span', { class: 'rg-players', 'data-testid': 'rating-range' }, `for ratings ${c.rating_range[0]} to ${c.rating_range[1]}`), ' '] : null,
           own[c.id]
             ? [el('b', { 'data-testid': 'own-challenge' }, 'yours: waiting for an opponent'), ' ',
               el('button', { class: 'small', 'data-testid': `cancel-${c.id}`, onclick: async () => {

@@ -1,13 +1,16 @@
-// A variant's rules page (`/rules/<id>`): pieces, turns, winning, setup.
+// A variant's rules page (`/rules/<id>`; on the static site `rules.html?variant=<id>`, its
+// data read from the file `api/variants/<id>.json` written next to it): pieces, turns,
+// winning, setup.
 'use strict';
 
 async function rulesPage() {
-  const id = decodeURIComponent(location.pathname.replace(/^\/rules\//, ''));
+  const id = STATIC_SITE ? params.get('variant') || '' : decodeURIComponent(location.pathname.replace(/^\/rules\//, ''));
   let r;
   try {
-    r = await api('GET', `/api/variants/${encodeURIComponent(id)}`);
+    r = await api('GET', STATIC_SITE ? `api/variants/${encodeURIComponent(id)}.json` : `/api/variants/${encodeURIComponent(id)}`);
   } catch (e) {
-    app.replaceChildren(h('p', { class: 'error', 'data-testid': 'error' }, e.message), h('p', {}, h('a', { href: '/' }, 'All games')));
+    const message = STATIC_SITE && e.status === 404 ? `unknown variant '${id}'` : e.message;
+    app.replaceChildren(h('p', { class: 'error', 'data-testid': 'error' }, message), h('p', {}, h('a', { href: STATIC_SITE ? './' : '/' }, 'All games')));
     return;
   }
   document.title = `Rules of ${r.name}: Cohort`;
@@ -56,8 +59,8 @@ async function rulesPage() {
       h('div', { class: 'buttons' },
         h('button', { 'data-testid': 'letters-toggle', onclick: () => { CohortBoard.setLetters(!CohortBoard.lettersOn()); draw(); } },
           CohortBoard.lettersOn() ? 'Pictures' : 'Letters'),
-        h('a', { href: `/#variant-${r.id}`, class: 'button' }, 'Play it'),
-        h('a', { href: `/analysis?variant=${encodeURIComponent(r.id)}`, class: 'button', 'data-testid': 'analysis-board-link' }, 'Analysis board'))));
+        h('a', { href: STATIC_SITE ? `local.html?variant=${encodeURIComponent(r.id)}` : `/#variant-${r.id}`, class: 'button' }, 'Play it'),
+        h('a', { href: `${STATIC_SITE ? 'analysis.html' : '/analysis'}?variant=${encodeURIComponent(r.id)}`, class: 'button', 'data-testid': 'analysis-board-link' }, 'Analysis board'))));
   };
   draw();
 }

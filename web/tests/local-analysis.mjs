@@ -75,7 +75,8 @@ async function savedAndShown(sc) {
   const jobs = await other.evaluate(() => document.documentElement.dataset.localSearches || '0');
   check(jobs === '0', `no search in the second browser: ${jobs} started`);
   check(!serverSearches(seen2).length, `no server search in the second browser: ${serverSearches(seen2)}`);
-  // (Its only posts are the board's views, `POST /api/analysis/view`: no search.)
+  // (The board's views come from the module; were it not to load, they would be its only
+  // posts, `POST /api/analysis/view`: no search.)
   const posts = seen2.filter((r) => r.startsWith('POST') && r !== 'POST /api/analysis/view');
   check(!posts.length, `no analysis posted by the second browser: ${posts}`);
   check(seen2.includes(`GET /api/games/${g.id}/analysis`), `the saved analysis read: ${seen2}`);
@@ -175,10 +176,96 @@ async function deepening(sc) {
   return `depths ${depths} shown live, then the turn ${best.trim()}; requests to the server's analysis: ${serverSearches(seen).length}`;
 }
 
+// A finished game of mini-chieftain (several steps a turn, captures), played here with the
+// module's legal steps and ended by resigning.
+async function playedGame(turns) {
+  const g = await api('POST', '/api/games', { variant: 'mini-chieftain', white: 'human', black: 'human' });
+  const cohort = await Cohort.load();
+  const local = cohort.newGame('mini-chieftain');
+  let captures = 0;
+  for (let n = 0; n < turns && !local.outcome(); ) {
+    const side = local.sideToMove();
+    const steps = local.legalSteps();
+    // A capture where there is one, else the first move, and the turn ended after two steps.
+    const pick = steps.find((s) => s.removes.length) || (local.view().command_info.moves >= 2 && steps.find((s) => s.kind === 'end')) || steps.find((s) => s.kind === 'move') || steps[0];
+    if (pick.removes.length) captures++;
+    await api('POST', `/api/games/${g.id}/step`, { token: g.tokens[side], step: pick.text });
+    local.make(pick.index);
+    if (local.sideToMove() !== side) n++;
+  }
+  if (!local.outcome()) await api('POST', `/api/games/${g.id}/resign`, { token: g.tokens.white });
+  return { g, captures };
+}
+
+// The analysis board stepped through a finished game from start to end, then one free step:
+// each point's board as drawn (the SVG) and its position.
+async function steppedThrough(page, base, id) {
+  await page.goto(`${base}/analysis?game=${id}`);
+  await page.waitForSelector('[data-testid=board][data-at="0"]');
+  const shown = [];
+  const grab = async () => shown.push(`${await attr(page, '[data-testid=board]', 'data-position')}\n${await page.innerHTML('[data-testid=board]')}`);
+  await grab();
+  for (;;) {
+    const at = await attr(page, '[data-testid=board]', 'data-at');
+    await page.click('[data-testid=analysis-next]');
+    await page.waitForTimeout(50);
+    await page.waitForFunction((a) => document.querySelector('[data-testid=board]').getAttribute('data-at') !== a, at, { timeout: 2000 }).catch(() => {});
+    if (await attr(page, '[data-testid=board]', 'data-at') === at) break;
+    await grab();
+  }
+  return { shown };
+}
+
+const attr = (page, sel, name) => page.getAttribute(sel, name);
+
+async function localViews(sc) {
+  const { g, captures } = await playedGame(8);
+  const game = await api('GET', `/api/games/${g.id}`);
+  const steps = allSteps(game);
+  // With the module: every view from the rules in the page.
+  const page = await sc.page();
+  const seen = watchRequests(page);
+  const local = await steppedThrough(page, base, g.id);
+  const views = seen.filter((r) => r === 'POST /api/analysis/view');
+  check(views.length === 0, `no POST /api/analysis/view with the module: ${views.length} made`);
+  check(await page.evaluate(() => document.documentElement.dataset.localViews) === 'on', 'the views come from the module');
+  check(local.shown.length === game.turns.length + 1, `a board at each point: ${local.shown.length} for ${game.turns.length} turns`);
+  // A free step from the last point (the first unit that may move, to its first target),
+  // from the local rules too.
+  await page.click(`[data-testid=sq-${await firstMovable(page)}]`);
+  const target = await page.getAttribute('[data-target]', 'data-target');
+  await page.click(`[data-testid=sq-${target}]`);
+  await page.waitForSelector('[data-testid=board]:not([data-free=""])');
+  const freeLocal = `${await attr(page, '[data-testid=board]', 'data-free')}\n${await page.innerHTML('[data-testid=board]')}`;
+  check(!seen.includes('POST /api/analysis/view'), `a free step asks the server nothing: ${seen}`);
+  // Without the module (not loadable): the server's views, the same boards.
+  const other = await sc.page();
+  await other.route('**/wasm/cohort.wasm', (route) => route.abort('aborted'));
+  const seen2 = watchRequests(other);
+  const server = await steppedThrough(other, base, g.id);
+  check(await other.evaluate(() => document.documentElement.dataset.localViews) === 'off', 'without the module the server\'s views');
+  const asked = seen2.filter((r) => r === 'POST /api/analysis/view').length;
+  check(asked === server.shown.length, `the server's views asked for: ${asked} for ${server.shown.length} points`);
+  const differ = local.shown.map((b, i) => (b === server.shown[i] ? null : i)).filter((i) => i !== null);
+  check(local.shown.length === server.shown.length && !differ.length,
+    `the boards drawn from the module's views are the server's: points ${differ} differ${differ.length ? `\n${local.shown[differ[0]].slice(0, 3000)}\n----\n${server.shown[differ[0]].slice(0, 3000)}` : ''}`);
+  await other.click(`[data-testid=sq-${await firstMovable(other)}]`);
+  await other.click(`[data-testid=sq-${target}]`);
+  await other.waitForSelector('[data-testid=board]:not([data-free=""])');
+  const freeServer = `${await attr(other, '[data-testid=board]', 'data-free')}\n${await other.innerHTML('[data-testid=board]')}`;
+  check(freeLocal === freeServer, `the board after a free step is the server's:\n${freeLocal.slice(0, 2000)}\n----\n${freeServer.slice(0, 2000)}`);
+  return `${steps} steps (${captures} captures) in ${game.turns.length} turns stepped through: 0 POST /api/analysis/view with the module (${asked} without it), ${local.shown.length} boards and a free step drawn the same both ways`;
+}
+
+const allSteps = (v) => v.turns.reduce((n, t) => n + t.steps.length, 0);
+// The first unit that may move, as the board marks it.
+const firstMovable = (page) => page.getAttribute('[data-movable]', 'data-movable');
+
 await runSuite('local analysis browser tests', [
   ['local: a finished game analysed in the browser, saved, shown elsewhere without a search', 120000, savedAndShown],
   ['local: a unit\'s steps within 50 ms in a live game 200 ms away', 60000, instantSteps],
   ['local: the analysis board deepens in the browser, no server analysis', 60000, deepening],
+  ['local: the analysis board steps through a game with the module\'s views, drawn as the server\'s', 90000, localViews],
 ], {
   prefix: 'cohort-local-analysis-', waitMs: WAIT_MS,
   ready: (env) => ({ base } = env),

@@ -278,6 +278,58 @@ setup = 1ccm2/6/6/6/6/2CMC1 w
     check(errors.length === 0, `static site page errors: ${errors.join('; ')}`);
     console.log(`static site (cohort site, python3 -m http.server): ${turns / 2} full turns against the engine`);
     await page.close();
+
+    // 5. The static site's analysis board and rules pages, linked from its index: the board
+    // evaluates a position in the browser (a score and a line appear), each built-in
+    // variant's rules page shows what the server's /rules/<id> shows; every request goes to
+    // the static host and none fails.
+    const spage = await browser.newPage();
+    const requests = [];
+    const failures = [];
+    spage.on('request', (r) => requests.push(r.url()));
+    spage.on('requestfailed', (r) => failures.push(`${r.url()} failed: ${r.failure()?.errorText}`));
+    spage.on('response', (r) => { if (r.status() >= 400) failures.push(`${r.url()} -> ${r.status()}`); });
+    spage.on('pageerror', (e) => failures.push(`page error: ${e.message}`));
+    spage.on('console', (m) => { if (m.type() === 'error') failures.push(`console error: ${m.text()}`); });
+    await spage.goto(`${sbase}/`);
+    await Promise.all([spage.waitForURL(/analysis\.html\?variant=chieftain$/), spage.click('[data-testid=site-analysis-chieftain]')]);
+    await spage.waitForSelector('[data-testid=board][data-position]');
+    check(await spage.locator('[data-testid=analysis-where]').count() === 0, 'no "Analyse on the server" on the static site');
+    // A free step, then its position evaluated.
+    const unit = await spage.getAttribute('[data-movable]', 'data-movable');
+    await spage.click(`[data-testid=sq-${unit}]`);
+    const target = await spage.getAttribute('[data-target]', 'data-target');
+    await spage.click(`[data-testid=sq-${target}]`);
+    await spage.waitForSelector('[data-testid=board]:not([data-free=""])');
+    await spage.click('[data-testid=evaluate]');
+    await spage.waitForSelector('[data-testid=engine-score]', { timeout: 30000 });
+    await spage.waitForSelector('[data-testid=engine-best]', { timeout: 30000 });
+    const score = (await spage.textContent('[data-testid=engine-score]')).trim();
+    const line = (await spage.textContent('[data-testid=engine-line]')).match(/Line: (.*)/);
+    check(score && line && line[1].trim(), `a score and a line on the static site's analysis board: ${score} / ${line}`);
+    const depth = await spage.getAttribute('[data-testid=engine-depth]', 'data-depth');
+    // Every built-in variant's rules page, from the index's links, as the server shows it.
+    const ids = await spage.evaluate(async () => [...new DOMParser().parseFromString(await (await fetch('index.html')).text(), 'text/html')
+      .querySelectorAll('[data-testid^=site-rules-]')].map((a) => a.getAttribute('data-testid').slice('site-rules-'.length)));
+    const server = await browser.newPage();
+    for (const id of ids) {
+      await spage.goto(`${sbase}/index.html`);
+      await Promise.all([spage.waitForURL((u) => u.pathname.endsWith('/rules.html') && u.searchParams.get('variant') === id),
+        spage.click(`[data-testid="site-rules-${id}"]`)]);
+      await spage.waitForSelector('[data-testid=rules-victory]');
+      await server.goto(`${base}/rules/${id}`);
+      await server.waitForSelector('[data-testid=rules-victory]');
+      const [mine, theirs] = [await spage.innerText('[data-testid=rules]'), await server.innerText('[data-testid=rules]')];
+      check(mine === theirs, `the static site's rules of ${id} are the server's:\n${mine.slice(0, 1500)}\n----\n${theirs.slice(0, 1500)}`);
+    }
+    await server.close();
+    const elsewhere = requests.filter((u) => !u.startsWith(`${sbase}/`));
+    check(ids.length >= 10, `rules pages linked from the index: ${ids.length}`);
+    check(!elsewhere.length, `static site: requests to another host: ${elsewhere.join(', ')}`);
+    check(!failures.length, `static site: failed requests or errors: ${failures.join('; ')}`);
+    const apiFiles = new Set(requests.filter((u) => new URL(u).pathname.startsWith('/api/')).map((u) => new URL(u).pathname));
+    console.log(`static site: the analysis board evaluated a chieftain position in the browser (${score}, depth ${depth}); ${ids.length} rules pages drawn as the server's from ${apiFiles.size} files api/variants/<id>.json; ${requests.length} requests, all to the static host, none failed`);
+    await spage.close();
   }
 } catch (e) {
   console.error(e.stack || e.message);

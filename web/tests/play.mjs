@@ -171,6 +171,19 @@ scenarios.push(['rated 1+1 game in the lobby, a flag falls, both see the rating 
   await bob.waitForSelector('[data-testid=ratings]');
   check((await bob.textContent('[data-testid=ratings]')).includes(String(rc.black.after)), 'bob\'s new rating on his page');
   check((await bob.textContent(`[data-testid=player-game-${id}]`)).includes(String(rc.black.delta)), 'the finished game with its change');
+  // The variant's name, the rating chart (1500, then the rating after the game), the game's
+  // date, and the filters: "won" hides the lost game, "lost" shows it (issue 45).
+  check((await bob.textContent('[data-testid=ratings]')).includes('micro-Chieftain'), 'the rating names its variant');
+  check(await bob.getAttribute('[data-testid=rating-chart-micro-chieftain]', 'data-points') === '2', 'a chart of two points');
+  const label = await bob.getAttribute('[data-testid=rating-chart-micro-chieftain] svg', 'aria-label');
+  check(label.includes(`from 1500 to ${rc.black.after}`), `the chart: ${label}`);
+  const day = new Date().toISOString().slice(0, 10);
+  check((await bob.textContent(`[data-testid=player-game-${id}]`)).includes(day), 'the game\'s date');
+  await bob.selectOption('[data-testid=filter-outcome]', 'win');
+  check(await bob.isHidden(`[data-testid=player-game-${id}]`) && (await bob.textContent('[data-testid=filter-count]')) === '0 of 1', 'filtered to won games: none');
+  await bob.selectOption('[data-testid=filter-outcome]', 'loss');
+  check(await bob.isVisible(`[data-testid=player-game-${id}]`), 'filtered to lost games: this one');
+  await bob.screenshot({ path: join(SHOTS, 'player-page.png') });
   return `flag fell ${waited.toFixed(1)} s after Black's clock started; ${shown[0]}`;
 }]);
 

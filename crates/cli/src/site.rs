@@ -1,7 +1,9 @@
 //! `cohort site DIR`: a static site for any static file host (docs/wasm.md, "cohort site"):
 //! the local-play page (the rules and the engine in the browser, on the WebAssembly module),
-//! an index of the variants, the scripts and styles as `cohort serve` serves them, and the
-//! module, copied from where `cohort serve` reads it. Every address in it is relative.
+//! the analysis board (views and searches from the module), a rules page for every built-in
+//! variant (its data written as `api/variants/<id>.json`, the JSON `GET /api/variants/<id>`
+//! answers), an index of the variants, the scripts and styles as `cohort serve` serves them,
+//! and the module, copied from where `cohort serve` reads it. Every address in it is relative.
 
 use std::path::{Path, PathBuf};
 
@@ -14,12 +16,15 @@ fn escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// The index: every built-in variant, each a link to the local-play page set to it.
+/// The index: every built-in variant, each a link to the local-play page set to it, to its
+/// rules page and to the analysis board at its start.
 fn index_html() -> String {
     let mut items = String::new();
     for v in cohort_rules::builtin_variants() {
         items.push_str(&format!(
-            "<li><a href=\"local.html?variant={id}\" data-testid=\"site-variant-{id}\">{name}</a> <span class=\"vid\">{id}</span></li>\n",
+            "<li><a href=\"local.html?variant={id}\" data-testid=\"site-variant-{id}\">{name}</a> <span class=\"vid\">{id}</span> \
+             <a href=\"rules.html?variant={id}\" data-testid=\"site-rules-{id}\">rules</a> \
+             <a href=\"analysis.html?variant={id}\" data-testid=\"site-analysis-{id}\">analysis board</a></li>\n",
             id = escape(&v.id),
             name = escape(&v.name)
         ));
@@ -84,9 +89,28 @@ pub fn write(dir: &str) -> Result<(), Fail> {
         cohort_server::pages::local_page(false).as_bytes(),
     )?;
     write_file(&root.join("index.html"), index_html().as_bytes())?;
-    count += 3;
+    write_file(
+        &root.join("analysis.html"),
+        cohort_server::pages::site_page("analysis").as_bytes(),
+    )?;
+    write_file(
+        &root.join("rules.html"),
+        cohort_server::pages::site_page("rules").as_bytes(),
+    )?;
+    count += 5;
+    // Each rules page's data: the answer of `GET /api/variants/<id>`, as a file.
+    let variants = cohort_rules::builtin_variants();
+    for v in &variants {
+        let json = cohort_server::rules_info::variant_rules(v).to_string();
+        write_file(
+            &root.join(format!("api/variants/{}.json", v.id)),
+            json.as_bytes(),
+        )?;
+        count += 1;
+    }
     println!(
-        "site: {count} files in {dir} (index.html, local.html, static/, wasm/cohort.wasm {} bytes); serve it with any static file host, e.g. python3 -m http.server -d {dir}",
+        "site: {count} files in {dir} (index.html, local.html, analysis.html, rules.html, api/variants/ ({} variants), static/, wasm/cohort.wasm {} bytes); serve it with any static file host, e.g. python3 -m http.server -d {dir}",
+        variants.len(),
         wasm.len()
     );
     Ok(())

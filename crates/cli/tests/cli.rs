@@ -1265,6 +1265,35 @@ fn site_writes_a_static_site_or_says_why_not() {
     );
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert!(index.contains("local.html?variant=chesimals-1"), "{index}");
+    // The analysis board and the rules pages: relative addresses, linked from the index,
+    // each built-in variant's rules data as a file (what GET /api/variants/<id> answers).
+    for page in ["analysis.html", "rules.html"] {
+        let html = std::fs::read_to_string(site.join(page)).unwrap();
+        assert!(
+            html.contains(r#"data-site="static""#) && !html.contains("=\"/"),
+            "{page}: relative addresses only: {html}"
+        );
+        assert!(
+            index.contains(&format!("{page}?variant=chesimals-1")),
+            "{index}"
+        );
+    }
+    for id in [
+        "chesimals-1",
+        "chess",
+        "chessma-84",
+        "ataxx",
+        "breakthrough",
+    ] {
+        let text = std::fs::read_to_string(site.join(format!("api/variants/{id}.json")))
+            .unwrap_or_else(|e| panic!("api/variants/{id}.json: {e}"));
+        let rules: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(rules["id"], id);
+        assert!(
+            rules["victory"].as_str().is_some_and(|t| !t.is_empty()),
+            "{text}"
+        );
+    }
     // No module: status 2, one line saying to build it, nothing written.
     let other = tmp.join("other");
     let o = run(&other, &tmp.join("missing.wasm"));

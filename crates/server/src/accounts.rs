@@ -792,10 +792,25 @@ async fn player(
         .map_err(|e| ApiError::internal(format!("reading ratings failed: {e}")))?
         .into_iter()
         .map(|(variant, r, games)| {
-            json!({"variant": variant, "rating": r.rating.round() as i64,
+            let name = cohort_rules::builtin(&variant).map(|v| v.name.clone());
+            json!({"variant": variant, "name": name, "rating": r.rating.round() as i64,
                    "rd": r.rd.round() as i64, "games": games})
         })
         .collect();
+    // Each variant's rating after each rated game, oldest first, from its start (the
+    // player page's chart).
+    let mut history = serde_json::Map::new();
+    for (variant, points) in app
+        .store
+        .rating_history(&id)
+        .await
+        .map_err(|e| ApiError::internal(format!("reading ratings failed: {e}")))?
+    {
+        history.insert(
+            variant,
+            points.iter().map(|&(ms, r)| json!([ms, r])).collect(),
+        );
+    }
     let rows = app
         .store
         .games_of(&id, 100)
@@ -826,6 +841,7 @@ async fn player(
             "time_control": live.row.clock.control.describe(),
             "rated": live.row.rated,
             "clock": v["clock"],
+            "created_ms": live.row.created_ms,
             "updated_ms": live.row.updated_ms,
         });
         if me {
@@ -848,6 +864,7 @@ async fn player(
         "username": display,
         "me": me,
         "ratings": ratings,
+        "history": history,
         "playing": playing,
         "finished": finished,
     })))

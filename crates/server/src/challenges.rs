@@ -38,12 +38,28 @@ pub struct Challenge {
     /// Once accepted: the game and the creator's seat link.
     pub game: Option<(String, String)>,
     pub cancelled: bool,
+    /// A quick-pairing seek (quick.rs): its creator's rating in the variant when it was
+    /// posted, and how far from it an opponent's rating may be. None: any opponent.
+    pub rating: Option<i64>,
+    pub range: Option<i64>,
 }
 
 impl Challenge {
     /// Open now: not accepted, not cancelled, not stale.
     pub fn open(&self, now: i64) -> bool {
         self.game.is_none() && !self.cancelled && now - self.seen_ms < stale_ms(&self.control)
+    }
+
+    /// The opponents' ratings this challenge accepts (inclusive), if it limits them.
+    pub fn rating_bounds(&self) -> Option<(i64, i64)> {
+        let (r, range) = (self.rating?, self.range?);
+        Some((r - range, r + range))
+    }
+
+    /// Whether an opponent rated `rating` may accept it.
+    pub fn admits(&self, rating: i64) -> bool {
+        self.rating_bounds()
+            .is_none_or(|(lo, hi)| (lo..=hi).contains(&rating))
     }
 }
 
@@ -95,6 +111,8 @@ fn challenge_of(r: &AnyRow) -> Result<Challenge, StoreError> {
         seen_ms: r.try_get("seen_ms")?,
         game: game_id.map(|g| (g, link.unwrap_or_default())),
         cancelled: r.try_get::<i64, _>("cancelled")? != 0,
+        rating: r.try_get("rating")?,
+        range: r.try_get("rating_range")?,
     })
 }
 
@@ -152,8 +170,9 @@ impl Store {
         sqlx::query(
             "INSERT INTO challenges (id, secret, owner, by_user, by_name, variant, clock_kind,
              clock_base_ms, clock_inc_ms, colour, rated, created_ms, seen_ms, game_id,
-             creator_link, cancelled)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL, NULL, 0)",
+             creator_link, cancelled, rating, rating_range)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL, NULL, 0,
+             $14, $15)",
         )
         .bind(&c.id)
         .bind(&c.secret)
@@ -168,6 +187,8 @@ impl Store {
         .bind(c.rated as i64)
         .bind(c.created_ms)
         .bind(c.seen_ms)
+        .bind(c.rating)
+        .bind(c.range)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;

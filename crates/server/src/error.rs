@@ -92,6 +92,8 @@ pub enum Code {
     ChallengeClosed,
     /// 409: a player cannot accept their own challenge.
     OwnChallenge,
+    /// 409: the acceptor's rating is outside the range the challenge asks for.
+    RatingOutOfRange,
     /// 409: the username is taken.
     NameTaken,
     /// 408: the request's body did not arrive within the body timeout.
@@ -111,7 +113,7 @@ pub enum Code {
 }
 
 impl Code {
-    pub const ALL: [Code; 41] = [
+    pub const ALL: [Code; 42] = [
         Code::BadJson,
         Code::BadRequest,
         Code::InvalidField,
@@ -146,6 +148,7 @@ impl Code {
         Code::NoRematch,
         Code::ChallengeClosed,
         Code::OwnChallenge,
+        Code::RatingOutOfRange,
         Code::NameTaken,
         Code::RequestTimeout,
         Code::TooLarge,
@@ -191,6 +194,7 @@ impl Code {
             Code::NoRematch => "no_rematch",
             Code::ChallengeClosed => "challenge_closed",
             Code::OwnChallenge => "own_challenge",
+            Code::RatingOutOfRange => "rating_out_of_range",
             Code::NameTaken => "name_taken",
             Code::RequestTimeout => "request_timeout",
             Code::TooLarge => "too_large",
@@ -236,6 +240,7 @@ impl Code {
             | Code::NoRematch
             | Code::ChallengeClosed
             | Code::OwnChallenge
+            | Code::RatingOutOfRange
             | Code::NameTaken => StatusCode::CONFLICT,
             Code::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Code::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,

@@ -11,6 +11,7 @@ pub mod chat;
 mod chat_api;
 pub mod clock;
 pub mod custom;
+mod database_url;
 pub mod error;
 pub mod events;
 pub mod glicko;
@@ -20,6 +21,7 @@ pub mod jobs;
 pub mod live;
 mod lobby;
 pub mod pages;
+mod quick;
 mod records;
 pub mod rules_info;
 pub mod sched;
@@ -27,6 +29,8 @@ pub mod sockets;
 pub mod store;
 mod taker;
 pub mod view;
+
+pub use database_url::mask_password;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -460,6 +464,7 @@ pub fn router(app: Arc<App>) -> axum::Router {
     api::router(app.clone())
         .merge(accounts::router(app.clone()))
         .merge(lobby::router(app.clone()))
+        .merge(quick::router(app.clone()))
         .merge(chat_api::router(app.clone()))
         .merge(analysis_api::router(app.clone()))
         .merge(pages::router())
@@ -533,24 +538,6 @@ async fn stop_signal() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
-/// A database URL as it may be printed: its password, if any, replaced by `***`
-/// (`postgres://user:***@host/db`).
-pub fn mask_password(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(end);
-    let Some(at) = authority.rfind('@') else {
-        return url.to_string();
-    };
-    let (userinfo, host) = authority.split_at(at);
-    match userinfo.split_once(':') {
-        Some((user, _)) => format!("{scheme}://{user}:***{host}{tail}"),
-        None => url.to_string(),
     }
 }
 

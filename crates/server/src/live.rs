@@ -450,6 +450,8 @@ impl LiveGame {
         );
         r.set_tag("White", player(Side::White));
         r.set_tag("Black", player(Side::Black));
+        r.set_tag("TimeControl", pgn_time_control(&self.row.clock.control));
+        r.set_tag("Rated", if self.row.rated { "yes" } else { "no" });
         if self.time_loser().is_some() {
             // The rules' game records a flag fall as the loser's resignation; PGN's word
             // for it is "time forfeit".
@@ -516,5 +518,25 @@ impl LiveGame {
             record["variant_file"] = self.row.variant_text.clone().into();
         }
         record
+    }
+}
+
+/// A time control as PGN's `TimeControl` tag writes it: `300+3` (seconds, then the
+/// increment), `1/86400` (a turn in each period of 86400 s: correspondence), `-` (none).
+fn pgn_time_control(control: &crate::clock::TimeControl) -> String {
+    use crate::clock::TimeControl;
+    match *control {
+        TimeControl::None => "-".into(),
+        TimeControl::Live { base_ms, inc_ms } => {
+            let secs = |ms: i64| {
+                if ms % 1000 == 0 {
+                    (ms / 1000).to_string()
+                } else {
+                    format!("{}", ms as f64 / 1000.0)
+                }
+            };
+            format!("{}+{}", secs(base_ms), secs(inc_ms))
+        }
+        TimeControl::Correspondence { per_turn_ms } => format!("1/{}", per_turn_ms / 1000),
     }
 }

@@ -35,7 +35,7 @@ use crate::App;
 pub const MAX_OPEN: usize = 200;
 pub const MAX_OPEN_EACH: usize = 3;
 
-fn summary(c: &Challenge) -> Value {
+pub(crate) fn summary(c: &Challenge) -> Value {
     let name = builtin(&c.variant).map(|v| v.name.clone());
     json!({
         "id": c.id,
@@ -47,6 +47,7 @@ fn summary(c: &Challenge) -> Value {
         "rated": c.rated,
         "by": c.by.as_ref().map(|b| b.1.clone()),
         "created_ms": c.created_ms,
+        "rating_range": c.rating_bounds().map(|(lo, hi)| json!([lo, hi])),
     })
 }
 
@@ -204,11 +205,11 @@ async fn follow(mut socket: Sock, app: Arc<App>) {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NewChallenge {
-    variant: String,
-    clock: Option<ClockSpec>,
-    colour: Option<String>,
-    rated: Option<bool>,
+pub(crate) struct NewChallenge {
+    pub variant: String,
+    pub clock: Option<ClockSpec>,
+    pub colour: Option<String>,
+    pub rated: Option<bool>,
 }
 
 async fn create(
@@ -218,6 +219,23 @@ async fn create(
     raw: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let req: NewChallenge = body(raw)?;
+    let colour = req.colour.clone().unwrap_or_else(|| "random".into());
+    let c = challenge_for(&app, conn, &headers, &req, colour).await?;
+    post_challenge(&app, &c).await?;
+    let mut answer = summary(&c);
+    answer["token"] = c.secret.clone().into();
+    Ok(Json(answer))
+}
+
+/// A new challenge as `req` asks (checked: a known variant, a clock the server allows, a
+/// colour, rated only between accounts and with a clock), by the caller of `headers`.
+pub(crate) async fn challenge_for(
+    app: &App,
+    conn: Option<std::net::SocketAddr>,
+    headers: &HeaderMap,
+    req: &NewChallenge,
+    colour: String,
+) -> Result<Challenge, ApiError> {
     let variant = builtin(&req.variant).ok_or_else(|| {
         ApiError::new(
             Code::UnknownVariant,
@@ -227,15 +245,14 @@ async fn create(
             ),
         )
     })?;
-    let control = req.clock.unwrap_or_default().control("clock")?;
-    let colour = req.colour.unwrap_or_else(|| "random".into());
+    let control = req.clock.clone().unwrap_or_default().control("clock")?;
     if !matches!(colour.as_str(), "white" | "black" | "random") {
         return Err(ApiError::invalid(format!(
             "colour: '{colour}' is not white, black or random"
         )));
     }
     let rated = req.rated.unwrap_or(false);
-    let by = current_user(&app, &headers).await;
+    let by = current_user(app, headers).await;
     if rated && by.is_none() {
         return Err(ApiError::new(
             Code::LoginRequired,
@@ -251,10 +268,10 @@ async fn create(
     }
     let owner = match &by {
         Some((id, _)) => id.clone(),
-        None => format!("ip:{}", address(&app, &headers, conn)),
+        None => format!("ip:{}", address(app, headers, conn)),
     };
     let now = now_ms();
-    let c = Challenge {
+    Ok(Challenge {
         id: token()[..10].to_string(),
         secret: token(),
         owner,
@@ -267,10 +284,16 @@ async fn create(
         seen_ms: now,
         game: None,
         cancelled: false,
-    };
+        rating: None,
+        range: None,
+    })
+}
+
+/// Store challenge `c` within the lobby's limits, and tell the lobby's watchers.
+pub(crate) async fn post_challenge(app: &App, c: &Challenge) -> Result<(), ApiError> {
     match app
         .store
-        .add_challenge(&c, MAX_OPEN, MAX_OPEN_EACH)
+        .add_challenge(c, MAX_OPEN, MAX_OPEN_EACH)
         .await
         .map_err(stored)?
     {
@@ -289,9 +312,30 @@ async fn create(
         }
     }
     let _ = app.lobby.changed.send(());
-    let mut answer = summary(&c);
-    answer["token"] = c.secret.clone().into();
-    Ok(Json(answer))
+    Ok(())
+}
+
+/// A player's rating in `variant`, rounded (an anonymous player or a new one: 1500, where
+/// every rating starts).
+pub(crate) async fn rating_in(
+    app: &App,
+    user: Option<&str>,
+    variant: &str,
+) -> Result<i64, ApiError> {
+    let Some(user) = user else {
+        return Ok(crate::glicko::Rating::default().rating.round() as i64);
+    };
+    let ratings = app
+        .store
+        .ratings_of(user)
+        .await
+        .map_err(|e| ApiError::internal(format!("reading ratings failed: {e}")))?;
+    let r = ratings
+        .into_iter()
+        .find(|(v, _, _)| v == variant)
+        .map(|(_, r, _)| r)
+        .unwrap_or_default();
+    Ok(r.rating.round() as i64)
 }
 
 #[derive(Deserialize)]
@@ -400,6 +444,29 @@ async fn accept(
             "a rated challenge: log in to accept it",
         ));
     }
+    if let Some((lo, hi)) = c.rating_bounds() {
+        let mine = rating_in(&app, me.as_ref().map(|m| m.0.as_str()), &c.variant).await?;
+        if !c.admits(mine) {
+            return Err(ApiError::new(
+                Code::RatingOutOfRange,
+                format!(
+                    "this challenge asks for an opponent rated {lo} to {hi}; you are rated {mine}"
+                ),
+            ));
+        }
+    }
+    start_game(&app, &c, me, now).await.map(Json)
+}
+
+/// Start the game of open challenge `c`, accepted by `me` (None: anonymous), if this claim
+/// is the one that wins it: the acceptor's seat and link (the creator reads theirs from the
+/// challenge), or `challenge_closed` if another acceptor was first.
+pub(crate) async fn start_game(
+    app: &Arc<App>,
+    c: &Challenge,
+    me: Option<(String, String)>,
+    now: i64,
+) -> Result<Value, ApiError> {
     let creator_white = match c.colour.as_str() {
         "white" => true,
         "black" => false,
@@ -448,7 +515,7 @@ async fn accept(
     // One challenge starts one game: of acceptors at once, on any instances, one claims it.
     if !app
         .store
-        .claim_challenge(&id, now, &game_id, &link(theirs))
+        .claim_challenge(&c.id, now, &game_id, &link(theirs))
         .await
         .map_err(stored)?
     {
@@ -458,15 +525,15 @@ async fn accept(
         ));
     }
     let _ = app.lobby.changed.send(());
-    if let Err(e) = launch(&app, &row, &[], variant.clone(), None).await {
-        let _ = app.store.unclaim_challenge(&id).await;
+    if let Err(e) = launch(app, &row, &[], variant.clone(), None).await {
+        let _ = app.store.unclaim_challenge(&c.id).await;
         let _ = app.lobby.changed.send(());
         return Err(e);
     }
-    Ok(Json(json!({
+    Ok(json!({
         "game": game_id,
         "seat": my_side,
         "token": mine,
         "link": link(mine),
-    })))
+    }))
 }

@@ -172,6 +172,25 @@ pub fn site_files() -> Vec<(String, &'static str)> {
     files
 }
 
+/// A page of the static site `cohort site` writes (docs/wasm.md, "cohort site"): the shell
+/// of `page` ("analysis", "rules") with relative addresses (`static/...`), marked
+/// `data-site="static"` (no server behind it: the scripts read their data from the module and
+/// from files next to the page), and only the scripts those pages use (no account, chat or
+/// game scripts, which ask the server).
+pub fn site_page(page: &str) -> String {
+    format!(
+        r#"<!doctype html><html><head><meta charset="utf-8"><title>Cohort</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="static/style.css"><link rel="stylesheet" href="static/play.css"></head>
+<body data-page="{page}" data-game="" data-site="static">
+<header><a href="./">Cohort</a></header><main id="app"></main>
+<script src="static/pieces.js"></script><script src="static/board.js"></script>
+<script src="static/common.js"></script><script src="static/move-list.js"></script>
+<script src="static/rules-page.js"></script><script src="static/analysis.js"></script><script src="static/app.js"></script></body></html>
+"#
+    )
+}
+
 fn shell(page: &str, game: &str) -> Html<String> {
     shell_with(page, game, "")
 }

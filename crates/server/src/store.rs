@@ -169,6 +169,10 @@ const MIGRATIONS: &[&str] = &[
         saved_ms BIGINT NOT NULL
     )",
     "CREATE INDEX analysis_saves_by_saver ON analysis_saves (saver, saved_ms)",
+    // Quick pairing (quick.rs): a seek's creator's rating when it was posted, and how far
+    // from it an opponent's may be (NULL: anyone).
+    "ALTER TABLE challenges ADD COLUMN rating BIGINT",
+    "ALTER TABLE challenges ADD COLUMN rating_range BIGINT",
     // Fair AI compute by caller (jobs.rs): whose each AI job is ('' for jobs queued before
     // this), and when each caller's last job was taken (the caller served longest ago goes
     // first among equals).
@@ -299,7 +303,7 @@ impl Store {
         let url = if sqlite && !url.contains("mode=") && !url.contains(":memory:") {
             format!("{url}{}mode=rwc", if url.contains('?') { '&' } else { '?' })
         } else {
-            url.to_string()
+            crate::database_url::connectable(url)
         };
         let pool = AnyPoolOptions::new()
             // SQLite has one writer at a time: one connection serialises writes without
@@ -1002,6 +1006,52 @@ impl Store {
             .fetch_all(&self.pool)
             .await?;
         rows.iter().map(Self::game_row).collect()
+    }
+
+    /// An account's rating in each variant after each of its rated games, oldest first,
+    /// with the rating before the first: (variant, [(ms, rating)]).
+    pub async fn rating_history(
+        &self,
+        user: &str,
+    ) -> Result<Vec<(String, Vec<(i64, i64)>)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT variant, updated_ms, rating_change, created_ms FROM games
+             WHERE (white_user = $1 OR black_user = $2) AND rating_change IS NOT NULL
+             ORDER BY updated_ms, id",
+        )
+        .bind(user)
+        .bind(user)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out: Vec<(String, Vec<(i64, i64)>)> = Vec::new();
+        for r in &rows {
+            let variant: String = r.try_get(0)?;
+            let change: String = r.try_get(2)?;
+            let Ok(change) = serde_json::from_str::<serde_json::Value>(&change) else {
+                continue;
+            };
+            // This player's side of the change; an unrated game has neither.
+            let Some(mine) = ["white", "black"]
+                .iter()
+                .map(|s| &change[s])
+                .find(|c| c["user"] == user)
+            else {
+                continue;
+            };
+            let (Some(before), Some(after)) = (mine["before"].as_i64(), mine["after"].as_i64())
+            else {
+                continue;
+            };
+            let i = match out.iter().position(|(v, _)| *v == variant) {
+                Some(i) => i,
+                None => {
+                    out.push((variant, vec![(r.try_get(3)?, before)]));
+                    out.len() - 1
+                }
+            };
+            out[i].1.push((r.try_get(1)?, after));
+        }
+        Ok(out)
     }
 
     /// Delete expired sessions.

@@ -63,6 +63,15 @@ async fn idle_games_leave_memory_and_come_back_as_they_were() {
     // play) stays, however idle.
     let held = app.slot(&ids[1].0).await.unwrap().unwrap();
 
+    // Weak references to a sample of the games, each taken while it is loaded: once a game
+    // is unloaded its memory must be freed, not kept somewhere (a leak in unload_idle would
+    // keep them alive, and 2,000 games are only about 12 MiB: the RSS bound alone misses it).
+    let mut sample = vec![];
+    for (id, _) in ids.iter().skip(2).step_by(20) {
+        let slot = app.slot(id).await.unwrap().unwrap();
+        sample.push((id.clone(), std::sync::Arc::downgrade(&slot)));
+    }
+
     // Left alone, the others leave memory.
     let mut waited = 0;
     while app.resident_games() > 1 && waited < 100 {
@@ -70,6 +79,17 @@ async fn idle_games_leave_memory_and_come_back_as_they_were() {
         waited += 1;
     }
     assert_eq!(app.resident_games(), 1, "only the held game stays");
+    let alive: Vec<&String> = sample
+        .iter()
+        .filter(|(_, weak)| weak.upgrade().is_some())
+        .map(|(id, _)| id)
+        .collect();
+    assert!(
+        alive.is_empty(),
+        "{} of {} unloaded games are still in memory: {alive:?}",
+        alive.len(),
+        sample.len()
+    );
     let rss = rss_mib();
     eprintln!(
         "2000 games idle: {} resident, process RSS {rss} MiB",

@@ -17,6 +17,7 @@ mod fair_ai;
 mod instances;
 mod jobs;
 mod offers;
+mod quick;
 mod records;
 mod saved_analysis;
 mod scheduler;

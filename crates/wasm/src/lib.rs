@@ -10,8 +10,9 @@ use std::time::Duration;
 use cohort_engine::{EngineAgent, Limits, Watch};
 use cohort_rules::{
     builtin_variants, parse_variants, perft, Effect, EndReason, Explain, Game, Outcome, PlayError,
-    Position, Rules, SearchHooks, Side, Square, Step, StepKind, StepList, Variant,
+    Position, Rules, Side, Square, Step, StepList, Variant,
 };
+use cohort_view::{board_view, side_name, step_fields};
 use serde_json::{json, Map, Value};
 
 #[cfg(target_arch = "wasm32")]
@@ -55,13 +56,6 @@ pub fn load_variant(name_or_text: &str) -> Result<Arc<Variant>, String> {
         .into_iter()
         .next()
         .ok_or_else(|| "the variant file defines no variant".to_string())
-}
-
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::White => "white",
-        Side::Black => "black",
-    }
 }
 
 /// A game as the JavaScript API holds it: the rules' `Game` (it keeps the game's counters and
@@ -269,138 +263,21 @@ impl Session {
         self.outcome_value().to_string()
     }
 
-    /// What a board shows (the names of the server's board view): the units on their
-    /// squares, the units that may start a step, pockets, checked royals, frozen units and
-    /// the command picture.
+    /// What a board shows: the server's board view (cohort-view's `board_view`: units,
+    /// movable units, pockets, captured units, checked royals, frozen units, the command
+    /// picture, the board's layout) with the game's `outcome`. When the game is over by any
+    /// rule (repetition too), nothing may move, no royal is shown in check and no unit needs
+    /// a reason why not.
     pub fn view_json(&self) -> String {
-        let pos = self.game.position();
-        let v = &self.variant;
-        let geo = &v.geometry;
-        let letter = |kind: u8, side: Side| {
-            let l = v.pieces[kind as usize].letter;
-            if side == Side::White {
-                l.to_string()
-            } else {
-                l.to_ascii_lowercase().to_string()
-            }
-        };
-        let names = |b: cohort_rules::Bitboard| -> Vec<Value> {
-            b.iter().map(|q| self.square(q)).collect()
-        };
-        let colour = |group: u8, side: Side| match v.groups.get(group as usize) {
-            Some(g) => colour_hex(&g.colours[side.index()], side),
-            None => colour_hex("", side),
-        };
-        let moved = pos.moved_this_turn();
-        let mut units = vec![];
-        for sq in geo.squares.iter() {
-            if let Some(u) = pos.unit_at(sq) {
-                let pinned = pos
-                    .pinned_at(sq)
-                    .map(|p| json!({"letter": letter(p.kind, p.side), "side": side_name(p.side)}));
-                units.push(json!({
-                    "square": self.square(sq),
-                    "letter": letter(u.kind, u.side),
-                    "side": side_name(u.side),
-                    "group": u.group,
-                    "colour": colour(u.group, u.side),
-                    "moved": moved.has(sq),
-                    "pinned": pinned,
-                }));
-            }
+        let mut view = board_view(self.game.position(), self.game.removed_units());
+        let o = view.as_object_mut().expect("a board view is an object");
+        if self.game.result().is_some() {
+            o.insert("movable".into(), Value::Array(vec![]));
+            o.insert("check".into(), Value::Array(vec![]));
+            o.insert("why_not".into(), Value::Object(Map::new()));
         }
-        let mut pocket = [vec![], vec![]];
-        for side in [Side::White, Side::Black] {
-            for (kind, &n) in cohort_rules::pocket(pos, side).iter().enumerate() {
-                for _ in 0..n {
-                    pocket[side.index()].push(letter(kind as u8, side));
-                }
-            }
-        }
-        let over = self.game.result().is_some();
-        let movable = if over {
-            vec![]
-        } else {
-            names(pos.movable_units())
-        };
-        let check = if !over && pos.in_check() {
-            names(pos.royals(pos.side_to_move()))
-        } else {
-            vec![]
-        };
-        // Why each other unit of the side to move may not start a step now, in the rules'
-        // words (the server's game view `why_not`).
-        let mut why_not = Map::new();
-        if !over {
-            let movable_set = pos.movable_units();
-            for sq in pos.occupied(pos.side_to_move()).iter() {
-                if !movable_set.has(sq) {
-                    let why = pos.why_not(sq);
-                    if why != cohort_rules::Illegal::CannotReach {
-                        why_not.insert(
-                            geo.square_name(sq).to_string(),
-                            Value::from(why.to_string()),
-                        );
-                    }
-                }
-            }
-        }
-        let cv = pos.command_view();
-        // A leader leading (or that may lead) the turn, as the server's view shows it.
-        let lead_json = |l: &cohort_rules::LeadingView| {
-            json!({
-                "square": self.square(l.square),
-                "mode": l.mode,
-                "budget": l.budget,
-                "used": l.used,
-                "others_left": l.others_left,
-                "activates": l.activates.iter().map(|&k| v.pieces[k as usize].letter.to_string()).collect::<Vec<_>>(),
-                "remap": l.remap.iter().map(|(k, m)| json!({"letter": v.pieces[*k as usize].letter.to_string(), "moves": m})).collect::<Vec<_>>(),
-            })
-        };
-        let command = json!({
-            "leaders": cv.leaders.iter().map(|l| self.square(l.square)).collect::<Vec<_>>(),
-            "available": cv.leaders.iter().filter(|l| l.available).map(|l| self.square(l.square)).collect::<Vec<_>>(),
-            "zones": cv.leaders.iter().map(|l| names(l.zone)).collect::<Vec<_>>(),
-            "range": cv.range,
-            "links": cv.links.iter().map(|(a, b)| json!([self.square(*a), self.square(*b)])).collect::<Vec<_>>(),
-            "moves": cv.moves,
-            "moves_cap": cv.moves_cap,
-            "leading": cv.leading.as_ref().map(lead_json),
-            "lead_options": cv.lead_options.iter().map(|(step, l)| {
-                let mut o = lead_json(l);
-                o["step"] = pos.step_text(*step).into();
-                o
-            }).collect::<Vec<_>>(),
-        });
-        json!({
-            "variant": v.id,
-            "name": v.name,
-            "files": geo.files,
-            "ranks": geo.ranks,
-            "position": pos.to_text(),
-            "to_move": side_name(pos.side_to_move()),
-            "at_turn_start": pos.at_turn_start(),
-            "units": units,
-            "movable": movable,
-            "pocket": {"white": pocket[0], "black": pocket[1]},
-            "check": check,
-            "frozen": names(pos.frozen(Side::White) | pos.frozen(Side::Black)),
-            "why_not": why_not,
-            "command": v.command_name(),
-            "command_info": command,
-            "outcome": self.outcome_value(),
-            // The board's layout and piece names, as the server's board view has them
-            // (board.js draws from these): edge labels, every square with its sheets.
-            "file_labels": geo.file_labels,
-            "rank_labels": geo.rank_labels,
-            "squares": geo.squares.iter().map(|sq| {
-                let sheets: Vec<&str> = geo.sheets.iter().filter(|s| s.squares.has(sq)).map(|s| s.name.as_str()).collect();
-                json!({"name": geo.square_name(sq), "file": sq.file(), "rank": sq.rank(), "sheets": sheets})
-            }).collect::<Vec<_>>(),
-            "pieces": v.pieces.iter().map(|p| (p.letter.to_string(), Value::from(p.name.clone()))).collect::<Map<String, Value>>(),
-        })
-        .to_string()
+        o.insert("outcome".into(), self.outcome_value());
+        view.to_string()
     }
 
     /// Step perft from the game's position (NOTATION.md; the rules' `perft::perft`, as
@@ -558,86 +435,5 @@ fn line_texts(pos: &Position, steps: &[Step]) -> Vec<String> {
         .collect()
 }
 
-/// A step as data, with the names the server's view uses (crates/server/src/view.rs,
-/// `step_fields`): from, to, kind and the kind's argument.
-fn step_fields(v: &Variant, s: Step) -> Map<String, Value> {
-    let geo = &v.geometry;
-    let name = |q: Square| Value::from(geo.square_name(q));
-    let letter = |k: u8| Value::from(v.pieces[k as usize].letter.to_string());
-    let (kind, from, to) = match s.kind {
-        StepKind::End => ("end", Value::Null, Value::Null),
-        StepKind::Pass => ("pass", Value::Null, Value::Null),
-        StepKind::Drop(_) => ("drop", Value::Null, name(s.to)),
-        StepKind::Move => ("move", name(s.from), name(s.to)),
-        StepKind::Pin => ("pin", name(s.from), name(s.to)),
-        StepKind::Promote(_) => ("promote", name(s.from), name(s.to)),
-        StepKind::Lead(_) => ("lead", name(s.from), name(s.to)),
-        StepKind::Push(_) => ("push", name(s.from), name(s.to)),
-    };
-    let mut m = Map::new();
-    m.insert("from".into(), from);
-    m.insert("to".into(), to);
-    m.insert("kind".into(), kind.into());
-    m.insert(
-        "promote".into(),
-        match s.kind {
-            StepKind::Promote(k) => letter(k),
-            _ => Value::Null,
-        },
-    );
-    m.insert(
-        "drop".into(),
-        match s.kind {
-            StepKind::Drop(k) => letter(k),
-            _ => Value::Null,
-        },
-    );
-    m.insert(
-        "lead_mode".into(),
-        match s.kind {
-            StepKind::Lead(mode) => v
-                .lead_modes
-                .get(mode as usize)
-                .filter(|m| !m.name.is_empty())
-                .map_or(Value::Null, |m| Value::from(m.name.clone())),
-            _ => Value::Null,
-        },
-    );
-    m.insert(
-        "sheet".into(),
-        match s.kind {
-            StepKind::Push(sheet) => geo
-                .sheets
-                .get(sheet as usize)
-                .map_or(Value::Null, |sh| Value::from(sh.name.clone())),
-            _ => Value::Null,
-        },
-    );
-    m
-}
-
 #[cfg(test)]
 mod tests;
-
-/// A group's colour name as the board draws it (the server's view.rs `colour_hex`).
-fn colour_hex(name: &str, side: Side) -> String {
-    match name {
-        "yellow" => "#f2cf3a",
-        "white" => "#f7f5ee",
-        "grey" | "gray" => "#a9aaa6",
-        "orange" => "#f08a2a",
-        "green" => "#3fae5a",
-        "blue" => "#3d74d9",
-        "red" => "#d9443d",
-        "purple" => "#9150b8",
-        other if other.starts_with('#') => other,
-        _ => {
-            if side == Side::White {
-                "#f7f5ee"
-            } else {
-                "#3a3a3a"
-            }
-        }
-    }
-    .to_string()
-}
