@@ -8,7 +8,8 @@
 //  2. An instance with --ai-workers 0 (it never searches) and a `cohort worker`: the AI's
 //     replies in a game on that instance come from the worker. The worker, stopped with
 //     SIGTERM in the middle of a search, gives that job back as it exits (checked before the
-//     job's lease could have run out), and a second worker plays the AI's turn.
+//     job's lease could have run out), and a second worker plays the AI's turn. An
+//     analysis asked of that instance is run by the worker too.
 // Usage: node scripts/server/instances-test.mjs postgres://user:password@host/db
 // (the user must be allowed to create databases: the test makes its own, cohort_instances_test).
 import { execFileSync } from 'node:child_process';
@@ -127,6 +128,16 @@ try {
     check([...seen].every((p) => p === worker.pid), `a job taken by another process than the worker: ${[...seen]}`);
     console.log(`instances: turn ${turn} on D (--ai-workers 0): the AI's reply came from the worker (pid ${worker.pid}${seen.size ? ', seen as the job\'s owner' : ''})`);
   }
+  // An analysis asked of D (no workers) is a job too: the worker runs it, D reads it done.
+  const an = await httpD.post('/api/analysis', { variant: 'chess', ms: 200 });
+  check(an.status === 200, `analysis on D: ${an.status} ${JSON.stringify(an.body)}`);
+  let analysis = null;
+  await waitFor('the analysis, run by the worker', async () => {
+    analysis = (await httpD.get(`/api/analysis/${an.body.id}`)).body;
+    return analysis.state !== 'running';
+  }, 15000);
+  check(analysis.state === 'done' && analysis.points.length === 1, `the analysis: ${JSON.stringify(analysis)}`);
+  console.log(`instances: an analysis asked of D (--ai-workers 0) was run by the worker: ${analysis.points[0].best.join(' ')}`);
   // A worker stopped with SIGTERM while it searches gives its job back at once: right after
   // it exits, the job is queued again (no owner), long before its lease would have run out,
   // and a second worker takes it and plays the AI's turn.

@@ -213,6 +213,10 @@ enum Command {
         /// AI-against-AI games in progress at once; more are refused until one ends.
         #[arg(long, default_value_t = 4)]
         max_ai_games: usize,
+        /// Games with the AI to move one caller (an account, or an IP address) may have: its
+        /// next game with an AI seat (a new game, a rematch) is refused until the AI moves.
+        #[arg(long, default_value_t = 4)]
+        ai_games_per_caller: usize,
         /// Games with a custom variant (a player's variant file) in progress at once.
         #[arg(long, default_value_t = 32)]
         max_custom_games: usize,
@@ -703,6 +707,7 @@ fn run(cli: Cli) -> Res<()> {
             ai_max_time_ms,
             ai_lease_ms,
             max_ai_games,
+            ai_games_per_caller,
             max_custom_games,
             custom_games_per_hour,
             analysis_seconds_per_hour,
@@ -720,6 +725,7 @@ fn run(cli: Cli) -> Res<()> {
         } => {
             let config = cohort_server::Config {
                 max_ai_games,
+                ai_games_per_caller,
                 max_custom_games,
                 custom_games_per_hour,
                 analysis_ms_per_hour: analysis_seconds_per_hour.saturating_mul(1000),

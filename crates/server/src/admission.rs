@@ -85,6 +85,35 @@ pub(crate) async fn within_share(
     Ok(())
 }
 
+/// Refuse (429) a new game with an AI seat, `row`, when its caller (`jobs::caller_of`)
+/// already has `--ai-games-per-caller` games with the AI to move (its jobs in the queue,
+/// counted in storage). A caller without an address is not counted. Call under
+/// `App::ai_games_gate`, held until the game's AI job is queued.
+pub(crate) async fn ai_room_for(app: &App, row: &crate::store::GameRow) -> Result<(), ApiError> {
+    if row.white != "ai" && row.black != "ai" {
+        return Ok(());
+    }
+    let caller = crate::jobs::caller_of(row);
+    if caller == UNKNOWN {
+        return Ok(());
+    }
+    let most = app.config.ai_games_per_caller;
+    let held = app
+        .store
+        .count_ai_jobs_of(&caller)
+        .await
+        .map_err(|e| ApiError::internal(format!("counting games failed: {e}")))?;
+    if held >= most as i64 {
+        return Err(ApiError::new(
+            Code::LimitReached,
+            format!(
+                "you have {held} games with the AI to move, this server's limit per caller ({most}); play your turn in one, or wait for the AI to move, then try again"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// When each caller created its custom-variant games in the last hour (in memory).
 #[derive(Default)]
 pub struct Callers(HashMap<String, Vec<Instant>>);

@@ -6,9 +6,12 @@
 //!   its board), so the board can play free moves from any point. Costs no search.
 //! - `POST /api/analysis` `{source, ms?}`: start an analysis. A finished game named alone
 //!   (`{"game": id}`) is analysed turn by turn; any other source is one position. A game in
-//!   progress is refused (its players would have the engine at hand). It runs through the
-//!   AI's scheduler (sched.rs) as bulk work, round-robin across owners behind every
-//!   person's game, and costs its owner's hourly budget (analysis.rs) before it starts.
+//!   progress is refused (its players would have the engine at hand). It costs its owner's
+//!   hourly budget (analysis.rs) when it is asked for, and is then a job in the AI's queue
+//!   (jobs.rs, kind "analysis", bulk class, shared by caller with its owner as the caller),
+//!   taken by any instance's workers or a `cohort worker` ([`run_job`]), which store its
+//!   points as they come; a taker that dies stops renewing, and the next one goes on from
+//!   the points stored.
 //! - `GET /api/analysis/<id>`: its progress and points, from storage (any instance).
 
 use std::sync::Arc;
@@ -22,15 +25,16 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use cohort_engine::{Agent, EngineAgent, Limits};
 use cohort_rules::{builtin, Game, Outcome, Position, Rules, Side, Variant};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::accounts::current_user;
 use crate::admission::Caller;
 use crate::analysis::{mark_turns, Analysis, Budget, Point, Refusal, SavedAnalysis, STALE_MS};
 use crate::error::{body, body_with, Answer, ApiError, ApiPath, Code};
+use crate::jobs::AiJob;
 use crate::live::LiveGame;
-use crate::sched::Class;
+use crate::sched::Permit;
 use crate::store::{now_ms, GameRow};
 use crate::view::{side_name, step_fields};
 use crate::{token, App};
@@ -58,7 +62,7 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize, Clone)]
 #[serde(deny_unknown_fields)]
 struct Source {
     game: Option<String>,
@@ -222,45 +226,7 @@ async fn start(
             MS_RANGE.0, MS_RANGE.1
         )));
     }
-    if app.scheduler.workers() == 0 {
-        return Err(ApiError::new(
-            Code::Busy,
-            "this instance runs no AI searches (--ai-workers 0); analyses run on the others",
-        ));
-    }
-    let resolved = resolve(&app, &req).await?;
-    if !resolved.finished {
-        return Err(ApiError::new(
-            Code::GameNotOver,
-            "the game is in progress: its analysis opens when it ends",
-        ));
-    }
-    let whole = req.game.is_some() && req.at.is_none() && req.steps.is_empty();
-    let (variant_id, game_id) = (resolved.row.variant.clone(), resolved.game.clone());
-    let work = if whole {
-        let played = resolved.turns.iter().filter(|t| !t.1.is_empty()).count();
-        if played > MAX_TURNS {
-            return Err(ApiError::invalid(format!(
-                "game: {played} turns; an analysis covers at most {MAX_TURNS} (analyse a point of it with `at`)"
-            )));
-        }
-        let Resolved {
-            variant,
-            row,
-            turns,
-            ..
-        } = resolved;
-        app.heavy
-            .run(move || turn_starts(variant, row, &turns))
-            .await??
-    } else {
-        let live = resolved.play(&app, req.steps.clone()).await?;
-        vec![Work {
-            at: live.game.steps().len(),
-            game: live.game.clone(),
-            played: vec![],
-        }]
-    };
+    let (work, whole, game_id, variant_id) = work_of(&app, &req).await?;
     let searched = work.iter().filter(|w| w.game.result().is_none()).count();
     let cost = (searched as u64 * ms) as i64;
     let owner = match current_user(&app, &headers).await {
@@ -295,6 +261,22 @@ async fn start(
         Ok(left) => left,
         Err(refusal) => return Err(over_budget(&refusal, budget, cost, searched, ms)),
     };
+    // Its taker works the positions out again from the source (any instance can).
+    let payload = json!({"analysis": a.id, "source": req}).to_string();
+    if let Err(e) = app
+        .store
+        .queue_analysis(&a.id, &a.owner, &payload, now)
+        .await
+    {
+        let mut failed = a.clone();
+        failed.state = "failed".into();
+        failed.error = Some("not queued: storage failed".into());
+        let _ = app.store.update_analysis(&failed).await;
+        return Err(ApiError::internal(format!(
+            "queueing the analysis failed: {e}"
+        )));
+    }
+    app.jobs_ready.notify_one();
     let mut answer = json!({
         "id": a.id,
         "total": a.total,
@@ -306,7 +288,6 @@ async fn start(
         // The page that shows it, with the game.
         answer["link"] = format!("/analysis?game={g}&analysis={}", a.id).into();
     }
-    tokio::spawn(run(app.clone(), a, work));
     Ok(Json(answer))
 }
 
@@ -354,6 +335,48 @@ fn minutes(ms: i64) -> String {
     }
 }
 
+/// The positions an analysis of `req` searches, whether it is a whole game's, and the game
+/// and variant it is of.
+async fn work_of(
+    app: &Arc<App>,
+    req: &Source,
+) -> Result<(Vec<Work>, bool, Option<String>, String), ApiError> {
+    let resolved = resolve(app, req).await?;
+    if !resolved.finished {
+        return Err(ApiError::new(
+            Code::GameNotOver,
+            "the game is in progress: its analysis opens when it ends",
+        ));
+    }
+    let whole = req.game.is_some() && req.at.is_none() && req.steps.is_empty();
+    let (variant_id, game_id) = (resolved.row.variant.clone(), resolved.game.clone());
+    let work = if whole {
+        let played = resolved.turns.iter().filter(|t| !t.1.is_empty()).count();
+        if played > MAX_TURNS {
+            return Err(ApiError::invalid(format!(
+                "game: {played} turns; an analysis covers at most {MAX_TURNS} (analyse a point of it with `at`)"
+            )));
+        }
+        let Resolved {
+            variant,
+            row,
+            turns,
+            ..
+        } = resolved;
+        app.heavy
+            .run(move || turn_starts(variant, row, &turns))
+            .await??
+    } else {
+        let live = resolved.play(app, req.steps.clone()).await?;
+        vec![Work {
+            at: live.game.steps().len(),
+            game: live.game.clone(),
+            played: vec![],
+        }]
+    };
+    Ok((work, whole, game_id, variant_id))
+}
+
 /// The position before each turn of a game, with the turn played from it, and the
 /// position after its last step.
 fn turn_starts(
@@ -384,12 +407,67 @@ fn turn_starts(
     Ok(out)
 }
 
-/// Search each position in turn, one worker at a time from the scheduler, and store the
-/// points as they come.
-async fn run(app: Arc<App>, mut a: Analysis, work: Vec<Work>) {
+/// What an analysis job carries (jobs.rs, its payload).
+#[derive(Deserialize)]
+struct Queued {
+    analysis: String,
+    source: Source,
+}
+
+/// An analysis job taken from the queue (api/ai.rs): search the positions not yet stored,
+/// one after another on this job's worker, store the points as they come, and renew the
+/// lease meanwhile. A job taken over (its lease ran out) stops here; its new taker goes on
+/// from the points stored.
+pub(crate) async fn run_job(app: Arc<App>, job: AiJob, permit: Permit) {
+    let key = job.game_id.clone();
+    let me = app.instance.clone();
+    let queued: Queued = match serde_json::from_str(&job.payload) {
+        Ok(q) => q,
+        Err(e) => {
+            eprintln!("cohort serve: job {key}: not an analysis ({e}); parked");
+            let _ = app.store.park_ai(&key, &me).await;
+            return;
+        }
+    };
+    let mut a = match app.store.analysis(&queued.analysis).await {
+        Ok(Some(a)) if a.state == "running" => a,
+        // Gone, or over already: nothing to do.
+        Ok(_) => {
+            let _ = app.store.finish_ai(&key, &me).await;
+            return;
+        }
+        Err(e) => {
+            eprintln!("cohort serve: analysis {}: not read: {e}", queued.analysis);
+            let _ = app.store.give_back_ai(&key, &me).await;
+            return;
+        }
+    };
+    let work = match work_of(&app, &queued.source).await {
+        Ok((work, ..)) => work,
+        Err(e) => {
+            a.state = "failed".into();
+            a.error = Some(format!("its positions could not be set up: {}", e.message));
+            a.updated_ms = now_ms();
+            let _ = app.store.update_analysis(&a).await;
+            let _ = app.store.finish_ai(&key, &me).await;
+            return;
+        }
+    };
+    if run(&app, &key, &mut a, work).await {
+        let _ = app.store.finish_ai(&key, &me).await;
+    }
+    drop(permit);
+}
+
+/// Search each position not yet stored in turn and store the points as they come. False
+/// if the job is no longer this taker's (it stopped there) or storage failed.
+async fn run(app: &Arc<App>, key: &str, a: &mut Analysis, work: Vec<Work>) -> bool {
     let mut engine: Option<EngineAgent> = None;
-    let key = format!("analysis:{}", a.owner);
-    for w in work {
+    let lease = app.config.ai_lease;
+    let mut renew = tokio::time::interval(lease / 3);
+    renew.tick().await;
+    let done = a.points.len();
+    for w in work.into_iter().skip(done) {
         let point = match w.game.result() {
             Some((outcome, _)) => Point {
                 at: w.at,
@@ -403,10 +481,9 @@ async fn run(app: Arc<App>, mut a: Analysis, work: Vec<Work>) {
                 ..Point::default()
             },
             None => {
-                let permit = app.scheduler.request(&key, Class::Bulk).granted().await;
                 let ms = a.ms;
                 let mine = engine.take();
-                let searched = tokio::task::spawn_blocking(move || {
+                let search = tokio::task::spawn_blocking(move || {
                     let variant = w.game.position().variant().clone();
                     let mut e = mine.unwrap_or_else(|| EngineAgent::new(&variant));
                     let limits = Limits {
@@ -418,9 +495,21 @@ async fn run(app: Arc<App>, mut a: Analysis, work: Vec<Work>) {
                     };
                     let choice = e.choose_turn(&w.game, &limits);
                     (e, point_of(&w, &choice))
-                })
-                .await;
-                drop(permit);
+                });
+                tokio::pin!(search);
+                // Renewed three times a lease, as an AI turn's (api/ai.rs).
+                let searched = loop {
+                    tokio::select! {
+                        r = &mut search => break r,
+                        _ = renew.tick() => {
+                            let until = now_ms() + lease.as_millis() as i64;
+                            if let Ok(false) = app.store.renew_ai(key, &app.instance, until).await {
+                                eprintln!("cohort serve: analysis {}: taken over; stopped here", a.id);
+                                return false;
+                            }
+                        }
+                    }
+                };
                 match searched {
                     Ok((e, p)) => {
                         engine = Some(e);
@@ -430,8 +519,8 @@ async fn run(app: Arc<App>, mut a: Analysis, work: Vec<Work>) {
                         a.state = "failed".into();
                         a.error = Some(format!("the search failed: {err}"));
                         a.updated_ms = now_ms();
-                        let _ = app.store.update_analysis(&a).await;
-                        return;
+                        let _ = app.store.update_analysis(a).await;
+                        return true;
                     }
                 }
             }
@@ -442,11 +531,12 @@ async fn run(app: Arc<App>, mut a: Analysis, work: Vec<Work>) {
             a.state = "done".into();
         }
         a.updated_ms = now_ms();
-        if let Err(e) = app.store.update_analysis(&a).await {
+        if let Err(e) = app.store.update_analysis(a).await {
             eprintln!("cohort serve: analysis {}: not stored: {e}", a.id);
-            return;
+            return false;
         }
     }
+    true
 }
 
 /// A searched point: the engine's turn, its score for White, its line.
@@ -504,7 +594,13 @@ async fn read(State(app): State<Arc<App>>, ApiPath(id): ApiPath<String>) -> Answ
         .await
         .map_err(|e| ApiError::internal(format!("reading the analysis failed: {e}")))?
         .ok_or_else(none)?;
-    if a.state == "running" && now_ms() - a.updated_ms > STALE_MS {
+    // Running, without news for long, and no longer in the job queue (a job waiting for a
+    // worker, or taken over from a taker that died, is not stale).
+    let queued = || async {
+        let job = app.store.ai_job(&format!("analysis:{id}")).await;
+        matches!(job, Ok(Some(j)) if j.lease_until_ms != i64::MAX)
+    };
+    if a.state == "running" && now_ms() - a.updated_ms > STALE_MS && !queued().await {
         a.state = "failed".into();
         a.error = Some("cut short: the server running it stopped; start it again".into());
     }

@@ -6,6 +6,11 @@
 //! On PostgreSQL a job is taken with `FOR UPDATE SKIP LOCKED` (takers at once never wait on
 //! each other, and never both get one job); on SQLite (one instance) by the same conditional
 //! update without it.
+//!
+//! Workers are shared by caller, not by game: each job carries its game's caller
+//! ([`caller_of`]), and the next job taken is one of the caller with the fewest searches
+//! under way, among those the caller served longest ago (table `ai_callers`), its oldest.
+//! So one caller's twenty games wait behind each other, not in front of everyone else's.
 
 use sqlx::Row;
 
@@ -15,7 +20,14 @@ use crate::store::{Store, StoreError, JOBS_CHANNEL};
 /// A job as stored: whose it is and until when.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AiJob {
+    /// The job's key: its game's id (an AI turn), or `analysis:<id>` (an analysis).
     pub game_id: String,
+    /// "turn" (the AI's turn in the game) or "analysis" (an analysis, analysis_api.rs).
+    pub kind: String,
+    /// What the taker needs beyond the key (an analysis: its source, JSON); "" for a turn.
+    pub payload: String,
+    /// Whose game it is ([`caller_of`]): workers are shared by caller.
+    pub caller: String,
     pub class: Class,
     /// When it was queued (ms since the epoch): jobs of a class are taken oldest first.
     pub queued_ms: i64,
@@ -25,6 +37,25 @@ pub struct AiJob {
     /// search failed (it is not tried again until the game changes).
     pub lease_until_ms: i64,
 }
+
+/// The caller a game's AI searches are counted against: the account seated at a human seat
+/// ("user:<id>"), else the address that created the game (`created_by`, "ip:<address>"),
+/// else the game itself (games stored before callers were recorded).
+pub fn caller_of(row: &crate::store::GameRow) -> String {
+    let seated = |kind: &str, user: &Option<String>| (kind == "human").then(|| user.clone());
+    match seated(&row.white, &row.white_user)
+        .flatten()
+        .or_else(|| seated(&row.black, &row.black_user).flatten())
+    {
+        Some(user) => format!("user:{user}"),
+        None if !row.created_by.is_empty() => row.created_by.clone(),
+        None => format!("game:{}", row.id),
+    }
+}
+
+/// How long a caller's last service is remembered: one not served for this long counts as
+/// never served.
+const SERVED_MEMORY_MS: i64 = 10 * 60 * 1000;
 
 fn class_name(class: Class) -> &'static str {
     match class {
@@ -52,16 +83,23 @@ impl Store {
         Ok(())
     }
 
-    /// Queue the AI's search for game `game` unless one is queued or under way already (one
-    /// job per game). True if this call queued it.
-    pub async fn queue_ai(&self, game: &str, class: Class, now: i64) -> Result<bool, StoreError> {
+    /// Queue the AI's search for game `game` of `caller` unless one is queued or under way
+    /// already (one job per game). True if this call queued it.
+    pub async fn queue_ai(
+        &self,
+        game: &str,
+        caller: &str,
+        class: Class,
+        now: i64,
+    ) -> Result<bool, StoreError> {
         let done = sqlx::query(
-            "INSERT INTO ai_jobs (game_id, class, queued_ms, owner, lease_until_ms)
-             VALUES ($1, $2, $3, '', 0) ON CONFLICT (game_id) DO NOTHING",
+            "INSERT INTO ai_jobs (game_id, class, queued_ms, owner, lease_until_ms, caller)
+             VALUES ($1, $2, $3, '', 0, $4) ON CONFLICT (game_id) DO NOTHING",
         )
         .bind(game)
         .bind(class_name(class))
         .bind(now)
+        .bind(caller)
         .execute(&self.pool)
         .await?;
         let queued = done.rows_affected() == 1;
@@ -72,36 +110,80 @@ impl Store {
     }
 
     /// Take the next job for `owner` until `now + lease_ms`: games with a person first, then
-    /// AI-against-AI games (only if `bulk` allows), oldest first inside a class. A job whose
-    /// lease ran out is taken like a queued one.
+    /// AI-against-AI games (only if `bulk` allows); inside a class, a job of the caller with
+    /// the fewest searches under way (leases that hold), then of the caller served longest
+    /// ago (never: first), then the oldest. A job whose lease ran out is taken like a queued
+    /// one. `idle_callers`: only a job of a caller with no search under way (a pool's last
+    /// free worker is kept for them). The caller's service time is then set to `now`.
     pub async fn take_ai(
         &self,
         owner: &str,
         now: i64,
         lease_ms: i64,
         bulk: bool,
+        idle_callers: bool,
     ) -> Result<Option<AiJob>, StoreError> {
         let lock = if self.kind == "postgres" {
-            "FOR UPDATE SKIP LOCKED"
+            "FOR UPDATE OF j SKIP LOCKED"
         } else {
             ""
         };
-        let classes = if bulk { "" } else { "AND class = 'human'" };
+        let classes = if bulk { "" } else { "AND j.class = 'human'" };
+        // Searches under way: leases that hold, parked jobs ($4) not counted.
+        let under_way = "FROM ai_jobs r WHERE r.caller = j.caller
+                         AND r.lease_until_ms >= $3 AND r.lease_until_ms <> $4";
+        let idle = if idle_callers {
+            format!("AND NOT EXISTS (SELECT 1 {under_way})")
+        } else {
+            String::new()
+        };
         let row = sqlx::query(&format!(
             "UPDATE ai_jobs SET owner = $1, lease_until_ms = $2
-             WHERE game_id = (SELECT game_id FROM ai_jobs WHERE lease_until_ms < $3 {classes}
-                              ORDER BY CASE WHEN class = 'human' THEN 0 ELSE 1 END, queued_ms,
-                                       game_id
-                              LIMIT 1 {lock})
+             WHERE game_id = (
+                 SELECT j.game_id FROM ai_jobs j
+                 LEFT JOIN ai_callers c ON c.caller = j.caller
+                 WHERE j.lease_until_ms < $3 {classes} {idle}
+                 ORDER BY CASE WHEN j.class = 'human' THEN 0 ELSE 1 END,
+                          (SELECT COUNT(*) {under_way}),
+                          COALESCE(c.served_ms, 0), j.queued_ms, j.game_id
+                 LIMIT 1 {lock})
                AND lease_until_ms < $3
-             RETURNING game_id, class, queued_ms, owner, lease_until_ms"
+             RETURNING game_id, kind, payload, caller, class, queued_ms, owner, lease_until_ms"
         ))
         .bind(owner)
         .bind(now + lease_ms)
         .bind(now)
+        .bind(i64::MAX)
         .fetch_optional(&self.pool)
         .await?;
-        row.as_ref().map(job_of).transpose()
+        let Some(job) = row.as_ref().map(job_of).transpose()? else {
+            return Ok(None);
+        };
+        // The job is this taker's now: a failure to note the service costs only fairness.
+        if let Err(e) = self.served(&job.caller, now).await {
+            eprintln!(
+                "cohort: the AI job queue: caller {} not noted as served: {e}",
+                job.caller
+            );
+        }
+        Ok(Some(job))
+    }
+
+    /// `caller` was served at `now`; callers not served for [`SERVED_MEMORY_MS`] are forgotten.
+    async fn served(&self, caller: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO ai_callers (caller, served_ms) VALUES ($1, $2)
+             ON CONFLICT (caller) DO UPDATE SET served_ms = excluded.served_ms",
+        )
+        .bind(caller)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        sqlx::query("DELETE FROM ai_callers WHERE served_ms < $1")
+            .bind(now - SERVED_MEMORY_MS)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// Extend `owner`'s lease on game `game`'s job. False if the job is no longer its own
@@ -174,10 +256,48 @@ impl Store {
         Ok(done.rows_affected())
     }
 
+    /// AI turns of `caller` queued or under way (its games with the AI to move; parked jobs
+    /// and analyses not counted).
+    pub async fn count_ai_jobs_of(&self, caller: &str) -> Result<i64, StoreError> {
+        let r = sqlx::query(
+            "SELECT COUNT(*) FROM ai_jobs WHERE caller = $1 AND kind = 'turn'
+             AND lease_until_ms <> $2",
+        )
+        .bind(caller)
+        .bind(i64::MAX)
+        .fetch_one(&self.pool)
+        .await?;
+        r.try_get(0)
+    }
+
+    /// Queue analysis `id` of `caller` as a job (bulk class, key `analysis:<id>`), with
+    /// `payload` for its taker.
+    pub async fn queue_analysis(
+        &self,
+        id: &str,
+        caller: &str,
+        payload: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO ai_jobs (game_id, class, queued_ms, owner, lease_until_ms, caller,
+                                  kind, payload)
+             VALUES ($1, 'bulk', $2, '', 0, $3, 'analysis', $4)",
+        )
+        .bind(format!("analysis:{id}"))
+        .bind(now)
+        .bind(caller)
+        .bind(payload)
+        .execute(&self.pool)
+        .await?;
+        self.jobs_changed().await
+    }
+
     /// Game `game`'s job, if one is queued or under way.
     pub async fn ai_job(&self, game: &str) -> Result<Option<AiJob>, StoreError> {
         let row = sqlx::query(
-            "SELECT game_id, class, queued_ms, owner, lease_until_ms FROM ai_jobs
+            "SELECT game_id, kind, payload, caller, class, queued_ms, owner, lease_until_ms
+             FROM ai_jobs
              WHERE game_id = $1",
         )
         .bind(game)
@@ -190,6 +310,9 @@ impl Store {
 fn job_of(r: &sqlx::any::AnyRow) -> Result<AiJob, StoreError> {
     Ok(AiJob {
         game_id: r.try_get("game_id")?,
+        kind: r.try_get("kind")?,
+        payload: r.try_get("payload")?,
+        caller: r.try_get("caller")?,
         class: class_of(&r.try_get::<String, _>("class")?),
         queued_ms: r.try_get("queued_ms")?,
         owner: r.try_get("owner")?,

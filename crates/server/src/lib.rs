@@ -29,6 +29,7 @@ pub mod rules_info;
 pub mod sched;
 pub mod sockets;
 pub mod store;
+mod taker;
 pub mod view;
 
 pub use database_url::mask_password;
@@ -94,6 +95,9 @@ pub struct Config {
     pub ai_max_time_ms: u64,
     /// AI-against-AI games in progress at once (`--max-ai-games`).
     pub max_ai_games: usize,
+    /// Games with the AI to move one caller may have before its next game with an AI seat is
+    /// refused (`--ai-games-per-caller`; admission.rs).
+    pub ai_games_per_caller: usize,
     /// Games with a custom variant in progress at once, all callers together
     /// (`--max-custom-games`).
     pub max_custom_games: usize,
@@ -166,6 +170,7 @@ impl Default for Config {
             ai_max_time_ms: 5000,
             ai_lease: Duration::from_secs(15),
             max_ai_games: 4,
+            ai_games_per_caller: 4,
             max_custom_games: 32,
             custom_games_per_hour: 10,
             secure_cookies: false,
@@ -301,7 +306,7 @@ impl App {
         tokio::spawn(follow_other_instances(Arc::downgrade(&app)));
         // This instance's AI workers take jobs queued by any instance.
         if app.config.ai_workers > 0 {
-            tokio::spawn(api::ai::take_jobs(Arc::downgrade(&app)));
+            tokio::spawn(taker::take_jobs(Arc::downgrade(&app)));
         }
         // Games left alone leave memory (bounded memory whatever the number of games).
         let weak = Arc::downgrade(&app);

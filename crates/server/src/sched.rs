@@ -2,9 +2,11 @@
 //!
 //! At most `workers` searches run at once. A search asks for a turn with [`Scheduler::request`]
 //! (which queues it at once, in order) and waits for [`Ticket::granted`]. When a worker frees
-//! up, the waiting games are served in two classes: games with a human seat first, then
-//! AI-against-AI games; inside a class, round-robin across games (a game with several
-//! requests waiting gets one, then goes to the back of its class). AI-against-AI searches
+//! up, the waiting requests are served in two classes: games with a human seat first, then
+//! AI-against-AI games and analyses; inside a class, round-robin across callers (a caller
+//! with several requests waiting gets one, then goes to the back of its class). The AI's
+//! turns are shared by caller in the job queue (jobs.rs) before they reach a worker here.
+//! AI-against-AI searches
 //! also never take the last free worker when there are two or more: one is kept for the
 //! games people play, so a person's game never waits behind bulk AI-against-AI play.
 
@@ -24,29 +26,32 @@ pub enum Class {
 
 #[derive(Default)]
 struct RoundRobin {
-    /// Games with waiting requests, in the order they will be served.
+    /// Callers with waiting requests, in the order they will be served.
     order: VecDeque<String>,
     waiting: HashMap<String, VecDeque<oneshot::Sender<()>>>,
 }
 
 impl RoundRobin {
-    fn push(&mut self, game: &str, tx: oneshot::Sender<()>) {
-        let q = self.waiting.entry(game.to_string()).or_default();
+    fn push(&mut self, caller: &str, tx: oneshot::Sender<()>) {
+        let q = self.waiting.entry(caller.to_string()).or_default();
         if q.is_empty() {
-            self.order.push_back(game.to_string());
+            self.order.push_back(caller.to_string());
         }
         q.push_back(tx);
     }
 
-    /// The next request, round-robin across games; None if nobody waits.
+    /// The next request, round-robin across callers; None if nobody waits.
     fn pop(&mut self) -> Option<oneshot::Sender<()>> {
-        let game = self.order.pop_front()?;
-        let q = self.waiting.get_mut(&game).expect("a game in order waits");
-        let tx = q.pop_front().expect("a waiting game has a request");
+        let caller = self.order.pop_front()?;
+        let q = self
+            .waiting
+            .get_mut(&caller)
+            .expect("a caller in order waits");
+        let tx = q.pop_front().expect("a waiting caller has a request");
         if q.is_empty() {
-            self.waiting.remove(&game);
+            self.waiting.remove(&caller);
         } else {
-            self.order.push_back(game);
+            self.order.push_back(caller);
         }
         Some(tx)
     }
@@ -106,6 +111,11 @@ impl Scheduler {
         self.inner.lock().unwrap().running
     }
 
+    /// Workers free now.
+    pub fn free(&self) -> usize {
+        self.workers - self.inner.lock().unwrap().running.min(self.workers)
+    }
+
     /// Requests waiting now (both classes).
     pub fn waiting(&self) -> usize {
         let i = self.inner.lock().unwrap();
@@ -142,9 +152,9 @@ impl Scheduler {
         })
     }
 
-    /// Queue a search for `game`. Granted at once if a worker is free and nobody of its class
-    /// waits; otherwise in turn.
-    pub fn request(self: &Arc<Scheduler>, game: &str, class: Class) -> Ticket {
+    /// Queue a search for `caller`. Granted at once if a worker is free and nobody of its
+    /// class waits; otherwise in turn.
+    pub fn request(self: &Arc<Scheduler>, caller: &str, class: Class) -> Ticket {
         let (tx, rx) = oneshot::channel();
         let mut i = self.inner.lock().unwrap();
         let queue_empty = match class {
@@ -159,8 +169,8 @@ impl Scheduler {
             let _ = tx.send(());
         } else {
             match class {
-                Class::Human => i.human.push(game, tx),
-                Class::Bulk => i.bulk.push(game, tx),
+                Class::Human => i.human.push(caller, tx),
+                Class::Bulk => i.bulk.push(caller, tx),
             }
         }
         Ticket {

@@ -181,6 +181,21 @@ const MIGRATIONS: &[&str] = &[
     // from it an opponent's may be (NULL: anyone).
     "ALTER TABLE challenges ADD COLUMN rating BIGINT",
     "ALTER TABLE challenges ADD COLUMN rating_range BIGINT",
+    // Fair AI compute by caller (jobs.rs): whose each AI job is ('' for jobs queued before
+    // this), and when each caller's last job was taken (the caller served longest ago goes
+    // first among equals).
+    "ALTER TABLE ai_jobs ADD COLUMN caller TEXT NOT NULL DEFAULT ''",
+    "CREATE INDEX ai_jobs_by_caller ON ai_jobs (caller)",
+    "CREATE TABLE ai_callers (
+        caller TEXT PRIMARY KEY,
+        served_ms BIGINT NOT NULL
+    )",
+    "CREATE INDEX ai_callers_by_served ON ai_callers (served_ms)",
+    // Analyses as jobs in the same queue (analysis_api.rs): a job's kind ('turn': the AI's
+    // turn in game `game_id`; 'analysis': analysis `<id>` under the key `analysis:<id>`)
+    // and what its taker needs (an analysis's source, JSON).
+    "ALTER TABLE ai_jobs ADD COLUMN kind TEXT NOT NULL DEFAULT 'turn'",
+    "ALTER TABLE ai_jobs ADD COLUMN payload TEXT NOT NULL DEFAULT ''",
 ];
 
 /// A game's row: everything but its steps.

@@ -316,7 +316,14 @@ async fn an_analysis_waits_for_a_worker_of_the_ais_scheduler() {
         (Some("running"), Some(0)),
         "{a}"
     );
-    assert_eq!(app.scheduler.waiting(), 1);
+    // It waits in the job queue, untaken.
+    let job = app
+        .store
+        .ai_job(&format!("analysis:{id}"))
+        .await
+        .unwrap()
+        .expect("the analysis is a job");
+    assert_eq!((job.kind.as_str(), job.owner.as_str()), ("analysis", ""));
     drop(held);
     let a = finished(&app, &id).await;
     assert_eq!(
@@ -324,4 +331,54 @@ async fn an_analysis_waits_for_a_worker_of_the_ais_scheduler() {
         (Some("done"), Some(1)),
         "{a}"
     );
+}
+
+/// An instance with no workers (`--ai-workers 0`) takes an analysis (no 503: it used to
+/// answer that it runs no searches), and a worker on the same database (`cohort worker` is
+/// an `App` with workers and no HTTP) runs it; the instance reads its progress and points.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_instance_without_workers_takes_an_analysis_a_worker_runs_it() {
+    let Some(url) = postgres_url("an_instance_without_workers_takes_an_analysis_a_worker_runs_it")
+    else {
+        return;
+    };
+    with_fresh_database(&url, "cohort_analysis_jobs", |db| async move {
+        let front = App::open_with(
+            &db,
+            Config {
+                ai_workers: 0,
+                ..Config::default()
+            },
+        )
+        .await
+        .unwrap();
+        let id = fools_mate(&front).await;
+        let (s, v) = post(&front, "/api/analysis", json!({"game": id, "ms": 100})).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let analysis = v["id"].as_str().unwrap().to_string();
+        // Nobody takes it yet.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let a = get(&front, &format!("/api/analysis/{analysis}")).await;
+        assert_eq!(
+            (a["state"].as_str(), a["done"].as_u64()),
+            (Some("running"), Some(0)),
+            "{a}"
+        );
+        let worker = App::open_with(
+            &db,
+            Config {
+                ai_workers: 1,
+                ..Config::default()
+            },
+        )
+        .await
+        .unwrap();
+        let a = finished(&front, &analysis).await;
+        assert_eq!(a["state"], "done", "{a}");
+        assert_eq!(a["done"], a["total"], "{a}");
+        assert_eq!(a["points"].as_array().unwrap().len(), 6, "{a}");
+        worker.store.close().await;
+        front.store.close().await;
+    })
+    .await;
 }

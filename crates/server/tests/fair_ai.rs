@@ -136,6 +136,10 @@ async fn the_creator_token_stops_an_ai_game_for_good() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert_eq!(view["ai_thinking"], false);
+    // The game over, the view says so at once; the job is done once its taker has looked.
+    // (Closed before that, the store would give the job back, and the reopened app below
+    // would take it.)
+    ai_moved(&app, &[&id]).await;
     assert_eq!(
         view["turns"], before["turns"],
         "the AI played after the stop"
@@ -214,6 +218,222 @@ async fn ai_against_ai_games_are_limited() {
     assert_eq!(s, StatusCode::OK, "{v}");
     let (s, v) = post(&app, "/api/games", ai_game(50)).await;
     assert_eq!(s, StatusCode::OK, "{v}");
+    drop(hold);
+    app.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `POST` from the address `ip` (the caller the server counts).
+async fn post_from(
+    app: &std::sync::Arc<App>,
+    ip: &str,
+    uri: &str,
+    v: Value,
+) -> (StatusCode, Value) {
+    use axum::extract::ConnectInfo;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let addr: std::net::SocketAddr = format!("{ip}:40000").parse().unwrap();
+    let req = axum::http::Request::builder()
+        .method("POST")
+        .uri(uri)
+        .header("content-type", "application/json")
+        .extension(ConnectInfo(addr))
+        .body(Body::from(v.to_string()))
+        .unwrap();
+    let resp = cohort_server::router(app.clone())
+        .oneshot(req)
+        .await
+        .unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+/// A game where the AI (White) is to move at once: the engine, `time_ms` a turn.
+fn ai_to_move(time_ms: u64) -> Value {
+    json!({"variant": "mini-chieftain", "white": "ai", "black": "human",
+           "ai": {"agent": "engine", "time_ms": time_ms}})
+}
+
+/// One worker; one caller queues six games with the AI to move, then another caller one:
+/// the other caller's search is the second served, not the seventh (as it was when workers
+/// were shared by game, oldest first).
+#[tokio::test(flavor = "multi_thread")]
+async fn one_callers_games_do_not_starve_anothers() {
+    let (dir, url) = temp_db("by_caller");
+    // No cap on one caller's games with the AI to move: the order alone is tested.
+    let lifted = Config {
+        ai_games_per_caller: 100,
+        ..config(5000, 4)
+    };
+    let app = App::open_with(&url, lifted).await.unwrap();
+    let hold = app
+        .scheduler
+        .request("test", Class::Human)
+        .try_granted()
+        .ok()
+        .unwrap();
+    let mut bulk = vec![];
+    for _ in 0..6 {
+        let (s, v) = post_from(&app, "10.0.0.1", "/api/games", ai_to_move(100)).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        bulk.push(v["id"].as_str().unwrap().to_string());
+        // Queued in this order, a millisecond apart at least.
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let (s, v) = post_from(&app, "10.0.0.2", "/api/games", ai_to_move(100)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let victim = v["id"].as_str().unwrap().to_string();
+    let job = app.store.ai_job(&victim).await.unwrap().unwrap();
+    assert_eq!(job.caller, "ip:10.0.0.2");
+    drop(hold);
+    // Until the victim's job is done (its turn played), count the first caller's done.
+    let started = std::time::Instant::now();
+    while app.store.ai_job(&victim).await.unwrap().is_some() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the victim's AI never moved"
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let mut done_before = 0;
+    for id in &bulk {
+        if app.store.ai_job(id).await.unwrap().is_none() {
+            done_before += 1;
+        }
+    }
+    assert!(
+        done_before <= 2,
+        "{done_before} of the first caller's 6 searches were done before the other caller's one"
+    );
+    app.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Until the AI's job in each of `ids` is done (its turn played, or nothing to play).
+async fn ai_moved(app: &std::sync::Arc<App>, ids: &[&str]) {
+    let started = std::time::Instant::now();
+    for id in ids {
+        while app.store.ai_job(id).await.unwrap().is_some() {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "the AI never moved in {id}"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+}
+
+/// `--ai-games-per-caller` (2 here): a caller with two games whose AI is to move is refused
+/// its next game with an AI seat, and a rematch against the AI, with 429 and nothing stored;
+/// another caller is not; the first caller's games go on (its steps are taken, even past
+/// the cap), and once the AI has moved a new game is accepted again.
+#[tokio::test(flavor = "multi_thread")]
+async fn games_with_the_ai_to_move_are_capped_per_caller() {
+    let (dir, url) = temp_db("per_caller");
+    let capped = Config {
+        ai_games_per_caller: 2,
+        ..config(5000, 4)
+    };
+    let app = App::open_with(&url, capped).await.unwrap();
+    let hold = app
+        .scheduler
+        .request("test", Class::Human)
+        .try_granted()
+        .ok()
+        .unwrap();
+    let chess = |white: &str, black: &str| {
+        json!({"variant": "chess", "white": white, "black": black,
+               "ai": {"agent": "random", "time_ms": 50}})
+    };
+    let mut mine = vec![];
+    for _ in 0..2 {
+        let (s, v) = post_from(&app, "10.0.0.1", "/api/games", chess("ai", "human")).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        mine.push((
+            v["id"].as_str().unwrap().to_string(),
+            v["tokens"]["black"].as_str().unwrap().to_string(),
+        ));
+    }
+    // Any game with an AI seat is refused now, whoever is to move in it.
+    for (white, black) in [("ai", "human"), ("human", "ai")] {
+        let (s, v) = post_from(&app, "10.0.0.1", "/api/games", chess(white, black)).await;
+        assert_error(
+            s,
+            &v,
+            StatusCode::TOO_MANY_REQUESTS,
+            &["2 games with the AI to move", "limit per caller (2)"],
+        );
+        assert_eq!(v["code"], "limit_reached");
+    }
+    assert_eq!(get(&app, "/api/games").await.as_array().unwrap().len(), 2);
+    // A game of people only is not counted; another caller is not refused.
+    let (s, v) = post_from(&app, "10.0.0.1", "/api/games", chess("human", "human")).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = post_from(&app, "10.0.0.2", "/api/games", chess("ai", "human")).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let other = v["id"].as_str().unwrap().to_string();
+
+    // The AI moves in every game: the first caller may create one again.
+    drop(hold);
+    ai_moved(&app, &[&mine[0].0, &mine[1].0, &other]).await;
+    let hold = app
+        .scheduler
+        .request("test", Class::Human)
+        .try_granted()
+        .ok()
+        .unwrap();
+    let (s, v) = post_from(&app, "10.0.0.1", "/api/games", chess("ai", "human")).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // Its games go on: a step in each is taken, the second past the cap.
+    for (id, token) in &mine {
+        let view = get(&app, &format!("/api/games/{id}?token={token}")).await;
+        let step = view["legal"][0]["text"].as_str().unwrap().to_string();
+        let (s, v) = post_from(
+            &app,
+            "10.0.0.1",
+            &format!("/api/games/{id}/step"),
+            json!({"token": token, "step": step}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    assert_eq!(app.store.count_ai_jobs_of("ip:10.0.0.1").await.unwrap(), 3);
+    let (s, v) = post_from(&app, "10.0.0.1", "/api/games", chess("human", "ai")).await;
+    assert_error(
+        s,
+        &v,
+        StatusCode::TOO_MANY_REQUESTS,
+        &["3 games with the AI to move"],
+    );
+    // A rematch against the AI is a new game like any other: refused, none made.
+    let (id, token) = &mine[0];
+    let (s, v) = post_from(
+        &app,
+        "10.0.0.1",
+        &format!("/api/games/{id}/resign"),
+        json!({"token": token}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = post_from(
+        &app,
+        "10.0.0.1",
+        &format!("/api/games/{id}/rematch"),
+        json!({"token": token, "action": "offer"}),
+    )
+    .await;
+    assert_error(
+        s,
+        &v,
+        StatusCode::TOO_MANY_REQUESTS,
+        &["games with the AI to move"],
+    );
+    assert!(get(&app, &format!("/api/games/{id}")).await["rematch"].is_null());
     drop(hold);
     app.store.close().await;
     let _ = std::fs::remove_dir_all(dir);

@@ -13,7 +13,7 @@ use cohort_engine::Limits;
 use crate::api::play::{apply, refresh, Action};
 use crate::api::timer::arm_clock;
 use crate::clock::TimeControl;
-use crate::jobs::AiJob;
+use crate::jobs::{caller_of, AiJob};
 use crate::live::LiveGame;
 use crate::live::Posted;
 use crate::sched::{Class, Permit};
@@ -23,14 +23,14 @@ use crate::{App, Slot};
 /// If the side to move is the AI's, queue its search (once: a job already queued or under
 /// way for the game stays as it is) and wake this instance's taker.
 pub async fn kick_ai(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
-    let class = {
+    let (class, caller) = {
         let live = slot.live.lock().await;
         if !live.wants_ai() {
             return;
         }
-        class_of(&live)
+        (class_of(&live), caller_of(&live.row))
     };
-    match app.store.queue_ai(id, class, now_ms()).await {
+    match app.store.queue_ai(id, &caller, class, now_ms()).await {
         Ok(_) => app.jobs_ready.notify_one(),
         // The game waits; the next change or restart queues it again.
         Err(e) => eprintln!("cohort serve: game {id}: the AI's search not queued: {e}"),
@@ -45,60 +45,9 @@ fn class_of(live: &LiveGame) -> Class {
     }
 }
 
-/// This instance's taker: while a worker is free, take the next job (from any instance) and
-/// run it. Wakes when a job is queued here or announced by another instance, when a worker
-/// frees up, and every quarter lease (a lease that ran out). Ends with the app or its store.
-pub(crate) async fn take_jobs(app: std::sync::Weak<App>) {
-    let Some(strong) = app.upgrade() else { return };
-    let mut closed = strong.store.closed();
-    let tick =
-        (strong.config.ai_lease / 4).clamp(Duration::from_millis(50), Duration::from_secs(1));
-    drop(strong);
-    loop {
-        let Some(app) = app.upgrade() else { return };
-        if *closed.borrow() {
-            return;
-        }
-        // While a worker is free for a person's game; an AI-against-AI game may take it
-        // only if one is left for people (sched.rs).
-        while app.scheduler.can_start(Class::Human) {
-            let bulk = app.scheduler.can_start(Class::Bulk);
-            let lease = app.config.ai_lease.as_millis() as i64;
-            let job = match app
-                .store
-                .take_ai(&app.instance, now_ms(), lease, bulk)
-                .await
-            {
-                Ok(Some(job)) => job,
-                Ok(None) => break,
-                Err(e) => {
-                    if !*closed.borrow() {
-                        eprintln!("cohort serve: taking an AI job: {e}");
-                    }
-                    break;
-                }
-            };
-            let Some(permit) = app.scheduler.try_start(job.class) else {
-                // A worker was taken meanwhile (only tests hold them by hand): give it back.
-                let _ = app.store.give_back_ai(&job.game_id, &app.instance).await;
-                break;
-            };
-            tokio::spawn(run_job(app.clone(), job, permit));
-        }
-        let (sched, ready) = (app.scheduler.clone(), app.jobs_ready.clone());
-        drop(app);
-        tokio::select! {
-            _ = sched.freed.notified() => {}
-            _ = ready.notified() => {}
-            _ = closed.changed() => return,
-            _ = tokio::time::sleep(tick) => {}
-        }
-    }
-}
-
 /// Search the AI's turn of the job's game and play it, renewing the lease meanwhile; then
 /// finish the job and queue the next one if the AI is to move again.
-async fn run_job(app: Arc<App>, job: AiJob, permit: Permit) {
+pub(crate) async fn run_job(app: Arc<App>, job: AiJob, permit: Permit) {
     let id = job.game_id.clone();
     let me = app.instance.clone();
     let slot = match app.slot(&id).await {

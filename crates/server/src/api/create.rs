@@ -12,7 +12,7 @@ use cohort_rules::builtin;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::admission::{admit, created, room_for_one, within_share, Caller};
+use crate::admission::{admit, ai_room_for, created, room_for_one, within_share, Caller};
 use crate::api::{ai::kick_ai, timer::arm_clock};
 use crate::clock::{Clock, TimeControl};
 use crate::error::{body_with, Answer, ApiError, Code};
@@ -204,8 +204,13 @@ pub(crate) async fn launch(
             None => None,
         };
         // Counted and stored under one lock: two creations cannot both take the last place.
-        let _gate = if ai_only {
-            let gate = app.ai_games_gate.lock().await;
+        // A game with an AI seat holds it until its AI job is queued (go_live below).
+        let _gate = if row.white == "ai" || row.black == "ai" {
+            Some(app.ai_games_gate.lock().await)
+        } else {
+            None
+        };
+        if ai_only {
             room_for_one(
                 app.store
                     .count_ai_games(crate::admission::idle_before(app))
@@ -221,10 +226,8 @@ pub(crate) async fn launch(
                 "AI-against-AI games",
             )
             .await?;
-            Some(gate)
-        } else {
-            None
-        };
+        }
+        ai_room_for(app, row).await?;
         app.store
             .insert_game_with_steps(row, steps)
             .await
@@ -232,8 +235,8 @@ pub(crate) async fn launch(
         if let Some(caller) = custom_caller {
             created(app, caller);
         }
+        go_live(app, live).await;
     }
-    go_live(app, live).await;
     Ok(())
 }
 

@@ -15,7 +15,7 @@ use cohort_rules::Side;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::admission::{admit, created, Caller};
+use crate::admission::{admit, ai_room_for, created, Caller};
 use crate::api::create::go_live;
 use crate::api::play;
 use crate::clock::Clock;
@@ -125,6 +125,16 @@ pub(super) async fn rematch(
     } else {
         None
     };
+    // A rematch against the AI counts against the caller's games with the AI to move
+    // (admission.rs), held until its AI job is queued.
+    let ai_gate = match &made {
+        Some(new) if new.white == "ai" || new.black == "ai" => {
+            let g = app.ai_games_gate.lock().await;
+            ai_room_for(&app, new).await?;
+            Some(g)
+        }
+        _ => None,
+    };
     let stored = match &made {
         Some(new) => app.store.commit_rematch(&next, new).await,
         None => app.store.commit(&next, Change::Row).await,
@@ -151,6 +161,7 @@ pub(super) async fn rematch(
         view["rematch_seat"] = seat_json(&new, seat.other());
         go_live(&app, fresh).await;
     }
+    drop(ai_gate);
     Ok(Json(view))
 }
 
