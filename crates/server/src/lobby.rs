@@ -433,7 +433,7 @@ async fn accept(
         created_ms: now,
         updated_ms: now,
         version: 1,
-        clock: Clock::start(c.control, now),
+        clock: Clock::waiting(c.control, now),
         white_user,
         black_user,
         rated: c.rated,
