@@ -183,10 +183,10 @@ scenarios.push(['correspondence game survives a restart with its clock', 60000, 
   const id = await meetInLobby(a, b, { variant: 'chess', clock: '1 day per turn', colour: 'white', rated: false });
   await playTurn(a, id);
   await b.waitForFunction(() => document.querySelector('[data-testid=clock-black]').dataset.running === 'true');
+  // Black's time runs once his page has replayed White's one-step turn (550 ms).
+  await sleep(700);
   const text = await b.textContent('[data-testid=clock-black]');
   check(/23h 59m/.test(text), `a day per turn shown as hours and minutes: ${text}`);
-  // Black's time runs once his page has replayed White's one-step turn (550 ms).
-  await sleep(600);
   const before = (await getView(id)).clock;
   const t0 = Date.now();
   // While the server is down, the page's attempts to reconnect fail (the console says so).
