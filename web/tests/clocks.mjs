@@ -6,6 +6,8 @@
 //      default speed (550 ms a step) and Black replies after it. Black's clock loses at most
 //      0.5 s beyond Black's own thinking (from the replay's end to the click on End turn),
 //      and both pages show Black's time standing during the replay.
+//   2. The same with Black's page at the slow replay speed (1000 ms a step): the page speeds
+//      its replay up so that it ends when Black's time starts.
 // Usage (from web/): npm ci && COHORT_BIN=../target/release/cohort node tests/clocks.mjs [filter]
 import { check, runSuite } from './harness.mjs';
 
@@ -40,7 +42,8 @@ async function clickStep(page, id) {
 
 const scenarios = [];
 
-scenarios.push(['1+0 chesimals-1: a nine-step turn costs the replying side at most 0.5 s beyond its thinking', 90000, async (sc) => {
+/** The game of scenario 1; Black's page replays at `replayMs` a step (its setting). */
+async function nineStepTurn(sc, replayMs) {
   const r = await fetch(`${base}/api/games`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -51,6 +54,9 @@ scenarios.push(['1+0 chesimals-1: a nine-step turn costs the replying side at mo
   const id = g.id;
   const white = await sc.page();
   const black = await sc.page();
+  if (replayMs !== null) {
+    await black.addInitScript((ms) => localStorage.setItem('cohort-replay-ms', String(ms)), replayMs);
+  }
   await white.goto(`${base}${g.links.white}`);
   await black.goto(`${base}${g.links.black}`);
   for (const p of [white, black]) await p.waitForSelector('[data-testid=clock-white]');
@@ -96,7 +102,14 @@ scenarios.push(['1+0 chesimals-1: a nine-step turn costs the replying side at mo
     await p.waitForFunction((ms) => Number(document.querySelector('[data-testid=clock-black]').dataset.ms) === ms, after.clock.black_ms);
   }
   return `White's 9-step turn replayed on Black's page; Black lost ${lost} ms for ${thinking} ms of thinking: ${beyond} ms beyond it`;
-}]);
+}
+
+scenarios.push(['1+0 chesimals-1: a nine-step turn costs the replying side at most 0.5 s beyond its thinking', 90000,
+  (sc) => nineStepTurn(sc, null)]);
+// At the slow replay speed (1000 ms a step) the page speeds its replay up to end when the
+// player's time starts: the slow setting costs no time either.
+scenarios.push(['the same at the slow replay speed: the replay ends when the credit does', 90000,
+  (sc) => nineStepTurn(sc, 1000)]);
 
 await runSuite('clock browser tests', scenarios, {
   prefix: 'cohort-clocks-',
