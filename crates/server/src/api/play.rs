@@ -187,10 +187,14 @@ pub(crate) async fn apply(
     }
     // The clock first: a flag that has fallen ends the game before anything is played.
     if settle_clock(app, live).await? {
-        let loser = live.to_move();
+        let why = if live.row.ending.as_deref() == Some(crate::live::ABORTED) {
+            "it was aborted: no first step came in time".to_string()
+        } else {
+            format!("{}'s time ran out", live.to_move().name())
+        };
         return Err(ApiError::new(
             Code::GameOver,
-            format!("the game is over: {}'s time ran out", loser.name()),
+            format!("the game is over: {why}"),
         ));
     }
     // settle_clock above brought the game up to storage's version.
