@@ -23,10 +23,19 @@
     return `${mm}:${ss}`;
   }
 
+  // The running side's time starts `starts_in_ms` after the view came: the server credits
+  // the replay of the opponent's turn (docs/server.md, "Clocks"); until then it stands.
   function left(side) {
     if (!shown) return 0;
     const base = shown[`${side}_ms`];
-    return shown.running === side ? base - (performance.now() - at) : base;
+    if (shown.running !== side) return base;
+    return base - Math.max(0, performance.now() - at - (shown.starts_in_ms || 0));
+  }
+
+  // When (performance.now()) the running side's time starts: the replay of the turn before
+  // must be over by then (game-state.js).
+  function startsAt() {
+    return shown ? at + (shown.starts_in_ms || 0) : 0;
   }
 
   let mine = null; // the seat of the page's player, if any
@@ -75,6 +84,10 @@
       }
       wrap.append(el('p', { class: 'hint', 'data-testid': 'time-control' },
         `${v.clock.kind === 'corr' ? 'Correspondence' : 'Time control'}: ${v.clock.control}${v.rated ? ', rated' : ''}`));
+      if (v.clock.kind === 'live' && !v.clock.running && !v.result) {
+        wrap.append(el('p', { class: 'hint', 'data-testid': 'clock-waits' },
+          'The clocks start with the first step; a game without one soon is aborted.'));
+      }
     } else if (v.accounts && (v.accounts.white || v.accounts.black)) {
       wrap.append(el('p', { class: 'hint' }, `White: ${v.accounts.white || 'anonymous'}, Black: ${v.accounts.black || 'anonymous'}${v.rated ? ', rated' : ''}`));
     }
@@ -95,5 +108,5 @@
     return wrap;
   }
 
-  window.CohortClock = { box, format };
+  window.CohortClock = { box, format, startsAt };
 }());

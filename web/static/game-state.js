@@ -75,6 +75,18 @@ function scheduleReplay() {
   if (n > state.shown && !state.replaying) runReplay();
 }
 
+// The pause after a replayed step: the reader's speed, but when the player's own time is
+// to start (the server credits the replay of the opponent's turn at the default speed), no
+// slower than what ends the replay by then: watching never costs the player's time.
+function replayPace() {
+  const v = state.view;
+  const ms = replayMs();
+  if (!v || !v.clock || !state.seat || v.clock.running !== state.seat || !window.CohortClock) return ms;
+  const left = stepCount(v) - state.shown;
+  const until = CohortClock.startsAt() - performance.now();
+  return Math.max(0, Math.min(ms, until / Math.max(1, left)));
+}
+
 async function runReplay() {
   state.replaying = true;
   state.skipReplay = false;
@@ -89,7 +101,7 @@ async function runReplay() {
       }
       state.frame = { view: frame, k };
       draw();
-      await replayPause(replayMs());
+      await replayPause(replayPace());
       state.shown = k;
     }
   } finally {

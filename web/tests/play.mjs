@@ -1,7 +1,8 @@
 // Browser tests of clocks, the lobby, accounts and ratings (docs/server.md): playwright-core
 // drives Debian's chromium against a real `cohort serve` on a temporary SQLite file.
 //   1. Two accounts (two browser contexts) sign up, find each other in the lobby and play a
-//      rated micro-chieftain game at 1+1; the clocks run on both pages; Black lets its clock
+//      rated micro-chieftain game at 1+1; no clock runs before White's first step; the clocks
+//      run on both pages; Black lets its clock
 //      fall; both pages show the time forfeit and the rating change.
 //   2. A correspondence game (1 day per turn) survives a server restart with its clock intact.
 // Usage (from web/): npm ci && COHORT_BIN=../target/release/cohort node tests/play.mjs [filter]
@@ -100,16 +101,16 @@ scenarios.push(['rated 1+1 game in the lobby, a flag falls, both see the rating 
   const id = await meetInLobby(alice, bob, { variant: 'micro-chieftain', clock: '1+1', colour: 'white', rated: true });
   for (const p of [alice, bob]) {
     await p.waitForSelector('[data-testid=clock-white]');
-    check(await running(p, 'white') === 'true' && await running(p, 'black') === 'false', 'White\'s clock runs first');
+    // No clock runs before White's first step (docs/server.md, "Clocks").
+    check(await running(p, 'white') === 'false' && await running(p, 'black') === 'false', 'no clock runs before the first step');
+    check(await p.isVisible('[data-testid=clock-waits]'), 'the page says the clocks start with the first step');
     check((await p.textContent('[data-testid=time-control]')).includes('1+1, rated'), 'the time control is shown');
     check((await p.textContent('[data-testid=clock-white]')).includes('alice'), 'the accounts are shown');
   }
-  // The clock ticks in both browsers.
-  const w0 = [await clockMs(alice, 'white'), await clockMs(bob, 'white')];
+  // White's clock stands in both browsers until her first step.
   await sleep(1300);
   const w1 = [await clockMs(alice, 'white'), await clockMs(bob, 'white')];
-  check(w1[0] < w0[0] - 900 && w1[1] < w0[1] - 900, `White's clock runs on both pages (${w0} -> ${w1})`);
-  check(w1[0] > 55000, `about a minute for White (${w1[0]})`);
+  check(w1[0] === 60000 && w1[1] === 60000, `White's clock stands on both pages before her first step (${w1})`);
   // alice's player page marks the game as her turn.
   const ap = await alice.context().newPage();
   await ap.goto(`${base}/player/alice`);
@@ -132,7 +133,8 @@ scenarios.push(['rated 1+1 game in the lobby, a flag falls, both see the rating 
   }
   check((await bob.textContent('[data-testid=move-list]')).includes(step), 'Black sees White\'s turn');
   const ws = await clockMs(bob, 'white');
-  await sleep(1000);
+  // (Black's time starts once his page has replayed White's turn, 550 ms a step.)
+  await sleep(1500);
   check(await clockMs(bob, 'white') === ws, 'White\'s clock stands while Black thinks');
   check(await clockMs(bob, 'black') < 60000, 'Black\'s clock runs');
   // Two turns each more: a game changes ratings only once both sides have played two turns
@@ -194,6 +196,8 @@ scenarios.push(['correspondence game survives a restart with its clock', 60000, 
   const id = await meetInLobby(a, b, { variant: 'chess', clock: '1 day per turn', colour: 'white', rated: false });
   await playTurn(a, id);
   await b.waitForFunction(() => document.querySelector('[data-testid=clock-black]').dataset.running === 'true');
+  // Black's time runs once his page has replayed White's one-step turn (550 ms).
+  await sleep(700);
   const text = await b.textContent('[data-testid=clock-black]');
   check(/23h 59m/.test(text), `a day per turn shown as hours and minutes: ${text}`);
   const before = (await getView(id)).clock;

@@ -271,6 +271,10 @@ enum Command {
         /// WebSockets open at once on one game (its own and its chat rooms').
         #[arg(long, default_value_t = 500)]
         ws_per_game: usize,
+        /// A live game whose first step has not come this long after it started is
+        /// aborted, unrated, in seconds (1 to 3600).
+        #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        first_step_seconds: u64,
     },
     /// A machine that only thinks: takes AI searches from the job queue of a PostgreSQL
     /// database that `cohort serve` instances share, and plays them; no HTTP (docs/deploy.md).
@@ -722,6 +726,7 @@ fn run(cli: Cli) -> Res<()> {
             ws_messages_per_second,
             ws_per_address,
             ws_per_game,
+            first_step_seconds,
         } => {
             let config = cohort_server::Config {
                 max_ai_games,
@@ -743,6 +748,7 @@ fn run(cli: Cli) -> Res<()> {
                 ws_messages_per_second,
                 ws_per_address,
                 ws_per_game,
+                first_step_window: std::time::Duration::from_secs(first_step_seconds),
                 ..serve::ai_config(ai_workers, ai_max_time_ms, ai_lease_ms)
             };
             serve::serve(&host, port, &database, config)?

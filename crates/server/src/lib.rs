@@ -161,6 +161,9 @@ pub struct Config {
     /// The lobby's list is built at most once in this time, however many changes come
     /// (lobby.rs).
     pub lobby_debounce: Duration,
+    /// A live game whose first step has not come this long after it started is aborted,
+    /// unrated (`--first-step-seconds`; clock.rs).
+    pub first_step_window: Duration,
 }
 
 impl Default for Config {
@@ -193,6 +196,7 @@ impl Default for Config {
             ws_max_write_buffer: 4 << 20,
             public_origin: None,
             lobby_debounce: Duration::from_millis(150),
+            first_step_window: Duration::from_secs(30),
         }
     }
 }

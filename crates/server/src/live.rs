@@ -9,6 +9,7 @@ use cohort_rules::{
 };
 use serde_json::{json, Value};
 
+use crate::clock::ReplayCredit;
 use crate::events::{self, removed_by, Removed};
 use crate::store::GameRow;
 use crate::view::{board_view, result_json, side_name, step_fields};
@@ -32,6 +33,9 @@ pub struct LiveGame {
     /// `turns`): captures, including those off the destination square, and the removals the
     /// rules make at a turn's end (Lifeform's regulations). See `events.rs`.
     pub removed: Vec<Vec<Removed>>,
+    /// The replay of the turn in progress on the other side's page (clock.rs): credited
+    /// to that side's clock when the turn ends.
+    pub replay: ReplayCredit,
 }
 
 /// A step as a seat posts it (`POST /api/games/<id>/step`) or the AI chooses it.
@@ -65,6 +69,7 @@ impl LiveGame {
             game: Game::new(start),
             row,
             removed: vec![],
+            replay: ReplayCredit::default(),
         };
         for (i, s) in steps.iter().enumerate() {
             live.play(s)
@@ -199,6 +204,24 @@ impl LiveGame {
         self.game.result().is_none() && self.row.clock.flagged(self.to_move(), now)
     }
 
+    /// When a live game still waiting for its first step is aborted (ms since the epoch):
+    /// `window_ms` after it was created. None once a step was played.
+    pub fn first_step_deadline(&self, window_ms: i64) -> Option<i64> {
+        let over = self.game.result().is_some();
+        (self.row.clock.waits_for_first_step(over) && self.game.steps().is_empty())
+            .then(|| self.row.created_ms + window_ms)
+    }
+
+    /// Abort the game (either seat's request, or no first step in time). The caller stores
+    /// the row.
+    pub fn abort(&mut self) {
+        self.game.abort();
+        self.row.ending = Some(ABORTED.into());
+        self.row.draw_offer = None;
+        self.row.takeback_offer = None;
+        self.row.finished = true;
+    }
+
     /// End the game on time: the side to move loses. The caller stores the row.
     pub fn end_on_time(&mut self, now: i64) {
         let loser = self.to_move();
@@ -227,6 +250,9 @@ impl LiveGame {
             "white_ms": c.left(Side::White, to_move, now).max(0),
             "black_ms": c.left(Side::Black, to_move, now).max(0),
             "running": if running { Value::from(side_name(to_move)) } else { Value::Null },
+            // The running side's time starts this much later: the replay of the turn before
+            // is credited (clock.rs). The page counts down only after it.
+            "starts_in_ms": if running { c.starts_in(now) } else { 0 },
         })
     }
 

@@ -517,7 +517,7 @@ pub(crate) async fn start_game(
         created_ms: now,
         updated_ms: now,
         version: 1,
-        clock: Clock::start(c.control, now),
+        clock: Clock::waiting(c.control, now),
         white_user,
         black_user,
         rated: c.rated,

@@ -37,11 +37,11 @@ async fn the_clock_switches_at_the_end_of_a_turn_not_at_each_step() {
     let v = get(&app, &format!("/api/games/{id}")).await;
     assert_eq!(v["clock"]["kind"], "live");
     assert_eq!(v["clock"]["control"], "1+2");
-    assert_eq!(v["clock"]["running"], "white");
-    assert!(ms(&v, "white") <= 60_000 && ms(&v, "white") > 59_000);
+    // No time runs before White's first step.
+    assert!(v["clock"]["running"].is_null(), "{}", v["clock"]);
+    assert_eq!(ms(&v, "white"), 60_000);
     assert_eq!(ms(&v, "black"), 60_000);
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    // One step of White's turn: still White's clock.
+    // One step of White's turn: White's clock runs from it.
     let step = v["legal"][0]["text"].as_str().unwrap();
     let (s, v) = post(
         &app,
@@ -52,6 +52,8 @@ async fn the_clock_switches_at_the_end_of_a_turn_not_at_each_step() {
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["to_move"], "white");
     assert_eq!(v["clock"]["running"], "white", "the turn goes on");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let v = get(&app, &format!("/api/games/{id}")).await;
     assert!(
         ms(&v, "white") <= 59_700,
         "White's time ran: {}",
@@ -71,6 +73,11 @@ async fn the_clock_switches_at_the_end_of_a_turn_not_at_each_step() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     let v = get(&app, &format!("/api/games/{id}")).await;
     assert_eq!(ms(&v, "white"), w, "White's time stands");
+    // Black's runs once its page has replayed White's two steps (2 x 550 ms).
+    assert_eq!(ms(&v, "black"), 60_000, "{}", v["clock"]);
+    assert!(v["clock"]["starts_in_ms"].as_i64().unwrap() > 300);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let v = get(&app, &format!("/api/games/{id}")).await;
     assert!(ms(&v, "black") <= 59_800);
     // A game without a clock shows none.
     let (_, plain) = post(
@@ -212,9 +219,10 @@ async fn a_restart_keeps_the_clock_running_from_the_stored_timestamp() {
     let after = get(&app, &format!("/api/games/{id}")).await;
     let elapsed = now_ms() - t0;
     // Black's time ran on while the server was down, by the time that passed.
+    // (Less the replay of White's one-step turn, 550 ms, during which no time runs.)
     let used = ms(&before, "black") - ms(&after, "black");
     assert!(
-        used >= 700 && used <= elapsed + 50,
+        used >= 700 - 550 && used <= elapsed + 50,
         "used {used} ms of {elapsed}"
     );
     assert_eq!(
@@ -302,7 +310,8 @@ async fn a_flag_fall_in_a_rated_game_changes_both_ratings() {
         .await;
         assert_eq!(s, StatusCode::OK, "{v}");
     }
-    tokio::time::sleep(Duration::from_millis(1200)).await;
+    // White's time runs 550 ms after Black's turn (its replay on White's page).
+    tokio::time::sleep(Duration::from_millis(1200 + 550)).await;
     let v = get(&app, "/api/games/ratedflag").await;
     assert_eq!(v["result"]["reason"], "time forfeit");
     let rc = &v["rating_change"];
@@ -321,6 +330,187 @@ async fn a_flag_fall_in_a_rated_game_changes_both_ratings() {
     assert_eq!(
         bob["finished"][0]["rating_change"]["delta"],
         rc["black"]["delta"]
+    );
+    app.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Play `n` steps of the side to move (the first legal ones, no end), then `end`; returns
+/// the view after the turn.
+async fn play_turn_of(
+    app: &std::sync::Arc<App>,
+    id: &str,
+    token: &str,
+    n: usize,
+) -> serde_json::Value {
+    for _ in 0..n {
+        let v = get(app, &format!("/api/games/{id}")).await;
+        let step = v["legal"][0]["text"].as_str().unwrap().to_string();
+        let (s, v) = post(
+            app,
+            &format!("/api/games/{id}/step"),
+            json!({"token": token, "step": step}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    let (s, v) = post(
+        app,
+        &format!("/api/games/{id}/step"),
+        json!({"token": token, "step": "end"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    v
+}
+
+#[tokio::test]
+async fn the_replay_of_a_nine_step_turn_costs_the_other_side_nothing() {
+    let (dir, url) = temp_db("clock-replay");
+    let app = App::open(&url).await.unwrap();
+    let (s, created) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "chesimals-1", "white": "human", "black": "human",
+        "clock": {"minutes": 1, "increment": 0}}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let white = created["tokens"]["white"].as_str().unwrap();
+    let black = created["tokens"]["black"].as_str().unwrap();
+    // White's turn: nine steps and `end`, posted as fast as the API answers. Black's page
+    // replays them at 550 ms a step: about 5.5 s.
+    let t0 = now_ms();
+    let v = play_turn_of(&app, id, white, 9).await;
+    let posting = now_ms() - t0;
+    assert_eq!(
+        v["turns"][0]["steps"].as_array().unwrap().len(),
+        10,
+        "{}",
+        v["turns"]
+    );
+    assert_eq!(v["clock"]["running"], "black");
+    let credit = v["clock"]["starts_in_ms"].as_i64().unwrap();
+    assert!(
+        credit >= 10 * 550 - posting - 50 && credit <= 10 * 550,
+        "Black's time starts after the replay: {credit} ms (posting took {posting} ms)"
+    );
+    // During the replay Black's time stands, on the server and in what the page is told.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let v = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(
+        ms(&v, "black"),
+        60_000,
+        "no time ran during the replay: {}",
+        v["clock"]
+    );
+    assert!(v["clock"]["starts_in_ms"].as_i64().unwrap() <= credit - 1400);
+    // After the replay Black's time runs from where the replay ended.
+    tokio::time::sleep(Duration::from_millis(credit as u64 - 1500 + 700)).await;
+    let v = get(&app, &format!("/api/games/{id}")).await;
+    let black_left = ms(&v, "black");
+    assert!(
+        (59_000..=59_350).contains(&black_left),
+        "Black thought 0.7 s after the replay: {black_left} ms left"
+    );
+    assert_eq!(v["clock"]["starts_in_ms"], 0);
+    // Black ends a turn of one step: charged only its own thinking.
+    let v = play_turn_of(&app, id, black, 1).await;
+    assert_eq!(v["clock"]["running"], "white");
+    assert!(ms(&v, "black") <= black_left && ms(&v, "black") > 58_500);
+    app.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn a_live_clock_waits_for_the_first_step_and_a_game_without_one_is_aborted_unrated() {
+    let (dir, url) = temp_db("clock-first-step");
+    let config = cohort_server::Config {
+        first_step_window: Duration::from_millis(1200),
+        ..cohort_server::Config::default()
+    };
+    let app = App::open_with(&url, config.clone()).await.unwrap();
+    let (_, created) = post(
+        &app,
+        "/api/games",
+        json!({"variant": "mini-chieftain", "white": "human", "black": "human",
+        "clock": {"minutes": 1, "increment": 0}}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let white = created["tokens"]["white"].as_str().unwrap().to_string();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let v = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(
+        ms(&v, "white"),
+        60_000,
+        "White's time does not run before its first step"
+    );
+    assert!(v["clock"]["running"].is_null(), "{}", v["clock"]);
+    // White's first step starts White's clock; the game is not aborted after the window.
+    let step = v["legal"][0]["text"].as_str().unwrap();
+    let (s, v) = post(
+        &app,
+        &format!("/api/games/{id}/step"),
+        json!({"token": white, "step": step}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["clock"]["running"], "white");
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let v = get(&app, &format!("/api/games/{id}")).await;
+    assert!(v["result"].is_null(), "{}", v["result"]);
+    let w = ms(&v, "white");
+    assert!(
+        (58_700..=58_850).contains(&w),
+        "White's time ran from its first step: {w}"
+    );
+
+    // A rated game between two accounts in which White plays no step: aborted by the
+    // server's timer once the window is over (1.2 s here), with no rating change.
+    for name in ["alice", "bob"] {
+        let (s, v) = post(
+            &app,
+            "/api/account/signup",
+            json!({"username": name, "password": "a long password"}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    let mut row = row_with_clock(
+        "nostart",
+        TimeControl::Live {
+            base_ms: 60_000,
+            inc_ms: 0,
+        },
+        60_000,
+    );
+    row.clock = Clock::waiting(row.clock.control, row.created_ms);
+    row.white_user = Some("alice".into());
+    row.black_user = Some("bob".into());
+    row.rated = true;
+    app.store.insert_game(&row).await.unwrap();
+    app.store.close().await;
+    drop(app);
+    // Opened again: the game is resumed and its timer armed; nobody sends a request.
+    let app = App::open_with(&url, config).await.unwrap();
+    let v = get(&app, "/api/games/nostart").await;
+    assert!(v["result"].is_null(), "not yet: {}", v["result"]);
+    assert_eq!(ms(&v, "white"), 60_000);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (stored, _) = app.store.game("nostart").await.unwrap().unwrap();
+    assert!(stored.finished);
+    assert_eq!(stored.ending.as_deref(), Some("aborted"));
+    let v = get(&app, "/api/games/nostart").await;
+    assert_eq!(v["result"]["reason"], "aborted", "{}", v["result"]);
+    assert_eq!(v["unrated"], "the game was aborted");
+    assert!(v["rating_change"].is_null());
+    let alice = get(&app, "/api/players/alice").await;
+    assert!(
+        alice["ratings"].as_array().is_none_or(|r| r.is_empty()),
+        "no rating: {}",
+        alice["ratings"]
     );
     app.store.close().await;
     let _ = std::fs::remove_dir_all(dir);

@@ -111,7 +111,7 @@ async fn clocks_accounts_ratings(store: &Store) {
     assert_eq!(store.game(&r.id).await.unwrap().unwrap().0, r);
     // A change stores the clock with it.
     r.version += 1;
-    r.clock.switch(cohort_rules::Side::White, 3_000);
+    r.clock.switch(cohort_rules::Side::White, 3_000, 0);
     store.commit(&r, Change::Row).await.unwrap();
     let back = store.game(&r.id).await.unwrap().unwrap().0;
     assert_eq!(back.clock, r.clock);

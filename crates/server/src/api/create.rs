@@ -8,7 +8,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
 use axum::Json;
-use cohort_rules::builtin;
+use cohort_rules::{builtin, Side};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -148,7 +148,15 @@ pub(super) async fn create_game(
         version: 1,
         created_ms: now,
         updated_ms: now,
-        clock: Clock::start(control, now),
+        clock: Clock::for_new_game(
+            control,
+            (if start.side_to_move() == Side::White {
+                &req.white
+            } else {
+                &req.black
+            }) == "ai",
+            now,
+        ),
         created_by: caller.0.clone(),
         ..GameRow::default()
     };

@@ -11,7 +11,7 @@
 use cohort_rules::Side;
 
 use crate::error::{ApiError, Code};
-use crate::live::{LiveGame, ABORTED, ABORT_BEFORE_TURNS};
+use crate::live::{LiveGame, ABORT_BEFORE_TURNS};
 use crate::store::Change;
 use crate::view::side_name;
 
@@ -115,9 +115,6 @@ pub(crate) fn abort(live: &mut LiveGame) -> Result<Change<'static>, ApiError> {
             ),
         ));
     }
-    live.game.abort();
-    live.row.ending = Some(ABORTED.into());
-    live.row.draw_offer = None;
-    live.row.takeback_offer = None;
+    live.abort();
     Ok(Change::Row)
 }

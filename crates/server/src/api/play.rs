@@ -7,6 +7,7 @@
 use cohort_rules::Side;
 
 use crate::api::offers;
+use crate::clock::ReplayCredit;
 use crate::error::{ApiError, Code};
 use crate::glicko::{MAX_RATED_PAIR_GAMES, PAIR_WINDOW_MS};
 use crate::live::{LiveGame, Posted};
@@ -95,15 +96,20 @@ pub(crate) async fn store_or_restore(
     )))
 }
 
-/// End the game on time if the side to move's flag has fallen; stored before it counts.
-/// True if it ended now.
+/// End the game on time if the side to move's flag has fallen, or abort it if its first
+/// step did not come within the start window (`--first-step-seconds`); stored before it
+/// counts. True if it ended now.
 pub(crate) async fn settle_clock(app: &App, live: &mut LiveGame) -> Result<bool, ApiError> {
     refresh(app, live).await?;
     let now = now_ms();
-    if !live.flag_fallen(now) {
+    let window = app.config.first_step_window.as_millis() as i64;
+    if live.first_step_deadline(window).is_some_and(|d| d <= now) {
+        live.abort();
+    } else if live.flag_fallen(now) {
+        live.end_on_time(now);
+    } else {
         return Ok(false);
     }
-    live.end_on_time(now);
     live.row.version += 1;
     live.row.updated_ms = now;
     store_or_restore(app, live, Change::Row).await?;
@@ -181,10 +187,14 @@ pub(crate) async fn apply(
     }
     // The clock first: a flag that has fallen ends the game before anything is played.
     if settle_clock(app, live).await? {
-        let loser = live.to_move();
+        let why = if live.row.ending.as_deref() == Some(crate::live::ABORTED) {
+            "it was aborted: no first step came in time".to_string()
+        } else {
+            format!("{}'s time ran out", live.to_move().name())
+        };
         return Err(ApiError::new(
             Code::GameOver,
-            format!("the game is over: {}'s time ran out", loser.name()),
+            format!("the game is over: {why}"),
         ));
     }
     // settle_clock above brought the game up to storage's version.
@@ -220,6 +230,10 @@ pub(crate) async fn apply(
             text = next
                 .play_posted(&posted)
                 .map_err(|e| ApiError::step(&said, &e))?;
+            // White's first step starts a live clock; every step adds to the replay the
+            // other side's page will show.
+            next.row.clock.first_step(now);
+            next.replay.step(now);
             // Any step answers a takeback request: it stood for the turns as they were.
             next.row.takeback_offer = None;
             // Playing on instead of answering declines the opponent's draw offer.
@@ -247,6 +261,7 @@ pub(crate) async fn apply(
                     "no step of this turn to take back",
                 ));
             }
+            next.replay.unstep();
             next.row.takeback_offer = None;
             Change::Unstep { ply }
         }
@@ -318,7 +333,19 @@ pub(crate) async fn apply(
         next.row.clock.stop(mover, now);
         next.row.takeback_offer = None;
     } else if next.to_move() != mover && !matches!(change, Change::Takeback { .. }) {
-        next.row.clock.switch(mover, now);
+        // The other side's time starts once its page has replayed the turn (the AI watches
+        // no replay: its time runs at once).
+        let turn_steps = next.turns.iter().rev().nth(1).map_or(0, |t| t.1.len());
+        let credit = if next.seat_kind(next.to_move()) == "ai" {
+            0
+        } else {
+            next.replay.at_turn_end(turn_steps, now)
+        };
+        next.row.clock.switch(mover, now, credit);
+        next.replay = ReplayCredit::default();
+    }
+    if matches!(change, Change::Takeback { .. }) {
+        next.replay = ReplayCredit::default();
     }
     store_or_restore(app, next, change).await
 }

@@ -78,7 +78,7 @@ pub(super) async fn rematch(
             }
             // Both want one (the other offered too), or the AI, which always plays on.
             if standing == theirs || live.seat_kind(seat.other()) == "ai" {
-                made = Some(rematch_row(&live.row, &caller, now));
+                made = Some(rematch_row(&live.row, live.turns[0].0, &caller, now));
             } else {
                 next.rematch_offer = Some(side_name(seat).into());
             }
@@ -91,7 +91,7 @@ pub(super) async fn rematch(
                 ));
             }
             if what == "accept" {
-                made = Some(rematch_row(&live.row, &caller, now));
+                made = Some(rematch_row(&live.row, live.turns[0].0, &caller, now));
             }
             next.rematch_offer = None;
         }
@@ -214,7 +214,13 @@ fn seat_json(game: &GameRow, side: Side) -> Value {
 /// The rematch of the finished game `old`: the same variant, start, clock, AI and accounts
 /// (rated if `old` was), each seat's kind and account on the other colour, new tokens;
 /// created by `caller`.
-fn rematch_row(old: &GameRow, caller: &Caller, now: i64) -> GameRow {
+fn rematch_row(old: &GameRow, first: Side, caller: &Caller, now: i64) -> GameRow {
+    // The seats swap colours; the side to move at the start stays.
+    let first_kind = if first == Side::White {
+        &old.black
+    } else {
+        &old.white
+    };
     GameRow {
         id: token()[..12].to_string(),
         variant: old.variant.clone(),
@@ -229,7 +235,7 @@ fn rematch_row(old: &GameRow, caller: &Caller, now: i64) -> GameRow {
         version: 1,
         created_ms: now,
         updated_ms: now,
-        clock: Clock::start(old.clock.control, now),
+        clock: Clock::for_new_game(old.clock.control, first_kind == "ai", now),
         white_user: old.black_user.clone(),
         black_user: old.white_user.clone(),
         rated: old.rated,

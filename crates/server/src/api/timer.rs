@@ -1,5 +1,6 @@
 //! The clock's timer: a task per game that ends it on time when the side to move's flag
-//! falls, whether or not anyone sends a request.
+//! falls, or aborts it when its first step does not come in time, whether or not anyone
+//! sends a request.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -8,17 +9,25 @@ use crate::api::play::{rate_if_finished, settle_clock};
 use crate::store::now_ms;
 use crate::{App, Slot};
 
+/// When game `live` must be looked at by the timer: its flag falls, or its start window
+/// ends with no first step.
+fn next_deadline(app: &App, live: &crate::live::LiveGame) -> Option<i64> {
+    if live.game.result().is_some() {
+        return None;
+    }
+    let window = app.config.first_step_window.as_millis() as i64;
+    live.first_step_deadline(window)
+        .or_else(|| live.row.clock.deadline(live.to_move()))
+}
+
 /// Watch the clock of game `id`: when the side to move's flag falls, the game ends on time
-/// (stored, shown to the watchers, rated), whether or not anyone sends a request. Called after
+/// (stored, shown to the watchers, rated); when no first step came within the start
+/// window, it is aborted (unrated); whether or not anyone sends a request. Called after
 /// every change; the timer it replaces is cancelled.
 pub(crate) async fn arm_clock(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
     let deadline = {
         let live = slot.live.lock().await;
-        if live.game.result().is_some() {
-            None
-        } else {
-            live.row.clock.deadline(live.to_move())
-        }
+        next_deadline(app, &live)
     };
     let mut timer = slot.timer.lock().unwrap();
     if let Some(old) = timer.take() {
@@ -47,7 +56,7 @@ pub(crate) async fn arm_clock(app: &Arc<App>, id: &str, slot: &Arc<Slot>) {
                     slot2.publish(&live);
                     return;
                 }
-                Ok(false) => match live.row.clock.deadline(live.to_move()) {
+                Ok(false) => match next_deadline(&app, &live) {
                     // The clock moved on (a turn ended): wait for the new deadline.
                     Some(d) => deadline = d,
                     None => return,
