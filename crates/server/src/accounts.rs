@@ -244,6 +244,23 @@ pub async fn same_origin(State(app): State<Arc<App>>, req: Request, next: Next) 
     next.run(req).await
 }
 
+/// The host a request was sent to: `Host`, or behind a trusted proxy the host the proxy
+/// was asked for (`X-Forwarded-Host`, when the proxy sets it).
+pub(crate) fn request_host(
+    app: &App,
+    h: &HeaderMap,
+    peer: Option<std::net::IpAddr>,
+) -> Option<String> {
+    let forwarded = if peer.is_some_and(|p| app.trusts(p)) {
+        h.get("x-forwarded-host")
+    } else {
+        None
+    };
+    forwarded
+        .or_else(|| h.get(header::HOST))
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).to_string())
+}
+
 /// Whether `origin` (a request's `Origin`) is this site: the request's own host (`Host`;
 /// behind a trusted proxy, `X-Forwarded-Host` when the proxy sets it), over http or https,
 /// or the configured public origin (`--public-origin`).
@@ -258,15 +275,7 @@ pub(crate) fn own_origin(
             return true;
         }
     }
-    // Behind a proxy the public host is the one the proxy was asked for.
-    let forwarded = if peer.is_some_and(|p| app.trusts(p)) {
-        h.get("x-forwarded-host")
-    } else {
-        None
-    };
-    let host = forwarded
-        .or_else(|| h.get(header::HOST))
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).to_string());
+    let host = request_host(app, h, peer);
     let authority = origin
         .strip_prefix("http://")
         .or_else(|| origin.strip_prefix("https://"));

@@ -9,7 +9,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -24,16 +23,8 @@ pub async fn check(State(app): State<Arc<App>>, req: Request, next: Next) -> Res
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip());
-    let h = req.headers();
-    let forwarded = if peer.is_some_and(|p| app.trusts(p)) {
-        h.get("x-forwarded-host")
-    } else {
-        None
-    };
     // HTTP/2 carries the host in the URI's authority rather than in `Host`.
-    let host = forwarded
-        .or_else(|| h.get(header::HOST))
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).to_string())
+    let host = crate::accounts::request_host(&app, req.headers(), peer)
         .or_else(|| req.uri().authority().map(|a| a.to_string()));
     match host {
         Some(host) if allowed(public, &host) => next.run(req).await,
