@@ -39,6 +39,9 @@ async function home() {
   const recent = h('section', { class: 'recent' }, h('h2', {}, 'Recent games'));
   app.append(recent);
   try {
+    // Challenges posted from this browser and accepted meanwhile: their seats are kept, so
+    // that their games offer "continue" below (lobby.js).
+    if (window.CohortChallenges) await window.CohortChallenges.settle(api);
     const games = await api('GET', '/api/games');
     if (!games.length) recent.append(h('p', { class: 'hint' }, 'No games yet.'));
     else recent.append(recentList(games, variants));

@@ -4,10 +4,41 @@
 // own seat.
 'use strict';
 
+// The challenges this browser posted (id -> the creator's token) and the seats it was given,
+// in localStorage: another tab, the page reopened, or the home page (its Recent games offer
+// "continue" for them) knows them.
+window.CohortChallenges = (function () {
+  const KEY = 'cohort-challenges';
+  const mine = () => { try { return JSON.parse(localStorage.getItem(KEY)) || {}; } catch { return {}; } };
+  const save = (m) => { try { localStorage.setItem(KEY, JSON.stringify(m)); } catch { /* private mode */ } };
+  // Kept as the home page keeps the games it creates (home.js, recentList).
+  const keepSeat = (game, link) => {
+    try { localStorage.setItem(`cohort-game-${game}`, JSON.stringify({ id: game, creator: 'seat', links: { seat: link } })); } catch { /* private mode */ }
+  };
+  // Ask about each of ours: an accepted one leaves its seat kept, a closed one is forgotten.
+  // The link of the first accepted, if any. Asking keeps an open live challenge open.
+  async function settle(call) {
+    const m = mine();
+    let first = null;
+    for (const [id, tok] of Object.entries(m)) {
+      try {
+        const s = await call('GET', `/api/challenges/${id}?token=${encodeURIComponent(tok)}`);
+        if (s.state === 'accepted' && s.link) {
+          keepSeat(s.game, s.link);
+          first = first || s.link;
+          delete m[id];
+        } else if (s.state !== 'open') delete m[id];
+      } catch { delete m[id]; }
+    }
+    save(m);
+    return first;
+  }
+  return { mine, save, keepSeat, settle };
+}());
+
 (function () {
   if (document.body.dataset.page !== 'lobby') return;
   const app = document.getElementById('app');
-  const KEY = 'cohort-challenges';
 
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -19,10 +50,7 @@
     return e;
   }
   const call = (...a) => window.CohortAccount.call(...a);
-  const mine = () => { try { return JSON.parse(localStorage.getItem(KEY)) || {}; } catch { return {}; } };
-  // In localStorage, not the tab's session: another tab (or the page reopened) still knows the
-  // challenges posted here and their seat links.
-  const saveMine = (m) => { try { localStorage.setItem(KEY, JSON.stringify(m)); } catch { /* private mode */ } };
+  const { mine, save: saveMine, keepSeat } = window.CohortChallenges;
 
   const CONTROLS = [
     ['1+0', { minutes: 1, increment: 0 }], ['1+1', { minutes: 1, increment: 1 }], ['3+2', { minutes: 3, increment: 2 }], ['5+3', { minutes: 5, increment: 3 }],
@@ -91,7 +119,7 @@
         button.disabled = true;
         try {
           const r = await call('POST', '/api/quick', { variant: quickVariant.value, clock: c, rated: quickRated.checked, range: Number(quickRange.value) });
-          if (r.paired) { location.href = r.link; return; }
+          if (r.paired) { keepSeat(r.game, r.link); location.href = r.link; return; }
           const m = mine();
           m[r.id] = r.token;
           saveMine(m);
@@ -110,26 +138,15 @@
     app.append(el('section', { class: 'lobby' },
       el('h1', {}, 'Lobby'),
       el('p', { class: 'hint' }, user ? `Logged in as ${user}.` : 'Playing anonymously: log in to play rated games.',
-        ' Pick a clock to play at once, or post a challenge and keep this page open until someone accepts it; or accept one below.'),
+        ' Pick a clock to play at once, or post a challenge (a live one waits while this page is open, a correspondence one for a week); or accept one below.'),
       quick, el('h2', {}, 'Post a challenge'), form, el('h2', {}, 'Open challenges'), list));
 
     // Our own challenges: an accepted one sends us to our seat. Asking also keeps a live
     // challenge open (the server withdraws one nobody asks about for 30 s).
     async function checkMine() {
-      const m = mine();
-      for (const [id, tok] of Object.entries(m)) {
-        try {
-          const s = await call('GET', `/api/challenges/${id}?token=${encodeURIComponent(tok)}`);
-          if (s.state === 'accepted' && s.link) {
-            delete m[id];
-            saveMine(m);
-            location.href = s.link;
-            return true;
-          }
-          if (s.state !== 'open') { delete m[id]; saveMine(m); }
-        } catch { delete m[id]; saveMine(m); }
-      }
-      return false;
+      const link = await window.CohortChallenges.settle(call);
+      if (link) location.href = link;
+      return !!link;
     }
 
     let shown = [];
@@ -144,7 +161,9 @@
           el('span', { class: 'rg-players' }, `by ${c.by || 'anonymous'}, plays ${c.colour}`), ' ',
           c.rating_range ? [el('span', { class: 'rg-players', 'data-testid': 'rating-range' }, `for ratings ${c.rating_range[0]} to ${c.rating_range[1]}`), ' '] : null,
           own[c.id]
-            ? [el('b', { 'data-testid': 'own-challenge' }, 'yours: waiting for an opponent'), ' ',
+            ? [el('b', { 'data-testid': 'own-challenge' }, c.clock_kind === 'corr'
+              ? 'yours: waiting for an opponent; you may close this page: the game will be under Recent games on the home page'
+              : 'yours: waiting for an opponent (keep this page open)'), ' ',
               el('button', { class: 'small', 'data-testid': `cancel-${c.id}`, onclick: async () => {
                 try { await call('POST', `/api/challenges/${c.id}/cancel`, { token: own[c.id] }); } catch (e) { err.textContent = e.message; }
                 refresh();
@@ -153,6 +172,7 @@
               title: c.rated && !user ? 'Log in to accept a rated challenge' : '', onclick: async () => {
                 try {
                   const g = await call('POST', `/api/challenges/${c.id}/accept`, {});
+                  keepSeat(g.game, g.link);
                   location.href = g.link;
                 } catch (e) { err.textContent = e.message; refresh(); }
               } }, 'Accept')))

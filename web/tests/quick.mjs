@@ -1,7 +1,8 @@
 // Browser test of quick pairing (docs/server.md, "Quick pairing"; issue 45): two accounts in
 // two browser contexts pick the same variant and clock in the lobby; the first waits with a
 // seek (shown to the other with its rating range), the second's click starts the game, and
-// both pages are on their seats of one game within 2 s of that click.
+// both pages are on their seats of one game within 2 s of that click. And an anonymous
+// correspondence challenge's creator may leave, and finds "continue" on the home page.
 // Usage (from web/): npm ci && COHORT_BIN=../target/release/cohort node tests/quick.mjs [filter]
 import { check, runSuite } from './harness.mjs';
 
@@ -49,6 +50,40 @@ const scenarios = [['two players pick 5+3 Chesimals I and meet within 2 s', 6000
   const tc = await alice.textContent('[data-testid=time-control]');
   check(tc.includes('5+3') && tc.includes('rated'), `the game is 5+3, rated: "${tc}"`);
   return `paired in ${ms} ms; seek range ${range}`;
+}], ['an anonymous correspondence challenge: its creator leaves, comes back and continues', 60000, async (sc) => {
+  // Issue 45's newcomer: a one-day challenge's creator was told to keep the page open, and
+  // coming back found the game without "continue".
+  const creator = await sc.page();
+  await creator.goto(`${base}/lobby`);
+  await creator.waitForSelector('[data-testid=challenge-form]');
+  await creator.selectOption('[data-testid=challenge-variant]', 'chess');
+  const labels = await creator.locator('[data-testid=challenge-clock] option').allTextContents();
+  await creator.selectOption('[data-testid=challenge-clock]', String(labels.indexOf('1 day per turn')));
+  await creator.click('[data-testid=challenge-create]');
+  const own = await creator.waitForSelector('[data-testid=own-challenge]');
+  const told = await own.textContent();
+  check(told.includes('you may close this page') && !told.includes('keep this page open'), `a correspondence challenge's creator is told: "${told}"`);
+  const id = await creator.getAttribute('[data-testid=own-challenge] >> xpath=..', 'data-challenge');
+  const context = creator.context();
+  await creator.close();
+  // Someone accepts it while the creator is away.
+  const other = await sc.page();
+  await other.goto(`${base}/lobby`);
+  await other.click(`[data-testid=accept-${id}]`);
+  await other.waitForURL(/\/game\/[0-9a-f]+\?token=/, { timeout: WAIT_MS });
+  const theirs = seat(other);
+  // The creator comes back to the home page: the game is there with "continue" to its seat.
+  const back = await context.newPage();
+  await back.goto(`${base}/`);
+  const row = back.locator(`[data-testid=recent-games] li[data-game="${theirs.id}"]`);
+  await row.waitFor({ timeout: WAIT_MS });
+  const go = row.locator('a', { hasText: 'continue' });
+  check(await go.count() === 1, `the recent game offers "continue": "${await row.textContent()}"`);
+  await go.click();
+  await back.waitForSelector('[data-testid=board] svg');
+  const mine = seat(back);
+  check(mine.id === theirs.id && mine.token && mine.token !== theirs.token, 'the creator is back on its own seat');
+  return 'told it may close the page; "continue" to its seat from the home page';
 }]];
 
 await runSuite('quick pairing browser test', scenarios, {
