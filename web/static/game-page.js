@@ -121,12 +121,19 @@ function showBoard() {
 // The game's chat, below the game (outside #app, which every draw replaces): a player's page
 // shows the players' channel (its seat's token writes there); anyone else's the spectators'
 // channel (logged-in accounts write there). The players' channel is the players' alone.
+// A player facing the AI has no one to talk to: no panel (the page says which it chose in
+// `data-chat` of its body: players, spectators or none).
 async function chatPanel(v) {
+  const seated = Boolean(state.seat && token);
+  if (seated && v.players[other(state.seat)] !== 'human') {
+    document.body.dataset.chat = 'none';
+    return;
+  }
   const box = h('div', { class: 'chat-box' });
   app.after(box);
   const user = await window.CohortAccount.ready();
-  const seated = Boolean(state.seat && token);
   const channel = seated ? 'players' : 'spectators';
+  document.body.dataset.chat = channel;
   const base = `/api/games/${gameId}/chat/${channel}`;
   window.CohortChat.mount(box, {
     title: seated ? 'Chat with your opponent' : 'Spectators\' chat',

@@ -9,6 +9,7 @@ const state = {
   dropLetter: null,
   showCommand: false,
   flip: null, // null: as the seat says
+  note: '', // a confirmation (a premove set): shown apart from errors
   error: '',
   choice: null, // several legal steps between the same squares (promotion, pin or capture)
   leadChoice: null, // lead model: the leader whose modes are offered (`lead:b2:ortho`, `lead:b2:dia`)

@@ -64,8 +64,9 @@ function premoveClick(sq) {
   else if (mine) state.premove = { from: sq, to: null };
   else state.premove = null;
   const q = state.premove;
-  state.error = q && q.to ? `Premove ${q.from}-${q.to}: played when your turn comes if it is legal then (click ${q.from} to change it).`
-    : q ? '' : `It is ${cap(v.to_move)}'s turn, not yours; click one of your units to premove your next step.`;
+  // A premove set is a confirmation, not an error.
+  state.note = q && q.to ? `Premove ${q.from}-${q.to}: played when your turn comes if it is legal then (click ${q.from} to change it).` : '';
+  state.error = q ? '' : `It is ${cap(v.to_move)}'s turn, not yours; click one of your units to premove your next step.`;
   draw();
 }
 
@@ -75,8 +76,9 @@ function tryPremove() {
   const p = state.premove;
   if (!p || !p.to || !myTurn() || state.busy) return;
   const v = state.view;
-  if ((v.turn_steps || []).length) { state.premove = null; return; }
+  if ((v.turn_steps || []).length) { state.premove = null; state.note = ''; return; }
   state.premove = null;
+  state.note = '';
   const t = stepsFrom(p.from).get(p.to);
   if (t && t.length) { play(t[0].text); return; }
   state.error = `Premove ${p.from}-${p.to} is not legal now; cleared.`;
@@ -107,6 +109,7 @@ function onSquare(sq) {
   }
   if (state.busy) return;
   state.error = '';
+  state.note = '';
   state.choice = null;
   // A leader that may lead the turn: one way to lead (a King) plays it at once, several
   // (a Prince's modes) are offered as a choice.

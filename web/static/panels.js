@@ -125,6 +125,7 @@ function headBox(panel, v, mine) {
   if (window.CohortClock) panel.append(CohortClock.box(v, state.seat) || '');
   const invite = inviteBox(v);
   if (invite) panel.append(invite);
+  if (state.note) panel.append(h('p', { class: 'note', 'data-testid': 'note', role: 'status' }, state.note));
   panel.append(h('p', { class: `error${state.error ? '' : ' empty'}`, 'data-testid': 'error', role: 'alert' }, state.error));
 }
 

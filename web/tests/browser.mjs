@@ -769,6 +769,12 @@ async function premove(sc) {
   await b.click('[data-testid=sq-e5]');
   const marked = await b.locator('[data-testid=board] rect.premove').count();
   check(marked === 2, `e7 and e5 marked as the premove (${marked})`);
+  // The premove's confirmation is a note, not an error (issue 45's newcomer: it was styled
+  // as an error).
+  // Two people: the players' chat is there.
+  await b.waitForFunction(() => document.body.dataset.chat === 'players');
+  const note = await b.textContent('[data-testid=note]').catch(() => '');
+  check(note.includes('Premove e7-e5') && await b.locator('[data-testid=error]').isHidden(), `the premove confirmed as a note ("${note}"), no error shown`);
   let s = await post(`/api/games/${id}/step`, { token: tokens.white, step: 'e2-e4' });
   check(s.status === 200, `e2-e4: ${JSON.stringify(s.body)}`);
   const until = Date.now() + WAIT_MS;
@@ -880,6 +886,9 @@ async function phoneFusion(sc) {
   const page = await sc.page(PHONE);
   const W = PHONE.viewport.width;
   const { id, token } = await createFromHome(page, 'chesimal-fusion-1', { opponent: 'ai', strength: 'engine', time: 200 });
+  // Against the AI there is no one to chat with: no chat panel (issue 45's newcomer).
+  await page.waitForFunction(() => document.body.dataset.chat);
+  check(await page.evaluate(() => document.body.dataset.chat) === 'none' && await page.locator('.chat-box').count() === 0, 'no chat panel in a game against the AI');
   const m = await boardGeometry(page);
   check(m.square >= 36, `a square is ${m.square.toFixed(1)} px wide on a ${W} px phone (36 at least)`);
   await page.waitForSelector('[data-testid=board-fit]', { state: 'visible' });
