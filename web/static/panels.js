@@ -132,6 +132,11 @@ function headBox(panel, v, mine) {
 // The turn in progress: its steps, the lead panel, the end preview, the hint, the lead mode
 // choice, undo and end, the step choice and the pockets.
 function turnBox(v, mine) {
+  // Over: the result, not an empty turn ("no step yet", no hint).
+  if (v.result) {
+    return h('div', { class: 'turn over', 'data-testid': 'game-over' },
+      h('h2', {}, 'Game over'), h('p', {}, v.result.text));
+  }
   const turn = h('div', { class: 'turn' },
     h('h2', {}, v.result ? 'Game over' : `${cap(v.to_move)}'s turn`),
     h('p', { class: 'turn-steps', 'data-testid': 'turn-steps' },

@@ -475,6 +475,11 @@ async function promotion(sc) {
   await a.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.includes('White wins'));
   check((await a.textContent('[data-testid=status]')).includes('you win'), 'White is told it won');
   check((await getView(id)).result.winner === 'white', 'the game is over, White won');
+  // The turn box says the result, not an empty turn (issue 45's newcomer: "Game over / no
+  // step yet" stayed after every game).
+  await a.waitForSelector('[data-testid=game-over]');
+  const over = await a.textContent('[data-testid=game-over]');
+  check(over.includes('White wins') && await a.locator('[data-testid=turn-steps]').count() === 0, `the turn box after the game: "${over}"`);
   return 'e7-e8 offered four promotions; =N chosen; Black resigned by two clicks';
 }
 
