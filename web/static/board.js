@@ -83,6 +83,9 @@ const CohortBoard = (() => {
    *         move only, capture only, or either) }
    * The lead model's leading leader (`command_info.leading`) is always marked.
    */
+  // The step whose removed units' fade was last played (render's `removedKey`), and when.
+  let lastRemoved = null;
+
   function render(view, opts = {}) {
     const S = opts.size || 44;
     const M = opts.small ? 0 : Math.round(S * 0.42); // margin for the coordinates
@@ -316,8 +319,16 @@ const CohortBoard = (() => {
       }
     }
 
-    // Units the last step took off the board: drawn where they stood, fading out.
+    // Units the last step took off the board: drawn where they stood, fading out. The fade
+    // plays once per step: a redraw of the same step (`removedKey` unchanged: a click, a
+    // clock's tick) goes on with the fade where it was (a negative delay), so a ghost long
+    // faded stays so instead of coming back.
     const removed = opts.removed || [];
+    let fadedMs = 0;
+    if (opts.removedKey !== undefined) {
+      if (lastRemoved && lastRemoved.key === opts.removedKey) fadedMs = Date.now() - lastRemoved.t0;
+      else lastRemoved = { key: opts.removedKey, t0: Date.now() };
+    }
     if (removed.length) {
       const g = el('g', { class: 'removed' }, svg);
       for (const r of removed) {
@@ -326,6 +337,7 @@ const CohortBoard = (() => {
         // elsewhere (removals, captures off the destination) a faint trace stays.
         const taken = occupied.has(r.square) ? ' taken' : '';
         const ghost = el('g', { class: `removed-ghost ${r.side}${taken}`, 'data-removed': r.square, 'data-letter': r.letter }, g);
+        if (fadedMs) ghost.style.animationDelay = `-${fadedMs}ms`;
         el('title', {}, ghost).textContent = `${r.side === 'white' ? 'White' : 'Black'} ${names[r.letter.toUpperCase()] || r.letter} removed from ${r.square}`;
         drawPiece(ghost, { letter: r.letter, side: r.side, colour: null }, p.x, p.y, S, letters);
       }

@@ -46,6 +46,7 @@ function boardBox(v, mine, flip) {
     svg = CohortBoard.render(f, {
       size, flip, showCommand: state.showCommand, arrows: last ? arrowsOf(last.turn) : [],
       removed: last ? last.removed : [], last: last && last.move ? [last.move] : [],
+      removedKey: `${gameId}:frame:${f.position}:${state.frame.k}`,
     });
     boardAttrs = {
       'data-frame': state.frame.k, 'data-step': last ? last.text : '', 'data-frame-position': f.position,
@@ -58,6 +59,7 @@ function boardBox(v, mine, flip) {
       size, flip, selected: state.selected || (mine ? state.leadChoice : null), targets, onSquare, onDrag: mine ? onDrag : null, premove: state.premove, showCommand: state.showCommand,
       interactive: mine, last: lastTurnSteps(v), leads: mine ? leadSteps().map((s) => s.from) : [],
       arrows: last ? arrowsOf(last.turn) : [], removed: last ? last.removed : [], doomed: preview,
+      removedKey: `${gameId}:${v.position}:${(v.turn_steps || []).length}:${v.turns.length}`,
     });
   }
   return h('div', {

@@ -131,6 +131,12 @@ async function regulations(sc) {
   await a.waitForTimeout(1800);
   const opacity = await a.evaluate(() => Number(getComputedStyle(document.querySelector('[data-removed=d2]')).opacity));
   check(opacity < 0.5, `the removed Limb has faded (opacity ${opacity})`);
+  // A redraw of the same position (the board flipped and back) does not play the fade again:
+  // the ghost stays as the fade left it (issue 45's newcomer: it came back on every redraw).
+  await a.click('[data-testid=flip]');
+  await a.click('[data-testid=flip]');
+  const again = await a.evaluate(() => Number(getComputedStyle(document.querySelector('[data-removed=d2]')).opacity));
+  check(again < 0.5, `after a redraw the removed Limb stays faded (opacity ${again})`);
   check(await a.locator('[data-testid=end-preview]').count() === 0, 'the preview is gone once the turn ended');
   // Black's page replayed White's turn step by step, the end with its removals.
   await replayDone(b);
