@@ -51,9 +51,13 @@ async function home() {
 }
 
 function variantCard(v) {
+  // A free set-up starts on an empty board: the card shows an example set-up instead, and
+  // says so.
+  const shown = v.sample_setup || v.start;
   const diagram = h('div', { class: 'diagram', 'data-testid': `diagram-${v.id}` },
-    CohortBoard.render({ ...v.start, variant: v.id, files: v.files, ranks: v.ranks },
-      { size: v.files > 8 ? 16 : 24, small: true }));
+    CohortBoard.render({ ...shown, variant: v.id, files: v.files, ranks: v.ranks },
+      { size: v.files > 8 ? 16 : 24, small: true }),
+    v.sample_setup ? h('p', { class: 'hint', 'data-testid': `sample-setup-${v.id}` }, 'An example set-up: each side places its own before the game.') : null);
   const id = v.id;
   const opponent = h('select', { 'data-testid': `opponent-${id}`, name: 'opponent' },
     h('option', { value: 'ai' }, 'the AI'), h('option', { value: 'human' }, 'another person'),

@@ -264,6 +264,11 @@ async function piecesEverywhere(sc) {
   check(!missing.length, `pieces without a drawing: ${missing.join(', ')}`);
   const diagrams = await page.locator('[data-testid^=diagram-] svg.piece-art').count();
   check(diagrams > 100, `the home page diagrams use the drawings (${diagrams})`);
+  // The free set-up's card shows an example set-up, not the empty board it starts on, and
+  // says so (issue 45's newcomer: "the Lifeform free set-up card shows an empty board").
+  const free = await page.locator('[data-testid=diagram-lifeform-free] svg.piece-art').count();
+  check(free === 32, `the free set-up's card shows both sides' sixteen pieces (${free})`);
+  check((await page.textContent('[data-testid=sample-setup-lifeform-free]')).includes('example set-up'), 'the card says the set-up is an example');
   // The reconstructed note links to the rules page, which shows the pieces.
   const link = page.locator('[data-testid=reconstructed-link-mini-chieftain]');
   check(await link.getAttribute('href') === '/rules/mini-chieftain', 'the home note links to /rules/mini-chieftain');

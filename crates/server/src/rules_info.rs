@@ -4,7 +4,7 @@
 //! command settings, victory, draws, each piece's moves in words, a family's own sections).
 //! Nothing here words a rule.
 
-use cohort_rules::{Explain, Variant};
+use cohort_rules::{pocket, Explain, Position, Rules, Side, StepList, Variant};
 use serde_json::{json, Value};
 
 use crate::view::{board_view, with_variant_head};
@@ -80,4 +80,27 @@ pub fn variant_rules(v: &std::sync::Arc<Variant>) -> Value {
             "start": board_view(&start, &[]),
         }),
     )
+}
+
+/// A free set-up variant's start after each side has placed its units by its first legal
+/// steps, one after another: an example set-up (the home page's card shows it rather than
+/// the empty board the game starts on). None for other variants, or if no such set-up
+/// comes within a few hundred steps.
+pub fn sample_setup(v: &std::sync::Arc<Variant>) -> Option<Position> {
+    v.placement.as_ref()?;
+    let mut pos = v.start();
+    let mut list = StepList::new();
+    for _ in 0..512 {
+        let placed = [Side::White, Side::Black]
+            .iter()
+            .all(|&s| pocket(&pos, s).iter().all(|&n| n == 0));
+        if placed && pos.at_turn_start() {
+            return Some(pos);
+        }
+        list.clear();
+        pos.legal_steps(&mut list);
+        let step = *list.iter().next()?;
+        pos.make(step);
+    }
+    None
 }

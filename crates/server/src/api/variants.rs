@@ -13,7 +13,12 @@ pub(super) async fn list() -> Json<Value> {
         .iter()
         .map(|v| {
             let start = board_view(&v.start(), &[]);
-            with_variant_head(v, json!({"command": start["command"], "start": start}))
+            let mut head = json!({"command": start["command"], "start": start});
+            // A free set-up starts on an empty board: the card shows an example set-up.
+            if let Some(sample) = crate::rules_info::sample_setup(v) {
+                head["sample_setup"] = board_view(&sample, &[]);
+            }
+            with_variant_head(v, head)
         })
         .collect();
     Json(list.into())
