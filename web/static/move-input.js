@@ -141,10 +141,12 @@ function onSquare(sq) {
     const name = namesOf(v)[unit.letter.toUpperCase()] || unit.letter;
     state.error = leadSteps().length
       ? `First choose the leader who leads this turn (ringed in gold); it then activates the ${name} on ${sq} or not.`
-      : (v.check || []).length
-        ? `Your King is in check (${v.check.join(', ')}): the ${name} on ${sq} has no step that ends the check.`
-        : v.frozen && v.frozen.includes(sq)
-          ? `The ${name} on ${sq} is frozen by an enemy Immobilizer next to it and may not move.`
+      // Frozen before check: a frozen piece could not move even out of check (the rules'
+      // why_not says so first too).
+      : v.frozen && v.frozen.includes(sq)
+        ? `The ${name} on ${sq} is frozen by an enemy Immobilizer next to it and may not move.`
+        : (v.check || []).length
+          ? `Your King is in check (${v.check.join(', ')}): the ${name} on ${sq} has no step that ends the check.`
           : v.why_not && v.why_not[sq]
             ? `The ${name} on ${sq} may not move now: ${v.why_not[sq]}.`
             : `The ${name} on ${sq} may not move now.`;

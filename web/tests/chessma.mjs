@@ -218,7 +218,17 @@ async function checkShown(sc) {
   await page.click('[data-testid="sq-e2"]');
   await page.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.toMove === 'black');
   check(await page.locator('[data-testid^="check-"]').count() === 0, 'no check shown once the King stepped out of it');
-  return `check on e1 shown (ring, status, legend), the Knight's refusal explained, e1-e2 ends it`;
+  // A frozen piece clicked in check is told of its freeze, not of the check (issue 45's
+  // newcomer): the same position with a Black Immobilizer next to the Knight.
+  const frozen = await humanGameAt([...pieces, ['c2', 'i']]);
+  const fv = await (await fetch(`${base}/api/games/${frozen.id}`)).json();
+  check(JSON.stringify(fv.check) === '["e1"]' && (fv.frozen || []).includes('b1'), `in check with the Knight frozen: check ${JSON.stringify(fv.check)}, frozen ${JSON.stringify(fv.frozen)}`);
+  await page.goto(`${base}${frozen.links.white}`);
+  await page.waitForSelector('[data-testid="check-e1"]');
+  await page.click('[data-testid="sq-b1"]');
+  const told = await page.textContent('[data-testid=error]');
+  check(told.includes('frozen') && !told.includes('in check'), `a click on the frozen Knight in check: "${told}"`);
+  return `check on e1 shown (ring, status, legend), the Knight's refusal explained, e1-e2 ends it; frozen told before check`;
 }
 
 // The Pusher's board choice: a push down file a forks at rows 1 and 1'; the page offers the
