@@ -464,6 +464,16 @@ const CohortBoard = (() => {
   // is `onDrag(from, to)`; the unit follows the pointer meanwhile. A press and release on
   // one square stays a click. In a frame that scrolls (frame() below), holding the unit at
   // the frame's left or right edge scrolls the board under it.
+  // A unit being dragged: a redraw now would drop it (the board is drawn anew), so the page
+  // defers its redraws until the drag ends (`whenNotDragging`).
+  let dragMoving = false;
+  let afterDrag = null;
+  function whenNotDragging(redraw) {
+    if (!dragMoving) return false;
+    afterDrag = redraw;
+    return true;
+  }
+
   function dragging(svg, onDrag, S) {
     const squareAt = (x, y) => {
       const r = document.elementsFromPoint(x, y).find((e) => e.dataset && e.dataset.square && svg.contains(e));
@@ -522,6 +532,7 @@ const CohortBoard = (() => {
       if (!drag.moved && Math.hypot(dx, dy) < S / 4) return;
       if (!drag.moved) {
         drag.moved = true;
+        dragMoving = true;
         svg.setPointerCapture(e.pointerId);
         drag.unit.classList.add('dragged');
       }
@@ -532,11 +543,17 @@ const CohortBoard = (() => {
     const drop = (e) => {
       const d = drag;
       drag = null;
+      dragMoving = false;
+      // Where it was dropped, read on this board before any redraw replaces it.
+      const to = d && d.moved && e.type === 'pointerup' ? squareAt(e.clientX, e.clientY) : null;
+      // A redraw that came during the drag (a draw offer, a clock, the opponent) happens now.
+      const deferred = afterDrag;
+      afterDrag = null;
+      if (deferred) deferred();
       if (!d || !d.moved) return;
       cancelAnimationFrame(d.timer);
       d.unit.removeAttribute('transform');
       d.unit.classList.remove('dragged');
-      const to = e.type === 'pointerup' ? squareAt(e.clientX, e.clientY) : null;
       // The click the browser sends after the release is the drag's, not a click of its own.
       svg.addEventListener('click', (c) => { c.stopPropagation(); c.preventDefault(); }, { capture: true, once: true });
       if (to && to !== d.from) onDrag(d.from, to);
@@ -622,5 +639,5 @@ const CohortBoard = (() => {
     return wrap;
   }
 
-  return { render, frame, isLight, lettersOn, setLetters, fitOn };
+  return { render, frame, isLight, lettersOn, setLetters, fitOn, whenNotDragging };
 })();

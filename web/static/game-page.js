@@ -74,6 +74,8 @@ function boardBox(v, mine, flip) {
 function draw() {
   const v = state.view;
   if (!v) return;
+  // A unit in the player's hand stays there: the redraw waits for the drop (board.js).
+  if (CohortBoard.whenNotDragging(draw)) return;
   // Looking back, the board takes no input: the turn goes on when the player is back.
   const mine = myTurn() && !state.lookBack;
   const flip = state.flip === null ? state.seat === 'black' : state.flip;

@@ -135,6 +135,38 @@ scenarios.push(['a rematch', async (sc) => {
   return `rematch ${w.id}: the old White plays Black, the old Black White`;
 }]);
 
+scenarios.push(['a drag survives a draw offer arriving', async (sc) => {
+  // Issue 45's newcomer: a draw offer arriving in the middle of a drag redrew the board and
+  // the dragged unit was dropped. White drags e2 toward e4; Black offers a draw meanwhile.
+  const { id, tokens, white } = await twoSeats(sc);
+  await white.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.toMove === 'white');
+  const at = async (sq) => {
+    const b = await white.locator(`[data-testid=sq-${sq}]`).boundingBox();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  };
+  const [from, to] = [await at('e2'), await at('e4')];
+  await white.mouse.move(from.x, from.y);
+  await white.mouse.down();
+  await white.mouse.move(from.x, from.y - 20, { steps: 4 });
+  await white.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+  const r = await fetch(`${base}/api/games/${id}/draw`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: tokens.black, action: 'offer' }),
+  });
+  check(r.ok, `Black offers a draw: ${r.status}`);
+  // The offer reaches White's page while the unit is still in hand.
+  await white.waitForFunction(() => state.view && state.view.draw_offer === 'black', null, { timeout: 10000 });
+  check(await white.locator('g.unit.dragged').count() === 1, 'the unit is still being dragged after the offer arrived');
+  await white.mouse.move(to.x, to.y, { steps: 4 });
+  await white.mouse.up();
+  await white.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.toMove === 'black');
+  const v = await getView(id);
+  check(JSON.stringify(v.turns.map((t) => t.steps)) === '[["e2-e4"]]', `the drag played e2-e4: ${JSON.stringify(v.turns)}`);
+  // (Moving declines the offer, as in lichess: the server clears it with the step.)
+  check(v.draw_offer === null, `the offer is declined by the move: ${v.draw_offer}`);
+  return 'e2-e4 dragged while Black\'s draw offer arrived: the drag went on and played';
+}]);
+
 await runSuite('takeback, abort and rematch browser tests', scenarios, {
   prefix: 'cohort-offers-',
   viewport: { width: 1300, height: 900 },
