@@ -401,9 +401,17 @@ async function analysisPage() {
     draw();
   };
 
+  // A unit dragged from one square to another: the same as clicking the two.
+  const onDrag = (from, to) => {
+    if (st.selected !== from) { st.selected = null; onSquare(from); }
+    if (st.selected === from) onSquare(to);
+  };
+
   const draw = () => {
     const v = st.view;
     if (!v) return;
+    // The search's news comes several times a second: a unit in hand waits for its drop.
+    if (CohortBoard.whenNotDragging(draw)) return;
     document.title = `Analysis: ${st.name}: Cohort`;
     const point = pointNow();
     const targets = new Map();
@@ -418,7 +426,7 @@ async function analysisPage() {
       class: 'board', 'data-testid': 'board', 'data-position': v.position, 'data-to-move': v.to_move, 'data-at': st.at,
       'data-free': st.free.join(' '), 'data-hints': hints.map((a) => `${a.from}-${a.to}`).join(' '),
     }, CohortBoard.frame(CohortBoard.render(v, {
-      size, flip: st.flip, selected: st.selected, targets, onSquare, interactive: !v.result, hints,
+      size, flip: st.flip, selected: st.selected, targets, onSquare, onDrag: v.result ? null : onDrag, interactive: !v.result, hints,
       last: last && last.move ? [last.move] : [], removed: last ? last.removed : [],
     }), { size, key: `analysis ${st.game || st.variant} ${st.flip}` }));
     const panel = h('div', { class: 'panel analysis-panel' });

@@ -86,19 +86,33 @@ async function positionBoard(sc) {
   const hints = await attr(page, '[data-testid=board]', 'data-hints');
   check(hints.includes('b6-a8'), `its steps drawn as arrows: ${hints}`);
   await page.screenshot({ path: join(SHOTS, 'analysis-position.png') });
-  // Played as free moves, one click at a time: the game is won.
+  // Played as free moves: the first dragged with the mouse (issue 45's newcomer: the board
+  // ignored drag and drop), the others clicked; the game is won.
   const steps = best.trim().split(/\s+/).filter((t) => t !== 'end');
+  const centre = async (sq) => {
+    const b = await page.locator(`[data-testid=sq-${sq}]`).boundingBox();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  };
   for (const [k, text] of steps.entries()) {
     const [from, to] = text.split(/[-x]/);
-    await page.click(`[data-testid=sq-${from}]`);
-    await page.click(`[data-testid=sq-${to}]`);
+    if (k === 0) {
+      const [a, b] = [await centre(from), await centre(to)];
+      await page.mouse.move(a.x, a.y);
+      await page.mouse.down();
+      await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 6 });
+      await page.mouse.move(b.x, b.y, { steps: 6 });
+      await page.mouse.up();
+    } else {
+      await page.click(`[data-testid=sq-${from}]`);
+      await page.click(`[data-testid=sq-${to}]`);
+    }
     await page.waitForSelector(`[data-testid=board][data-free="${steps.slice(0, k + 1).join(' ')}"]`);
   }
   const status = await page.textContent('[data-testid=status]');
   check(status.includes('White wins'), `after the free moves: ${status}`);
   await page.click('[data-testid=free-undo]');
   await page.waitForSelector(`[data-testid=board][data-free="${steps.slice(0, -1).join(' ')}"]`);
-  return `the engine's turn ${best.trim()} drawn (${hints}) and played to "${status.trim()}"`;
+  return `the engine's turn ${best.trim()} drawn (${hints}) and played (the first step dragged) to "${status.trim()}"`;
 }
 
 await runSuite('analysis browser tests', [
