@@ -630,6 +630,12 @@ const CohortBoard = (() => {
       if (first) {
         first = false;
         if (kept.key === opts.key) box.scrollLeft = kept.left;
+        else if (narrow) {
+          // A board only a little wider than the screen (Chessma 84's ten files on a phone)
+          // opens at its middle: its edge files are cut, not a file of the game's centre.
+          const over = box.scrollWidth - box.clientWidth;
+          if (over > 0 && over <= 2 * TAP) box.scrollLeft = over / 2;
+        }
       }
     };
     // Once the caller has put the frame in the page (the same task), then at every resize.

@@ -1105,6 +1105,26 @@ async function phoneRulesPages(sc) {
   return `${variants.length} rules pages, at most ${Math.max(...widths)} px wide on ${W} px`;
 }
 
+// Chessma 84 on a 390 px phone (issue 45's newcomer: it opened with the h-file cut in half):
+// the eight files a to h are whole on the screen when the game opens.
+async function phoneChessma(sc) {
+  const phone = { ...PHONE, viewport: { width: 390, height: 844 } };
+  const page = await sc.page(phone);
+  const r = await post('/api/games', { variant: 'chessma-84', white: 'human', black: 'human' });
+  check(r.status === 200, `create: ${JSON.stringify(r.body)}`);
+  await page.goto(base + r.body.links.white);
+  await page.waitForSelector('[data-testid=board] svg');
+  await page.waitForTimeout(300);
+  const frame = await page.locator('[data-testid=board-frame]').boundingBox();
+  const cut = [];
+  for (const f of 'abcdefgh') {
+    const b = await page.locator(`[data-testid=sq-${f}2]`).boundingBox();
+    if (b.x < frame.x - 0.5 || b.x + b.width > frame.x + frame.width + 0.5) cut.push(`${f}2 ${b.x.toFixed(0)}..${(b.x + b.width).toFixed(0)}`);
+  }
+  check(!cut.length, `files cut by the frame (${frame.x.toFixed(0)}..${(frame.x + frame.width).toFixed(0)}): ${cut.join(', ')}`);
+  return `a2 to h2 whole in a ${frame.width.toFixed(0)} px frame`;
+}
+
 const scenarios = [
   ['home page', homePage],
   ['a. vs AI, chesimals-1', vsAiChesimals],
@@ -1122,6 +1142,7 @@ const scenarios = [
   ['phone: fusion squares to tap, a frame that scrolls, fit', phoneFusion],
   ['look back at a turn of a live game', lookBack],
   ['phone: every rules page fits the screen', phoneRulesPages],
+  ['phone: chessma 84 opens with files a to h whole', phoneChessma],
 ];
 
 await runSuite('browser tests', scenarios, {
