@@ -187,8 +187,10 @@
     byVariant.onchange = filter;
     byOutcome.onchange = filter;
     filter();
+    const seen = p.online ? el('p', { class: 'note', 'data-testid': 'player-online' }, 'Online now')
+      : p.seen_ms ? el('p', { class: 'hint', 'data-testid': 'player-online' }, `Last seen ${new Date(p.seen_ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`) : null;
     app.append(el('section', { class: 'player recent' },
-      el('h1', { 'data-testid': 'player-name' }, p.username),
+      el('h1', { 'data-testid': 'player-name' }, p.username), seen,
       el('h2', {}, 'Ratings'), ratings, charts,
       el('h2', {}, 'Games in progress'), list(p.playing, 'None.', 'playing'),
       el('h2', {}, 'Finished games'),

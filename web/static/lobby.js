@@ -204,6 +204,19 @@ window.CohortChallenges = (function () {
       };
       ws.onclose = () => setTimeout(follow, opened ? 500 : 2000);
     }
+    // Who is online: the accounts that asked anything within five minutes, each a link to
+    // its player page; asked again every 30 s.
+    const online = el('p', { class: 'hint online', 'data-testid': 'online' });
+    app.append(online);
+    const showOnline = async () => {
+      try {
+        const o = await call('GET', '/api/players/online');
+        online.replaceChildren(o.online.length ? 'Online now: ' : 'Nobody with an account is online.',
+          ...o.online.flatMap((n, i) => [i ? ', ' : '', el('a', { href: `/player/${encodeURIComponent(n)}`, 'data-testid': `online-${n}` }, n)]));
+      } catch { /* shown again at the next try */ }
+    };
+    showOnline();
+    setInterval(showOnline, 30000);
     const chatBox = el('div', { class: 'chat-box lobby-chat' });
     app.append(chatBox);
     window.CohortChat.mount(chatBox, {

@@ -38,6 +38,11 @@ const scenarios = [['two players pick 5+3 Chesimals I and meet within 2 s', 6000
   await row.waitFor({ timeout: 5000 });
   const range = await row.textContent();
   check(range.includes('1200 to 1800'), `bob sees the seek's range: "${range}"`);
+  // Both are online, as the lobby says (issue 45: who is online).
+  await bob.goto(`${base}/lobby`);
+  await bob.waitForSelector('[data-testid=online-alice]');
+  check(await bob.locator('[data-testid=online-bob]').count() === 1, 'the lobby lists both online');
+  await bob.selectOption('[data-testid=quick-variant]', 'chesimals-1');
   // bob asks for the same game: both are sent to their seats.
   const t0 = Date.now();
   await bob.click('[data-testid="quick-5+3"]');

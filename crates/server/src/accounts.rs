@@ -204,6 +204,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/account/login", post(login))
         .route("/api/account/logout", post(logout))
         .route("/api/account/logout-everywhere", post(logout_everywhere))
+        .route("/api/players/online", get(online))
         .route("/api/players/{name}", get(player))
         .method_not_allowed_fallback(crate::error::wrong_method)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
@@ -378,11 +379,45 @@ fn cookie_secret(headers: &HeaderMap) -> Option<String> {
 /// The logged-in account of a request: (id, name).
 pub(crate) async fn current_user(app: &App, headers: &HeaderMap) -> Option<(String, String)> {
     let secret = cookie_secret(headers)?;
-    app.store
-        .session_user(&session_hash(&secret), now_ms())
+    let now = now_ms();
+    let user = app
+        .store
+        .session_user(&session_hash(&secret), now)
         .await
         .ok()
-        .flatten()
+        .flatten()?;
+    note_seen(app, &user.0, now).await;
+    Some(user)
+}
+
+/// An account is online while it has asked anything within this long ("who is online").
+pub const ONLINE_MS: i64 = 5 * 60_000;
+/// How often an instance writes an account's last request time.
+const SEEN_EVERY_MS: i64 = 60_000;
+
+/// The account `id` asked something now: stored (at most once a minute per instance), so
+/// that every instance knows who is online.
+async fn note_seen(app: &App, id: &str, now: i64) {
+    {
+        let mut seen = app.seen.lock().unwrap();
+        if seen.get(id).is_some_and(|&t| now - t < SEEN_EVERY_MS) {
+            return;
+        }
+        seen.insert(id.to_string(), now);
+    }
+    // A failed write only leaves the account's presence older: nothing else depends on it.
+    let _ = app.store.note_seen(id, now).await;
+}
+
+/// `GET /api/players/online`: the accounts that asked anything within the last five minutes,
+/// the most recent first (at most 100): `{"online": [name], "window_s": 300}`.
+async fn online(State(app): State<Arc<App>>) -> Answer {
+    let names = app
+        .store
+        .online_users(now_ms() - ONLINE_MS, 100)
+        .await
+        .map_err(|e| ApiError::internal(format!("reading who is online failed: {e}")))?;
+    Ok(Json(json!({"online": names, "window_s": ONLINE_MS / 1000})))
 }
 
 fn secure(app: &App, headers: &HeaderMap, conn: Option<SocketAddr>) -> bool {
@@ -420,6 +455,8 @@ struct Credentials {
 
 /// Names no one may take (lower case): they would pass for the site's own voice.
 pub const RESERVED_NAMES: &[&str] = &[
+    // A path of the API (`/api/players/online`), not a player.
+    "online",
     "admin",
     "administrator",
     "root",
@@ -816,6 +853,11 @@ async fn player(
     };
     let viewer = current_user(&app, &headers).await;
     let me = viewer.as_ref().is_some_and(|v| v.0 == id);
+    let seen_ms = app
+        .store
+        .seen_ms(&id)
+        .await
+        .map_err(|e| ApiError::internal(format!("reading the account failed: {e}")))?;
     let ratings: Vec<Value> = app
         .store
         .ratings_of(&id)
@@ -895,6 +937,8 @@ async fn player(
         "username": display,
         "me": me,
         "ratings": ratings,
+        "online": seen_ms > now_ms() - ONLINE_MS,
+        "seen_ms": seen_ms,
         "history": history,
         "playing": playing,
         "finished": finished,

@@ -219,6 +219,9 @@ pub struct App {
     custom_callers: std::sync::Mutex<admission::Callers>,
     /// Failed log-ins counted per user name and per address (accounts.rs).
     pub(crate) limiter: accounts::Limiter,
+    /// When this instance last wrote each account's `seen_ms` (accounts.rs, "who is online"):
+    /// at most one write a minute per account.
+    pub(crate) seen: std::sync::Mutex<HashMap<String, i64>>,
     /// Failed and successful log-ins counted per account, whatever the address (login_guard.rs).
     pub(crate) login_guard: login_guard::LoginGuard,
     /// Open challenges (lobby.rs).
@@ -273,6 +276,7 @@ impl App {
             custom_gate: Mutex::new(()),
             custom_callers: Default::default(),
             limiter: Default::default(),
+            seen: Default::default(),
             login_guard: Default::default(),
             lobby: Default::default(),
             chat: Default::default(),

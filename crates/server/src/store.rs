@@ -196,6 +196,8 @@ const MIGRATIONS: &[&str] = &[
     // and what its taker needs (an analysis's source, JSON).
     "ALTER TABLE ai_jobs ADD COLUMN kind TEXT NOT NULL DEFAULT 'turn'",
     "ALTER TABLE ai_jobs ADD COLUMN payload TEXT NOT NULL DEFAULT ''",
+    // Who is online (accounts.rs): when each account last asked anything.
+    "ALTER TABLE users ADD COLUMN seen_ms BIGINT NOT NULL DEFAULT 0",
 ];
 
 /// A game's row: everything but its steps.
@@ -1032,6 +1034,41 @@ impl Store {
             .fetch_all(&self.pool)
             .await?;
         rows.iter().map(Self::game_row).collect()
+    }
+
+    /// Account `id` asked something at `now` ("who is online").
+    pub async fn note_seen(&self, id: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE users SET seen_ms = $1 WHERE id = $2 AND seen_ms < $3")
+            .bind(now)
+            .bind(id)
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// When account `id` last asked anything (0: never, or unknown).
+    pub async fn seen_ms(&self, id: &str) -> Result<i64, StoreError> {
+        let r = sqlx::query("SELECT seen_ms FROM users WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match r {
+            Some(r) => r.try_get(0)?,
+            None => 0,
+        })
+    }
+
+    /// The names of the accounts that asked anything since `since`, the latest first.
+    pub async fn online_users(&self, since: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT name FROM users WHERE seen_ms > $1 ORDER BY seen_ms DESC, name LIMIT $2",
+        )
+        .bind(since)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
     }
 
     /// An account's rating in each variant after each of its rated games, oldest first,

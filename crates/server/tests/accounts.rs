@@ -1018,3 +1018,46 @@ async fn an_account_keeps_at_most_its_newest_sessions() {
     }
     assert_eq!(live, MAX_SESSIONS);
 }
+
+/// Who is online (issue 45): an account that asked anything within five minutes is listed
+/// by `GET /api/players/online` and its player page says so; one seen earlier is not.
+#[tokio::test]
+async fn who_is_online() {
+    let (dir, url, app) = open("online", Config::default()).await;
+    let alice = signup(&app, "alice", "alice's password").await;
+    signup(&app, "bob", "bob's password").await;
+    let _ = get(&app, "/api/account", &[("cookie", &alice)]).await;
+    // bob last asked an hour ago.
+    let pool = sqlx::any::AnyPoolOptions::new()
+        .max_connections(1)
+        .connect(&url)
+        .await
+        .unwrap();
+    let hour_ago = cohort_server::store::now_ms() - 3_600_000;
+    sqlx::query("UPDATE users SET seen_ms = $1 WHERE id = 'bob'")
+        .bind(hour_ago)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let online = get(&app, "/api/players/online", &[]).await;
+    assert_eq!(online.status, StatusCode::OK, "{}", online.raw);
+    assert_eq!(online.body["online"], json!(["alice"]), "{}", online.raw);
+    assert_eq!(online.body["window_s"], 300);
+    let a = get(&app, "/api/players/alice", &[]).await;
+    assert_eq!(a.body["online"], true, "{}", a.raw);
+    let b = get(&app, "/api/players/bob", &[]).await;
+    assert_eq!(b.body["online"], false, "{}", b.raw);
+    assert_eq!(b.body["seen_ms"], hour_ago, "{}", b.raw);
+    // "online" is no one's name.
+    let taken = post(
+        &app,
+        "/api/account/signup",
+        &[],
+        Some(json!({"username": "online", "password": "a long password here"})),
+    )
+    .await;
+    assert_eq!(taken.status, StatusCode::BAD_REQUEST, "{}", taken.raw);
+    app.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
