@@ -106,7 +106,9 @@ function replayRecord(record, first, viewer) {
       continueBox,
       capturedBox(v),
       h('h2', {}, 'Moves (click a turn)'),
-      moveList(turns.map((t, i) => ({ side: t.side, steps: Array(t.end_at - (i ? turns[i - 1].end_at : 0)).fill('').map((_, k) => t.steps[k] || 'end') })),
+      // With each step's removals and data: the notes of what a step's text does not show,
+      // as on the game page.
+      moveList(turns.map((t, i) => ({ side: t.side, steps: Array(t.end_at - (i ? turns[i - 1].end_at : 0)).fill('').map((_, k) => t.steps[k] || 'end'), removed: t.removed, moves: t.moves })),
         { current, onTurn: (end) => { at = end; show(); } }));
     viewer.replaceChildren(h('div', { class: 'game' }, board, panel));
   };

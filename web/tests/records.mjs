@@ -118,7 +118,16 @@ async function records(sc) {
   const msg = await page.textContent('[data-testid=record-error]');
   check(msg.includes(`turn 2 (White), step 2 '${played[6]}'`), `error shown: ${msg}`);
   check(!(await page.$('[data-testid=board]')), 'no board for a refused record');
-  return `downloaded ${text.length} bytes, replayed ${total} steps in the page (each drawn board checked), continued as game ${newId}, corrupted record refused: ${msg}`;
+  // The viewer's move list notes what a step's text does not show, as the game page does
+  // (issue 45: the removal notes were lost in the viewer): en passant takes the pawn on d5.
+  await page.goto(`${base}/record`);
+  await page.fill('[data-testid=record-text]', '[Variant "chess"]\n\n1. e2-e4 a7-a6 2. e4-e5 d7-d5 3. e5xd6 *\n');
+  await page.click('[data-testid=record-open]');
+  await page.waitForSelector('[data-testid=removal]');
+  const squares = await page.getAttribute('[data-testid=removal]', 'data-squares');
+  const note = await page.textContent('[data-testid=removal]');
+  check(squares === 'd5' && note === '{\u2212pd5}', `the en passant capture's removal noted: ${note} (${squares})`);
+  return `downloaded ${text.length} bytes, replayed ${total} steps in the page (each drawn board checked), continued as game ${newId}, corrupted record refused: ${msg}; en passant's removal noted in the viewer`;
 }
 
 await runSuite('records browser tests', [

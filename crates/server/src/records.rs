@@ -81,6 +81,20 @@ pub fn game_at(c: &Checked, at: usize) -> Result<Game, ApiError> {
     Ok(g)
 }
 
+/// Each step of record `c`, played from its start: what it removed and the step as data.
+fn steps_played(c: &Checked) -> Result<(Vec<Value>, Vec<Value>), ApiError> {
+    let mut g = Game::new(c.start.clone());
+    let (mut removed, mut moves) = (Vec::new(), Vec::new());
+    for s in &c.steps {
+        let step = g
+            .play_text(s)
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        removed.push(crate::events::list_json(&crate::events::removed_by(&g)));
+        moves.push(Value::Object(crate::view::step_fields(&c.variant, step)));
+    }
+    Ok((removed, moves))
+}
+
 /// `POST /api/records/replay` `{"record": "<text>", "at": n}`.
 /// The record is parsed and replayed off the request threads (crate::heavy): a 500 KiB
 /// record takes tens of milliseconds.
@@ -104,18 +118,24 @@ fn replay_view(req: &ReplayReq) -> Result<Value, ApiError> {
             "reason": r.describe(),
         }),
     };
-    // Each turn with `end_at`: the number of steps (`end`s counted) once it is over.
+    // Every step's removals and its data, for the move list's notes of what a step's text
+    // does not show (the game page's move list, move-list.js): one replay of the whole record.
+    let (removed, moves) = steps_played(&c)?;
+    // Each turn with `end_at`: the number of steps (`end`s counted) once it is over, and
+    // its steps' removals and data (`end`s included, as the steps up to `end_at`).
     let mut k = 0;
     let turns: Vec<Value> = c
         .record
         .turns
         .iter()
         .map(|t| {
+            let from = k;
             k += t.steps.len();
             if !t.open && c.steps.get(k).is_some_and(|s| s == "end") {
                 k += 1;
             }
-            json!({"number": t.number, "side": side_name(t.side), "steps": t.steps, "open": t.open, "end_at": k})
+            json!({"number": t.number, "side": side_name(t.side), "steps": t.steps, "open": t.open, "end_at": k,
+                   "removed": removed[from..k], "moves": moves[from..k]})
         })
         .collect();
     let tags: serde_json::Map<String, Value> = c
