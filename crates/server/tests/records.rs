@@ -34,10 +34,26 @@ async fn a_record_replays_step_by_step_and_errors_name_turn_and_step() {
     assert_eq!(v["variant"], "mini-chieftain");
     assert_eq!(v["at"], 0);
     assert_eq!(v["steps"].as_array().unwrap().len(), game.steps().len());
-    assert_eq!(
-        v["turns"][1],
-        json!({"number": 1, "side": "black", "steps": ["d7-d6", "e7-e6"], "open": false, "end_at": 5})
-    );
+    let t = &v["turns"][1];
+    for (k, want) in [
+        ("number", json!(1)),
+        ("side", json!("black")),
+        ("steps", json!(["d7-d6", "e7-e6"])),
+        ("open", json!(false)),
+        ("end_at", json!(5)),
+        // Each step up to end_at (the end included): what it removed, and the step as data.
+        ("removed", json!([[], [], []])),
+    ] {
+        assert_eq!(t[k], want, "turn 1 {k}: {t}");
+    }
+    let kinds: Vec<&str> = t["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["move", "move", "end"], "{t}");
+    assert_eq!(t["moves"][0]["from"], "d7", "{t}");
     assert_eq!(
         v["view"]["position"],
         builtin("mini-chieftain").unwrap().start().to_text()
