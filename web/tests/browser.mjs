@@ -173,8 +173,10 @@ async function homePage(sc) {
     check(href === `#variant-${v.id}` && await page.locator(`[id="variant-${v.id}"]`).count() === 1, `${v.id}: the index links to its card (${href})`);
   }
   for (const v of variants) {
+    // A free set-up's card shows its example set-up (`sample_setup`), not its empty start.
+    const shown = v.sample_setup || v.start;
     const drawn = await page.locator(`[data-testid="diagram-${v.id}"] g.unit`).count();
-    check(drawn === v.start.units.length, `${v.id}: the diagram shows ${v.start.units.length} units (${drawn})`);
+    check(drawn === shown.units.length, `${v.id}: the diagram shows ${shown.units.length} units (${drawn})`);
     const squares = await page.locator(`[data-testid="diagram-${v.id}"] rect.sq`).count();
     // Cells that are no square (`*` in the position string: Chessma 84's frame) are not drawn.
     const holes = (String(v.start.position || '').split(' ')[0].match(/\*/g) || []).length;
