@@ -11,7 +11,7 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use cohort_server::chat::{ChatLine, HISTORY};
 use cohort_server::{App, Config};
-use common::{postgres_url, send, with_fresh_database, Server};
+use common::{postgres_url, send, signup, with_fresh_database, Server};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -23,21 +23,6 @@ async fn post(app: &Arc<App>, uri: &str, cookie: &str, body: Value) -> (StatusCo
 async fn get(app: &Arc<App>, uri: &str, cookie: &str) -> (StatusCode, Value) {
     let (s, v, _) = send(app, "GET", uri, cookie, None).await;
     (s, v)
-}
-
-/// Sign `name` up: the session cookie's `name=value`.
-async fn signup(app: &Arc<App>, name: &str) -> String {
-    let (s, v, headers) = send(
-        app,
-        "POST",
-        "/api/account/signup",
-        "",
-        Some(json!({"username": name, "password": format!("{name}'s long password")})),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "signup {name}: {v}");
-    let set = headers.get("set-cookie").unwrap().to_str().unwrap();
-    set.split(';').next().unwrap().trim().to_string()
 }
 
 /// A human-against-human game: (id, white's token, black's token).

@@ -8,26 +8,7 @@ use axum::http::StatusCode;
 use cohort_server::{App, Config};
 use serde_json::{json, Value};
 
-use crate::common::{send, temp_db};
-
-async fn signup(app: &Arc<App>, name: &str) -> String {
-    let (s, v, headers) = send(
-        app,
-        "POST",
-        "/api/account/signup",
-        "",
-        Some(json!({"username": name, "password": format!("{name}'s long password")})),
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "signup {name}: {v}");
-    let cookie = headers
-        .get_all("set-cookie")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find(|c| c.starts_with("cohort_session="))
-        .expect("a session cookie");
-    cookie.split(';').next().unwrap().to_string()
-}
+use crate::common::{send, signup, temp_db};
 
 async fn quick(app: &Arc<App>, cookie: &str, body: Value) -> (StatusCode, Value) {
     let (s, v, _) = send(app, "POST", "/api/quick", cookie, Some(body)).await;

@@ -38,6 +38,26 @@ pub async fn send(
     )
 }
 
+/// Sign `name` up (password "<name>'s long password"): the session cookie's `name=value`.
+pub async fn signup(app: &std::sync::Arc<App>, name: &str) -> String {
+    let (s, v, headers) = send(
+        app,
+        "POST",
+        "/api/account/signup",
+        "",
+        Some(serde_json::json!({"username": name, "password": format!("{name}'s long password")})),
+    )
+    .await;
+    assert_eq!(s, axum::http::StatusCode::OK, "signup {name}: {v}");
+    let cookie = headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|c| c.starts_with("cohort_session="))
+        .expect("a session cookie");
+    cookie.split(';').next().unwrap().to_string()
+}
+
 pub async fn call(
     app: &std::sync::Arc<App>,
     method: &str,
