@@ -61,9 +61,9 @@ impl Board {
     }
 
     /// `in_check` with the enemy's frozen pieces given (they cannot capture).
-    /// `enclosure`: false when the King's group is known to keep two liberties. Not inlined
-    /// into its callers (the search's legality tests), as before `king_takers` was shared:
-    /// inlined there it cost 2.5% more instructions in perft.
+    /// `enclosure`: false when the King's group is known to keep two liberties. Kept out of
+    /// line: inlined into the search's legality tests it cost 2.5% more instructions in
+    /// perft (docs/benchmarks.md).
     #[inline(never)]
     pub(super) fn in_check_unless(
         &self,
