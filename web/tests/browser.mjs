@@ -215,9 +215,9 @@ async function homePage(sc) {
 
 async function vsAiChesimals(sc) {
   const page = await sc.page();
-  const { id, token } = await createFromHome(page, 'chesimals-1', { opponent: 'ai', strength: 'engine', time: 200 });
+  const { id, token } = await createFromHome(page, 'chesimals-1', { opponent: 'ai', strength: 'level8', time: 200 });
   let view = await getView(id, token);
-  check(view.seat === 'white' && view.players.black.startsWith('engine 200'), `seat and AI (${view.players.black})`);
+  check(view.seat === 'white' && view.players.black.startsWith('level8 200'), `seat and AI (${view.players.black})`);
   check(await page.locator('[data-movable]').count() === view.movable.length, 'every movable unit is ringed');
   // First unit: a quiet move; second unit: another unit of the same chesimal.
   const first = forward(quiet(view))[0];
@@ -259,7 +259,7 @@ async function vsAiChesimals(sc) {
 
 async function vsAiChieftain(sc) {
   const page = await sc.page();
-  const { id, token } = await createFromHome(page, 'mini-chieftain', { opponent: 'ai', strength: 'greedy', time: 200 });
+  const { id, token } = await createFromHome(page, 'mini-chieftain', { opponent: 'ai', strength: 'level2', time: 200 });
   let view = await getView(id, token);
   const leaders = view.command_info.leaders;
   check(leaders.length === 2 && view.command_info.range === 3, `two Chieftains, range 3 (${JSON.stringify(view.command_info)})`);
@@ -551,7 +551,7 @@ async function leadPrince(page, id, token, sq, mode) {
 
 async function fusion(sc) {
   const page = await sc.page();
-  const { id, token } = await createFromHome(page, 'chesimal-fusion-1', { opponent: 'ai', strength: 'engine', time: 200 });
+  const { id, token } = await createFromHome(page, 'chesimal-fusion-1', { opponent: 'ai', strength: 'level8', time: 200 });
   let view = await getView(id, token);
   const leads = view.legal.filter((s) => s.text.startsWith('lead:'));
   check(view.seat === 'white' && view.command === 'lead' && view.movable.length === 0, 'turn start: nothing movable before the lead');
@@ -892,7 +892,7 @@ async function inFrame(page, sq, margin = 0) {
 async function phoneFusion(sc) {
   const page = await sc.page(PHONE);
   const W = PHONE.viewport.width;
-  const { id, token } = await createFromHome(page, 'chesimal-fusion-1', { opponent: 'ai', strength: 'engine', time: 200 });
+  const { id, token } = await createFromHome(page, 'chesimal-fusion-1', { opponent: 'ai', strength: 'level8', time: 200 });
   // Against the AI there is no one to chat with: no chat panel (issue 45's newcomer).
   await page.waitForFunction(() => document.body.dataset.chat);
   check(await page.evaluate(() => document.body.dataset.chat) === 'none' && await page.locator('.chat-box').count() === 0, 'no chat panel in a game against the AI');
@@ -1012,7 +1012,7 @@ async function phoneFusion(sc) {
 // Back shows the live board and the turn goes on; Escape returns too.
 async function lookBack(sc) {
   const page = await sc.page();
-  const { id, token } = await createFromHome(page, 'chesimals-1', { opponent: 'ai', strength: 'engine', time: 200 });
+  const { id, token } = await createFromHome(page, 'chesimals-1', { opponent: 'ai', strength: 'level8', time: 200 });
   await page.selectOption('[data-testid=replay-speed]', '0');
   let view = await getView(id, token);
   const w1 = forward(quiet(view))[0];
