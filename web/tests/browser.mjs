@@ -1127,8 +1127,41 @@ async function phoneChessma(sc) {
   return `a2 to h2 whole in a ${frame.width.toFixed(0)} px frame`;
 }
 
+// AI levels (issue 46): the home page offers Level 1 to Level 8 by number, level 3 first,
+// and says what the chosen one is in the engine's words (GET /api/ai/levels); a game made at
+// a level has that AI; the analysis page plays the position shown against a level.
+async function aiLevels(sc) {
+  const page = await sc.page();
+  const levels = await (await fetch(`${base}/api/ai/levels`)).json();
+  check(levels.levels.length === 8 && levels.default === 3, `the server's levels: ${JSON.stringify(levels)}`);
+  await page.goto(base + '/');
+  await page.waitForSelector('[data-testid="strength-chieftain"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="strength-chieftain-about"]').textContent.length > 0);
+  const options = await page.$$eval('[data-testid="strength-chieftain"] option', (os) => os.map((o) => [o.value, o.textContent, o.title]));
+  check(options.map((o) => o[1]).join(',') === 'Level 1,Level 2,Level 3,Level 4,Level 5,Level 6,Level 7,Level 8', `options: ${JSON.stringify(options)}`);
+  check(options.every(([v, , title], i) => v === `level${i + 1}` && title === levels.levels[i].about), 'each option says what its level is');
+  check(await page.inputValue('[data-testid="strength-chieftain"]') === 'level3', 'level 3 first');
+  await page.selectOption('[data-testid="strength-chieftain"]', 'level1');
+  const about = await page.textContent('[data-testid="strength-chieftain-about"]');
+  check(about === levels.levels[0].about, `the chosen level's words: "${about}"`);
+  const { id } = await createFromHome(page, 'chieftain', { opponent: 'ai', strength: 'level1', time: 200 });
+  const v = await (await fetch(`${base}/api/games/${id}`)).json();
+  check(v.players.black.startsWith('level1 '), `the AI is level 1: ${v.players.black}`);
+  // The analysis page: play a position against level 2, as the side to move.
+  await page.goto(`${base}/analysis?variant=chieftain`);
+  await page.waitForSelector('[data-testid=play-level]');
+  await page.selectOption('[data-testid=play-level]', 'level2');
+  await page.click('[data-testid=play-from-here-go]');
+  await page.waitForURL(/\/game\/[0-9a-f]+\?token=/);
+  const g = gameOf(page);
+  const w = await (await fetch(`${base}/api/games/${g.id}`)).json();
+  check(w.players.black.startsWith('level2 ') && w.players.white === 'human', `the new game: ${JSON.stringify(w.players)}`);
+  return `8 levels offered; games made at level 1 and level 2`;
+}
+
 const scenarios = [
   ['home page', homePage],
+  ['AI levels: home and analysis pages', aiLevels],
   ['a. vs AI, chesimals-1', vsAiChesimals],
   ['b. vs AI, mini-chieftain', vsAiChieftain],
   ['c+d. human vs human, seats', humanVsHuman],
