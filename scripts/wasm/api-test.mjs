@@ -157,4 +157,27 @@ check('the worker analyses a game, marked as the server marks', () => {
   assert.equal(marked[0].mark, null);
   assert.throws(() => cohort.marks([{ score: 'x' }]), /points\[0\]\.score/);
 });
+// With a time per position (as the analysis page asks), a played turn other than the best
+// is judged at the best turn's depth (docs/server.md, "Marks"), as the server judges it.
+const judged = [];
+const judger = new Worker(new URL('../../web/static/wasm/worker.js', import.meta.url), { type: 'module' });
+await new Promise((resolve, reject) => {
+  judger.on('message', (m) => { judged.push(m); if (m.type === 'analysed' || m.type === 'error') resolve(); });
+  judger.on('error', reject);
+  judger.postMessage({ type: 'analyse', id: 8, variant: 'chess', turns: [['e2-e4'], ['f7-f6'], ['d2-d4'], ['g7-g5'], ['d1-h5']], ms: 120 });
+});
+await judger.terminate();
+check('a played turn is judged at the best turn\'s depth', () => {
+  const end = judged.find((m) => m.type === 'analysed');
+  assert.ok(end, JSON.stringify(judged.find((m) => m.type === 'error')));
+  const g5 = end.points[3];
+  assert.ok(Number.isInteger(g5.best_after) && g5.played_after > 100000, JSON.stringify(g5));
+  assert.equal(g5.mark, 'blunder', JSON.stringify(g5));
+  const g = cohort.newGame('chess');
+  g.make('e2-e4'); g.make('d7-d5');
+  const j = g.judge(['e4xd5'], ['d1-g4'], 100);
+  assert.ok(j.best_after - j.played_after > 500, JSON.stringify(j));
+  assert.throws(() => g.judge(['e4xd5'], ['e7-e5'], 100), /played/);
+  g.free();
+});
 console.log(`wasm api: ${checks} checks passed`);

@@ -123,6 +123,13 @@ pub struct Point {
     pub loss: f64,
     /// "inaccuracy", "mistake" or "blunder" (see [`classify`]).
     pub mark: Option<String>,
+    /// A played turn other than the best: the scores for White after the best turn and
+    /// after the played one, both searched to the same depth (cohort_engine::marks::judge);
+    /// the loss and the mark come from them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_after: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub played_after: Option<i32>,
 }
 
 /// An analysis as stored and as answered.
@@ -152,7 +159,8 @@ pub struct Analysis {
 /// browser's analyses share).
 pub use cohort_engine::marks::{classify, expected};
 
-/// Fill in each point's loss and mark from the point after it (known once both are
+/// Fill in each point's loss and mark: from its judged scores (the positions after the best
+/// and the played turn searched alike), else from the point after it (known once both are
 /// searched): the mover's expected score before its turn, less after it
 /// (cohort_engine::marks::turn_mark; a turn that is the engine's own choice loses nothing).
 pub fn mark_turns(points: &mut [Point]) {
@@ -162,6 +170,12 @@ pub fn mark_turns(points: &mut [Point]) {
             continue;
         };
         let own = points[i].played.is_empty() || points[i].played == points[i].best;
+        // Judged at the best turn's effort when it was (a point of an analysis made before
+        // that was not: the score of the point after it).
+        let (before, after) = match (points[i].best_after, points[i].played_after) {
+            (Some(b), Some(p)) => (b, p),
+            _ => (before, after),
+        };
         let (loss, mark) = cohort_engine::marks::turn_mark(side == "white", before, after, own);
         points[i].loss = loss;
         points[i].mark = mark.map(str::to_string);

@@ -493,8 +493,35 @@ async fn run(app: &Arc<App>, key: &str, a: &mut Analysis, work: Vec<Work>) -> bo
                         threads: 1,
                         clock: None,
                     };
+                    // A turn played here other than the engine's is judged against the
+                    // engine's at the same effort (cohort_engine::marks::judge): the
+                    // point's time is shared between finding the best turn and judging.
+                    let judging = !w.played.is_empty();
+                    let limits = Limits {
+                        time: Some(Duration::from_millis(if judging { ms / 2 } else { ms })),
+                        ..limits
+                    };
                     let choice = e.choose_turn(&w.game, &limits);
-                    (e, point_of(&w, &choice))
+                    let mut point = point_of(&w, &choice);
+                    if judging && point.played != point.best {
+                        let played = cohort_engine::marks::steps_of(&w.game, &w.played);
+                        let white = w.game.position().side_to_move() == Side::White;
+                        let judged = played.and_then(|p| {
+                            cohort_engine::marks::judge(
+                                &e,
+                                &w.game,
+                                &choice.steps,
+                                &p,
+                                Duration::from_millis((ms / 4).max(1)),
+                            )
+                        });
+                        if let Some(j) = judged {
+                            let white_view = |s: i32| if white { s } else { -s };
+                            point.best_after = Some(white_view(j.best_after));
+                            point.played_after = Some(white_view(j.played_after));
+                        }
+                    }
+                    (e, point)
                 });
                 tokio::pin!(search);
                 // Renewed three times a lease, as an AI turn's (api/ai.rs).
@@ -579,6 +606,8 @@ fn point_of(w: &Work, c: &cohort_engine::TurnChoice) -> Point {
         played: w.played.clone(),
         loss: 0.0,
         mark: None,
+        best_after: None,
+        played_after: None,
     }
 }
 
@@ -635,6 +664,11 @@ struct PointIn {
     #[serde(default)]
     #[allow(dead_code)]
     mark: Option<String>,
+    /// The judged scores (cohort_engine::marks::judge), for White.
+    #[serde(default)]
+    best_after: Option<i32>,
+    #[serde(default)]
+    played_after: Option<i32>,
 }
 
 #[derive(Deserialize)]
@@ -779,6 +813,8 @@ async fn save(
             played: p.played,
             loss: 0.0,
             mark: None,
+            best_after: p.best_after,
+            played_after: p.played_after,
         })
         .collect();
     mark_turns(&mut points);

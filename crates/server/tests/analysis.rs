@@ -100,6 +100,15 @@ async fn a_finished_game_gets_a_point_per_turn_with_the_blunder_marked() {
     // g5 allowed it: a blunder, all of Black's expected score lost.
     assert_eq!(points[3]["mark"], "blunder", "{}", points[3]);
     assert!(points[3]["loss"].as_f64().unwrap() > 0.4, "{}", points[3]);
+    // Judged at the best turn's effort: the positions after the best turn and after g5,
+    // both searched to one depth (scores for White: g5 lets White mate).
+    let (best_after, played_after) = (
+        points[3]["best_after"].as_i64().expect("judged"),
+        points[3]["played_after"].as_i64().expect("judged"),
+    );
+    assert!(played_after > 100_000 && best_after < played_after, "{}", points[3]);
+    // The engine's own turn (the mate) needs no judging.
+    assert!(points[4].get("best_after").is_none(), "{}", points[4]);
     // The end: White has won, nothing to play.
     assert_eq!(points[5]["side"], Value::Null);
     assert!(points[5]["score"].as_i64().unwrap() > 100_000);

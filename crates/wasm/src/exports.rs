@@ -221,6 +221,13 @@ pub extern "C" fn game_perft(handle: u32, depth: u32) -> i32 {
     answer(with_game(handle, |s| s.perft(depth).to_string()))
 }
 
+/// `{"best": [texts], "played": [texts], "ms"}`: the played turn judged against the best
+/// at the same depth (`Session::judge_json`).
+#[no_mangle]
+pub extern "C" fn game_judge(handle: u32, ptr: *const u8, len: usize) -> i32 {
+    answer(read_str(ptr, len).and_then(|t| with_game(handle, |s| s.judge_json(t))?))
+}
+
 /// The engine's turn within `ms` milliseconds and `nodes` nodes (each: 0 or less for no
 /// limit). Reports each finished depth through `cohort_info`.
 #[no_mangle]

@@ -381,6 +381,51 @@ impl Session {
     }
 }
 
+impl Session {
+    /// [`Session::judge`] of a request `{"best": [texts], "played": [texts], "ms"}` (ms: 1000
+    /// when absent).
+    pub fn judge_json(&mut self, request: &str) -> Result<String, String> {
+        let v: Value = serde_json::from_str(request).map_err(|e| format!("judge: {e}"))?;
+        let texts = |k: &str| -> Result<Vec<String>, String> {
+            serde_json::from_value(v[k].clone())
+                .map_err(|_| format!("judge: {k}: a list of step texts"))
+        };
+        let ms = match &v["ms"] {
+            Value::Null => 1000,
+            m => m
+                .as_u64()
+                .ok_or("judge: ms: a whole number of milliseconds")?,
+        };
+        self.judge(&texts("best")?, &texts("played")?, ms)
+    }
+
+    /// The turn `played` (step texts) judged against the engine's `best` turn here, each
+    /// followed by a search to the same depth (cohort_engine::marks::judge, as the server's
+    /// analyses judge): `{"best_after", "played_after", "depth"}`, scores for White.
+    pub fn judge(&mut self, best: &[String], played: &[String], ms: u64) -> Result<String, String> {
+        let steps = |texts: &[String], what: &str| {
+            cohort_engine::marks::steps_of(&self.game, texts)
+                .ok_or_else(|| format!("judge: the {what} turn is not legal here"))
+        };
+        let (b, p) = (steps(best, "best")?, steps(played, "played")?);
+        let variant = self.variant.clone();
+        let engine = self
+            .engine
+            .get_or_insert_with(|| EngineAgent::new(&variant));
+        let time = Duration::from_millis(ms.clamp(1, 86_400_000));
+        let j = cohort_engine::marks::judge(engine, &self.game, &b, &p, time)
+            .ok_or("judge: a turn is not legal here")?;
+        let white = self.game.position().side_to_move() == Side::White;
+        let w = |s: i32| if white { s } else { -s };
+        Ok(json!({
+            "best_after": w(j.best_after),
+            "played_after": w(j.played_after),
+            "depth": j.depth,
+        })
+        .to_string())
+    }
+}
+
 /// Marks on a game's turns (docs/server.md, "Marks"), the server's rule
 /// (cohort_engine::marks): `points_json` is an analysis's points in order (`side`, `score`
 /// for White, `best`, `played`, as the server's analyses write them); each point gets
@@ -409,6 +454,17 @@ pub fn marks_json(points_json: &str) -> Result<String, String> {
         let played = points[i].get("played").cloned().unwrap_or(Value::Null);
         let best = points[i].get("best").cloned().unwrap_or(Value::Null);
         let own = played.as_array().is_none_or(|a| a.is_empty()) || played == best;
+        // Judged at the best turn's effort when it was (Session::judge), as the server does.
+        let judged = |key: &str| {
+            points[i]
+                .get(key)
+                .and_then(Value::as_i64)
+                .and_then(|s| i32::try_from(s).ok())
+        };
+        let (before, after) = match (judged("best_after"), judged("played_after")) {
+            (Some(b), Some(p)) => (b, p),
+            _ => (before, after),
+        };
         let (loss, mark) = cohort_engine::marks::turn_mark(side == "white", before, after, own);
         let p = points[i].as_object_mut().expect("checked");
         p.insert("loss".into(), loss.into());

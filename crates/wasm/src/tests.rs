@@ -188,3 +188,37 @@ fn the_view_names_checkers_until_the_game_is_over() {
         (serde_json::json!([]), serde_json::json!([]))
     );
 }
+
+#[test]
+fn a_turn_is_judged_at_the_best_turns_depth_and_marked_from_that() {
+    let mut s = Session::new("chess", None).unwrap();
+    s.make(StepArg::Text("e2-e4")).unwrap();
+    s.make(StepArg::Text("d7-d5")).unwrap();
+    let j: Value = serde_json::from_str(
+        &s.judge_json(r#"{"best": ["e4xd5"], "played": ["d1-g4"], "ms": 150}"#)
+            .unwrap(),
+    )
+    .unwrap();
+    let (b, p) = (
+        j["best_after"].as_i64().unwrap(),
+        j["played_after"].as_i64().unwrap(),
+    );
+    assert!(b - p > 500, "White's queen is lost: {j}");
+    // The marks take the judged scores over the next point's.
+    let points = json!([
+        {"side": "white", "score": 30, "best": ["e4xd5"], "played": ["d1-g4"], "best_after": b, "played_after": p},
+        {"side": "black", "score": 35, "best": [], "played": []},
+    ]);
+    let out: Vec<Value> = serde_json::from_str(&marks_json(&points.to_string()).unwrap()).unwrap();
+    assert_eq!(out[0]["mark"], "blunder", "{out:?}");
+    // Refused: a turn not legal here, a request that is not one.
+    assert!(s
+        .judge_json(r#"{"best": ["e4xd5"], "played": ["e7-e5"]}"#)
+        .unwrap_err()
+        .contains("played"));
+    assert!(s.judge_json("nope").is_err());
+    assert!(s
+        .judge_json(r#"{"best": "e4xd5", "played": []}"#)
+        .unwrap_err()
+        .contains("best"));
+}

@@ -237,6 +237,13 @@ export class CohortGame {
     if (thrown) throw thrown.e;
     return result;
   }
+  /** The turn `played` (step texts) judged against the engine's `best` turn here: the
+   * positions after each searched to the same depth, the one after `best` for `ms`
+   * (docs/server.md, "Marks"). Answers {best_after, played_after, depth}, scores for
+   * White; the game is unchanged. */
+  judge(best, played, ms) {
+    return JSON.parse(this._call('game_judge', JSON.stringify({ best, played, ms: Math.max(1, Math.round(ms || 1000)) })));
+  }
   /** Free the game's memory; its handle answers an error after. */
   free() {
     this.cohort._x.game_free(this.handle);

@@ -100,11 +100,19 @@ async function analyse(job) {
       if (outcome) {
         p = { at, side: null, score: outcome.score, decisive: outcome.winner !== null, best: [], moves: [], line: '', depth: 0, played, loss: 0, mark: null };
       } else {
-        const r = game.search({ ms: job.ms, nodes: job.nodes, shouldStop: flag ? stopped : undefined });
+        // A turn played here is judged against the engine's at the same effort, as the
+        // server's analyses judge: half the time finds the best turn, the rest judges.
+        const judging = played.length > 0 && job.ms;
+        const r = game.search({ ms: judging ? Math.max(1, job.ms / 2) : job.ms, nodes: job.nodes, shouldStop: flag ? stopped : undefined });
         p = {
           at, side: r.side, score: r.white_score, decisive: r.decisive, best: r.turn, moves: r.moves,
           line: r.pv.slice(0, LINE_STEPS).join(' '), depth: r.depth, played, loss: 0, mark: null,
         };
+        if (judging && played.join(' ') !== r.turn.join(' ')) {
+          const j = game.judge(r.turn, played, Math.max(1, job.ms / 4));
+          p.best_after = j.best_after;
+          p.played_after = j.played_after;
+        }
       }
       points.push(p);
       const marked = c.marks(points);
