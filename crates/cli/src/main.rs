@@ -175,7 +175,6 @@ enum Command {
     Balance(balance::BalanceCmd),
     /// A fixed search over fixed positions: node-count signature and nodes/s.
     Bench,
-    /// The game server: web pages, HTTP/WebSocket API, games stored in a database.
     /// Write a static site into DIR: the local-play page (the rules and the engine in the
     /// browser, WebAssembly), an index of the variants, the scripts, styles and the module
     /// (docs/wasm.md). Any static file host serves it.
@@ -183,6 +182,17 @@ enum Command {
         /// The folder to write (created if missing; files of the same names are replaced).
         dir: String,
     },
+    /// Mark the turns of game records as the server's analyses mark them (docs/engine.md,
+    /// "Marks"): each turn judged against the engine's best at the same effort; prints each
+    /// game's marks and the share of turns marked a mistake or worse.
+    Review {
+        /// Record files, or folders of them (`cohort match --records DIR` writes one a game).
+        records: Vec<String>,
+        /// Milliseconds of analysis per position.
+        #[arg(long, default_value_t = 1000)]
+        time: u64,
+    },
+    /// The game server: web pages, HTTP/WebSocket API, games stored in a database.
     Serve {
         #[arg(long, default_value_t = 8080)]
         port: u16,
@@ -771,6 +781,7 @@ fn run(cli: Cli) -> Res<()> {
             write,
         } => tune::run(variant(&v)?, &records, skip_turns, passes, write.as_deref())?,
         Command::Replay { file, variant_file } => records::replay(&file, variant_file.as_deref())?,
+        Command::Review { records, time } => records::review(&records, time)?,
         Command::Record {
             command: RecordCommand::Export { database, game },
         } => records::export(&database, &game)?,

@@ -94,3 +94,118 @@ pub fn match_record(
     }
     Ok(r.to_text())
 }
+
+/// `cohort review <records or folders> --time MS`: every turn of each record marked as the
+/// server's analyses mark it (`cohort_engine::marks::review`, one engine per game, one
+/// thread), one line a game and a total: turns, inaccuracies, mistakes, blunders, and the
+/// share marked a mistake or worse (issue 46's measure of marks that can be trusted: the
+/// engine's own turns, analysed at its own time, should rarely be marked).
+pub fn review(paths: &[String], ms: u64) -> Result<(), Fail> {
+    use cohort_engine::marks;
+    let mut files = vec![];
+    for p in paths {
+        let meta = std::fs::metadata(p).map_err(|e| Fail(format!("{p}: {e}")))?;
+        if meta.is_dir() {
+            let mut inside: Vec<String> = std::fs::read_dir(p)
+                .map_err(|e| Fail(format!("{p}: {e}")))?
+                .filter_map(|e| e.ok().map(|e| e.path().display().to_string()))
+                .collect();
+            inside.sort();
+            files.extend(inside);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    if files.is_empty() {
+        return Err(Fail("review: no record given".into()));
+    }
+    let time = std::time::Duration::from_millis(ms.max(1));
+    let mut total = [0usize; 4];
+    // Turns the rule before judging marks a mistake or worse (White's, Black's).
+    let mut old_rule = [0usize; 2];
+    let mover_index = |white: bool| usize::from(!white);
+    for (n, path) in files.iter().enumerate() {
+        let text = read(path)?;
+        let record = Record::parse(&text).map_err(|e| Fail(format!("{path}: {e}")))?;
+        let variant = record
+            .variant(None)
+            .map_err(|e| Fail(format!("{path}: {e}")))?;
+        let replayed = record
+            .replay(&variant)
+            .map_err(|e| Fail(format!("{path}: {e}")))?;
+        let mut engine = cohort_engine::EngineAgent::new(&variant);
+        let mut game = Game::new(replayed.game.start().clone());
+        let steps = replayed.steps;
+        let mut counts = [0usize; 4];
+        // The rule before judging (a point's score against the next point's), for the
+        // comparison: the previous point's side, score for White and whether it was the
+        // engine's own turn.
+        let mut before: Option<(bool, i32, bool)> = None;
+        let mut i = 0;
+        while i < steps.len() && game.result().is_none() {
+            // The turn played from here: its steps until the side to move changes.
+            let mover = game.position().side_to_move();
+            let mut probe = game.clone();
+            let from = i;
+            while i < steps.len() && probe.result().is_none() {
+                if probe.play(steps[i]).is_err() {
+                    return Err(Fail(format!("{path}: step {} does not replay", i + 1)));
+                }
+                i += 1;
+                if probe.position().side_to_move() != mover {
+                    break;
+                }
+            }
+            let played = &steps[from..i];
+            engine.adapt_to(&game);
+            let r = marks::review(&mut engine, &game, Some(played), time);
+            let white = mover == cohort_rules::Side::White;
+            let score = if white { r.choice.score } else { -r.choice.score };
+            if let Some((w, s, own)) = before {
+                if marks::turn_mark(w, s, score, own).0 >= 0.10 {
+                    old_rule[mover_index(w)] += 1;
+                }
+            }
+            before = Some((white, score, r.choice.steps.as_slice() == played));
+            counts[0] += 1;
+            if let Some(j) = r.judged {
+                match marks::judged_mark(&j).1 {
+                    Some("inaccuracy") => counts[1] += 1,
+                    Some("mistake") => counts[2] += 1,
+                    Some("blunder") => counts[3] += 1,
+                    _ => {}
+                }
+            }
+            game = probe;
+        }
+        for k in 0..4 {
+            total[k] += counts[k];
+        }
+        println!(
+            "{}/{} {path}: {} turns, {} inaccuracies, {} mistakes, {} blunders",
+            n + 1,
+            files.len(),
+            counts[0],
+            counts[1],
+            counts[2],
+            counts[3]
+        );
+    }
+    let bad = total[2] + total[3];
+    let pct = |n: usize| 100.0 * n as f64 / total[0].max(1) as f64;
+    println!(
+        "total: {} games, {} turns, {} inaccuracies, {} mistakes, {} blunders; mistakes or worse: {:.1}%",
+        files.len(),
+        total[0],
+        total[1],
+        total[2],
+        total[3],
+        pct(bad)
+    );
+    println!(
+        "by the rule before judging (a point's score against the next one's): mistakes or worse: {} ({:.1}%)",
+        old_rule[0] + old_rule[1],
+        pct(old_rule[0] + old_rule[1])
+    );
+    Ok(())
+}

@@ -164,6 +164,44 @@ pub fn steps_of(game: &cohort_rules::Game, texts: &[String]) -> Option<Vec<cohor
     Some(steps)
 }
 
+/// One point of a game's analysis, as the server, the browser and `cohort review` search
+/// it: the engine's turn at `game` and, when a turn `played` there differs from it, that
+/// turn judged at the best turn's effort ([`judge`]). With a played turn the point's `time`
+/// is shared: half to find the best turn, a quarter to search after it (the search after
+/// the played turn is held to its depth).
+pub struct Review {
+    pub choice: crate::TurnChoice,
+    pub judged: Option<Judged>,
+}
+
+pub fn review(
+    engine: &mut crate::EngineAgent,
+    game: &cohort_rules::Game,
+    played: Option<&[cohort_rules::Step]>,
+    time: std::time::Duration,
+) -> Review {
+    let judging = played.is_some_and(|p| !p.is_empty());
+    let limits = crate::Limits {
+        time: Some(if judging { time / 2 } else { time }),
+        nodes: None,
+        seed: 1,
+        threads: 1,
+        clock: None,
+    };
+    let choice = crate::Agent::choose_turn(engine, game, &limits);
+    let judged = match played {
+        Some(p) if judging && p != choice.steps.as_slice() => judge(
+            engine,
+            game,
+            &choice.steps,
+            p,
+            (time / 4).max(std::time::Duration::from_millis(1)),
+        ),
+        _ => None,
+    };
+    Review { choice, judged }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,7 +23,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use cohort_engine::{Agent, EngineAgent, Limits};
+use cohort_engine::EngineAgent;
 use cohort_rules::{builtin, Game, Outcome, Position, Rules, Side, Variant};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -486,40 +486,21 @@ async fn run(app: &Arc<App>, key: &str, a: &mut Analysis, work: Vec<Work>) -> bo
                 let search = tokio::task::spawn_blocking(move || {
                     let variant = w.game.position().variant().clone();
                     let mut e = mine.unwrap_or_else(|| EngineAgent::new(&variant));
-                    let limits = Limits {
-                        time: Some(Duration::from_millis(ms)),
-                        nodes: None,
-                        seed: 1,
-                        threads: 1,
-                        clock: None,
-                    };
                     // A turn played here other than the engine's is judged against the
-                    // engine's at the same effort (cohort_engine::marks::judge): the
-                    // point's time is shared between finding the best turn and judging.
-                    let judging = !w.played.is_empty();
-                    let limits = Limits {
-                        time: Some(Duration::from_millis(if judging { ms / 2 } else { ms })),
-                        ..limits
-                    };
-                    let choice = e.choose_turn(&w.game, &limits);
-                    let mut point = point_of(&w, &choice);
-                    if judging && point.played != point.best {
-                        let played = cohort_engine::marks::steps_of(&w.game, &w.played);
+                    // engine's at the same effort (cohort_engine::marks::review).
+                    let played = cohort_engine::marks::steps_of(&w.game, &w.played);
+                    let r = cohort_engine::marks::review(
+                        &mut e,
+                        &w.game,
+                        played.as_deref(),
+                        Duration::from_millis(ms),
+                    );
+                    let mut point = point_of(&w, &r.choice);
+                    if let Some(j) = r.judged {
                         let white = w.game.position().side_to_move() == Side::White;
-                        let judged = played.and_then(|p| {
-                            cohort_engine::marks::judge(
-                                &e,
-                                &w.game,
-                                &choice.steps,
-                                &p,
-                                Duration::from_millis((ms / 4).max(1)),
-                            )
-                        });
-                        if let Some(j) = judged {
-                            let white_view = |s: i32| if white { s } else { -s };
-                            point.best_after = Some(white_view(j.best_after));
-                            point.played_after = Some(white_view(j.played_after));
-                        }
+                        let white_view = |s: i32| if white { s } else { -s };
+                        point.best_after = Some(white_view(j.best_after));
+                        point.played_after = Some(white_view(j.played_after));
                     }
                     (e, point)
                 });
