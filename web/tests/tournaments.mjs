@@ -17,7 +17,7 @@ let env = null;
 // Accounts shared by the scenarios (sign-ups are limited to 10 per address in 15 minutes):
 // the first signed up in the page, the others through the API; each in a browser context
 // of its own whose request context carries its session cookie.
-const NAMES = ['alice', 'bruno', 'chloe', 'dmitri', 'esther', 'farid'];
+const NAMES = ['alexandra_thompson', 'bruno', 'chloe', 'dmitri', 'esther', 'farid'];
 let accounts = null;
 const password = (name) => `${name}'s secret password`;
 
