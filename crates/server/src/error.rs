@@ -99,6 +99,10 @@ pub enum Code {
     RatingOutOfRange,
     /// 409: the username is taken.
     NameTaken,
+    /// 409: the tournament is over, or has started (for an action only open before).
+    TournamentClosed,
+    /// 409: a tournament game cannot be aborted (resign instead).
+    TournamentGame,
     /// 408: the request's body did not arrive within the body timeout.
     RequestTimeout,
     /// 413: the request body (or a variant file in it) is over the route's limit.
@@ -116,7 +120,7 @@ pub enum Code {
 }
 
 impl Code {
-    pub const ALL: [Code; 43] = [
+    pub const ALL: [Code; 45] = [
         Code::BadJson,
         Code::BadRequest,
         Code::InvalidField,
@@ -154,6 +158,8 @@ impl Code {
         Code::OwnChallenge,
         Code::RatingOutOfRange,
         Code::NameTaken,
+        Code::TournamentClosed,
+        Code::TournamentGame,
         Code::RequestTimeout,
         Code::TooLarge,
         Code::LimitReached,
@@ -201,6 +207,8 @@ impl Code {
             Code::OwnChallenge => "own_challenge",
             Code::RatingOutOfRange => "rating_out_of_range",
             Code::NameTaken => "name_taken",
+            Code::TournamentClosed => "tournament_closed",
+            Code::TournamentGame => "tournament_game",
             Code::RequestTimeout => "request_timeout",
             Code::TooLarge => "too_large",
             Code::LimitReached => "limit_reached",
@@ -247,7 +255,9 @@ impl Code {
             | Code::ChallengeClosed
             | Code::OwnChallenge
             | Code::RatingOutOfRange
-            | Code::NameTaken => StatusCode::CONFLICT,
+            | Code::NameTaken
+            | Code::TournamentClosed
+            | Code::TournamentGame => StatusCode::CONFLICT,
             Code::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Code::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Code::LimitReached | Code::RateLimited => StatusCode::TOO_MANY_REQUESTS,

@@ -12,6 +12,7 @@ mod chat_api;
 pub mod clock;
 pub mod custom;
 mod database_url;
+pub mod director;
 pub mod error;
 pub mod events;
 pub mod glicko;
@@ -30,6 +31,9 @@ pub mod sched;
 pub mod sockets;
 pub mod store;
 mod taker;
+pub mod tournament_store;
+mod tournament_view;
+mod tournaments_api;
 pub mod view;
 
 pub use database_url::mask_password;
@@ -235,6 +239,8 @@ pub struct App {
     pub(crate) heavy: heavy::Heavy,
     /// The open WebSockets, counted per address and per game (sockets.rs).
     pub sockets: sockets::Registry,
+    /// Tournament changes and the director's wake-up call (director.rs).
+    pub(crate) tournaments: Arc<director::Hub>,
 }
 
 #[derive(Debug)]
@@ -283,6 +289,7 @@ impl App {
             hashing: accounts::Hashing::new(config.max_hashes),
             heavy: heavy::Heavy::new(config.max_heavy),
             sockets: Default::default(),
+            tournaments: Default::default(),
             config,
         });
         // The lobby's list, built once per change for all its watchers (lobby.rs).
@@ -329,6 +336,8 @@ impl App {
                 app.unload_idle(idle);
             }
         });
+        // Tournaments: started, paired and finished as their games end (director.rs).
+        tokio::spawn(director::run(Arc::downgrade(&app)));
         // Rated games that ended just before a crash, ratings not yet applied.
         if let Ok(ids) = app.store.unrated_finished().await {
             for id in ids {
@@ -487,6 +496,7 @@ pub fn router(app: Arc<App>) -> axum::Router {
         .merge(accounts::router(app.clone()))
         .merge(lobby::router(app.clone()))
         .merge(quick::router(app.clone()))
+        .merge(tournaments_api::router(app.clone()))
         .merge(chat_api::router(app.clone()))
         .merge(analysis_api::router(app.clone()))
         .merge(pages::router())
@@ -637,7 +647,8 @@ pub async fn serve_on(
 /// pass each to `App::changed_elsewhere`, and for changes of the lobby
 /// (`store::LOBBY_CHANNEL`), which this instance's lobby watchers hear, and for chat lines
 /// and switches (`store::CHAT_CHANNEL`), which its chat sockets hear, and for AI jobs
-/// queued (`store::JOBS_CHANNEL`), which wake this instance's taker; until the store closes or the app is gone. On
+/// queued (`store::JOBS_CHANNEL`), which wake this instance's taker, and for tournament
+/// changes (`store::TOURNAMENTS_CHANNEL`), which its tournament pages hear; until the store closes or the app is gone. On
 /// SQLite (one instance) it returns at once.
 async fn follow_other_instances(app: std::sync::Weak<App>) {
     let Some(strong) = app.upgrade() else { return };
@@ -667,6 +678,8 @@ async fn follow_other_instances(app: std::sync::Weak<App>) {
                         app.chat.heard(&app.instance, note.payload());
                     } else if note.channel() == store::JOBS_CHANNEL {
                         app.jobs_ready.notify_one();
+                    } else if note.channel() == store::TOURNAMENTS_CHANNEL {
+                        app.tournaments.changed(note.payload());
                     } else {
                         // A task per game, so that one game's lock held for a while (a
                         // request under way) delays no other game's update.

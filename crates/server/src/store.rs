@@ -198,6 +198,57 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE ai_jobs ADD COLUMN payload TEXT NOT NULL DEFAULT ''",
     // Who is online (accounts.rs): when each account last asked anything.
     "ALTER TABLE users ADD COLUMN seen_ms BIGINT NOT NULL DEFAULT 0",
+    // Tournaments (tournament_store.rs, director.rs): a tournament, its players numbered in
+    // the order they joined, and its pairings (a game, or a Swiss round's bye: no black and
+    // no game). `version` moves at every change, so that of instances pairing at once one
+    // commits.
+    "CREATE TABLE tournaments (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        variant_name TEXT NOT NULL,
+        variant_text TEXT NOT NULL,
+        clock_kind TEXT NOT NULL,
+        clock_base_ms BIGINT NOT NULL,
+        clock_inc_ms BIGINT NOT NULL,
+        rated BIGINT NOT NULL,
+        rounds BIGINT NOT NULL,
+        minutes BIGINT NOT NULL,
+        bye_points BIGINT NOT NULL,
+        starts_ms BIGINT,
+        ends_ms BIGINT,
+        status TEXT NOT NULL,
+        round BIGINT NOT NULL,
+        creator TEXT NOT NULL REFERENCES users(id),
+        created_ms BIGINT NOT NULL,
+        version BIGINT NOT NULL,
+        note TEXT NOT NULL
+    )",
+    "CREATE INDEX tournaments_by_status ON tournaments (status)",
+    "CREATE TABLE tournament_players (
+        tournament_id TEXT NOT NULL REFERENCES tournaments(id),
+        entrant BIGINT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users(id),
+        rating BIGINT NOT NULL,
+        joined_ms BIGINT NOT NULL,
+        withdrawn BIGINT NOT NULL,
+        PRIMARY KEY (tournament_id, entrant),
+        UNIQUE (tournament_id, user_id)
+    )",
+    "CREATE TABLE tournament_games (
+        tournament_id TEXT NOT NULL REFERENCES tournaments(id),
+        seq BIGINT NOT NULL,
+        round BIGINT NOT NULL,
+        white BIGINT NOT NULL,
+        black BIGINT,
+        game_id TEXT,
+        result TEXT,
+        created_ms BIGINT NOT NULL,
+        ended_ms BIGINT,
+        PRIMARY KEY (tournament_id, seq)
+    )",
+    "CREATE INDEX tournament_games_by_game ON tournament_games (game_id)",
 ];
 
 /// A game's row: everything but its steps.
@@ -280,6 +331,9 @@ pub const JOBS_CHANNEL: &str = "cohort_jobs";
 /// The PostgreSQL channel on which a new chat line or a changed chat switch is announced
 /// (chat.rs, `Announce`).
 pub const CHAT_CHANNEL: &str = "cohort_chat";
+/// The PostgreSQL channel on which a change of a tournament is announced, its id the
+/// payload (tournament_store.rs).
+pub const TOURNAMENTS_CHANNEL: &str = "cohort_tournaments";
 
 pub type StoreError = sqlx::Error;
 
@@ -394,7 +448,8 @@ impl Store {
     }
 
     /// Every column of a new game row, in the order `bind_game` binds them.
-    const INSERT: &'static str = "INSERT INTO games (id, variant, start, white, black, ai_agent,
+    pub(crate) const INSERT: &'static str =
+        "INSERT INTO games (id, variant, start, white, black, ai_agent,
          ai_time_ms, white_token, black_token, draw_offer, ending, finished, version, created_ms,
          updated_ms, creator_token, variant_text, clock_kind, clock_base_ms, clock_inc_ms,
          white_ms, black_ms, clock_since_ms, white_user, black_user, rated, rating_change,
@@ -402,7 +457,7 @@ impl Store {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
          $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)";
 
-    fn bind_game<'q>(
+    pub(crate) fn bind_game<'q>(
         q: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
         g: &'q GameRow,
     ) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
@@ -1147,7 +1202,13 @@ impl Store {
         }
         let mut listener = sqlx::postgres::PgListener::connect(&self.url).await?;
         listener
-            .listen_all([GAMES_CHANNEL, LOBBY_CHANNEL, JOBS_CHANNEL, CHAT_CHANNEL])
+            .listen_all([
+                GAMES_CHANNEL,
+                LOBBY_CHANNEL,
+                JOBS_CHANNEL,
+                CHAT_CHANNEL,
+                TOURNAMENTS_CHANNEL,
+            ])
             .await?;
         Ok(Some(listener))
     }

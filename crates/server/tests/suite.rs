@@ -25,4 +25,5 @@ mod scheduler;
 mod security;
 mod sockets;
 mod storage;
+mod tournaments;
 mod view_data;

@@ -103,6 +103,18 @@ pub(super) async fn abort(
     raw: Result<Bytes, BytesRejection>,
 ) -> Answer {
     let a: Act = body(raw)?;
+    // A tournament game is played out: aborting would take a pairing from the round.
+    let in_tournament =
+        s.0.store
+            .tournament_of_game(&id)
+            .await
+            .map_err(|e| ApiError::internal(format!("reading the game failed: {e}")))?;
+    if in_tournament.is_some() {
+        return Err(ApiError::new(
+            Code::TournamentGame,
+            "a tournament game cannot be aborted; resign instead",
+        ));
+    }
     act(s, id, a, Action::Abort).await
 }
 

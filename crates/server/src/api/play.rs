@@ -125,6 +125,10 @@ const ABORTED_WHY: &str = "the game was aborted";
 /// A rated game between two accounts that has just ended: apply the rating change (once).
 pub(crate) async fn rate_if_finished(app: &App, live: &mut LiveGame) {
     let row = &live.row;
+    if row.finished {
+        // It may be a tournament's game: its director counts it at once (director.rs).
+        app.tournaments.poke();
+    }
     if !row.finished || !row.rated || row.rating_change.is_some() {
         return;
     }
