@@ -398,7 +398,7 @@ async function arenaOfSix(sc) {
   check(max(repair) <= LIVE_MS, `the slowest re-pairing took ${max(repair)} ms (over ${LIVE_MS}); all: ${repair.join(' ')}`);
   check(max(pushed) <= LIVE_MS, `the slowest pushed standings change took ${max(pushed)} ms (over ${LIVE_MS})`);
   for (const p of pages) await p.close();
-  const top = fin.standings.slice(0, 3).map((s) => `${s.rank}. ${s.username} ${s.points} [${s.sheet.join(',')}]`).join('; ');
+  const top = fin.standings.map((s) => `${s.rank}. ${s.username} ${s.points} in ${s.sheet.length} games`).join('; ');
   return `${games} games; re-paired ${repair.length} times, slowest ${max(repair)} ms (mean ${Math.round(repair.reduce((a, b) => a + b, 0) / repair.length)} ms); ` +
     `points cells changed on both pages ${pushed.length} times, slowest ${max(pushed)} ms after the game's end; finished ${finishedLate} ms after ends_ms; ` +
     `on fire: ${fired.join(', ')}; sheets and points equal the hand count (${top})`;
