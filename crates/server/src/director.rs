@@ -35,6 +35,9 @@ pub const ARENA_TICK: Duration = Duration::from_millis(250);
 /// within this time (arena::pair_waiting).
 pub const REMATCH_AFTER_MS: u64 = 1000;
 
+/// A tournament's public view (tournament_view.rs) with the rows it was built from.
+pub(crate) type BuiltView = Arc<(Tournament, Value)>;
+
 /// Tournament changes, for the pages that follow them, and the director's wake-up call.
 #[derive(Default)]
 pub struct Hub {
@@ -42,7 +45,7 @@ pub struct Hub {
     changed: std::sync::OnceLock<broadcast::Sender<String>>,
     /// The last public view built per tournament, with the version it shows: built once
     /// per change for every watcher.
-    pub(crate) views: std::sync::Mutex<HashMap<String, (i64, Arc<(Tournament, Value)>)>>,
+    pub(crate) views: std::sync::Mutex<HashMap<String, (i64, BuiltView)>>,
 }
 
 impl Hub {

@@ -174,9 +174,9 @@ async fn create(
     };
     let bye_points = match req.bye {
         None => 2,
-        Some(b) if b == 1.0 => 2,
-        Some(b) if b == 0.5 => 1,
-        Some(b) if b == 0.0 => 0,
+        Some(1.0) => 2,
+        Some(0.5) => 1,
+        Some(0.0) => 0,
         Some(b) => {
             return Err(ApiError::invalid(format!(
                 "bye: {b} is not what a bye may score (1, 0.5 or 0)"
@@ -474,6 +474,6 @@ async fn follow(mut socket: Sock, app: Arc<App>, id: String, user: Option<String
             }
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        while let Ok(_) = changes.try_recv() {}
+        while changes.try_recv().is_ok() {}
     }
 }

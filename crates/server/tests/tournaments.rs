@@ -140,13 +140,18 @@ async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_no_repeat() {
             assert!(met.insert(pair.clone()), "{pair} met twice: {v}");
         }
         // Every game of the round ends: the higher in the alphabet resigns.
+        // Every seat first: the next round is paired as soon as the last game ends.
+        let mut seats = vec![];
+        for (i, n) in names.iter().enumerate() {
+            let seat = my_game(&app, &id, &cookies[i]).await;
+            assert_eq!(seat.is_none(), *n == bye, "{n}: {seat:?}");
+            seats.push(seat);
+        }
         let t0 = Instant::now();
         for (i, n) in names.iter().enumerate() {
-            if *n == bye {
-                assert!(my_game(&app, &id, &cookies[i]).await.is_none());
+            let Some((game, token)) = seats[i].clone() else {
                 continue;
-            }
-            let (game, token) = my_game(&app, &id, &cookies[i]).await.expect("a game");
+            };
             // An abort is refused: a tournament game is played out.
             let (s, a, _) = send(
                 &app,
@@ -279,8 +284,7 @@ async fn an_arena_pairs_players_again_as_their_games_end_and_finishes_after_its_
         "{v}"
     );
     // Three times: every game ends (ann always wins; else the first in the alphabet
-    // resigns), and everyone is in a
-    // new game within 2 s.
+    // resigns), and everyone is in a new game within 2 s.
     let mut slowest = Duration::ZERO;
     for _ in 0..3 {
         until(&app, &id, Duration::from_secs(3), |v| {
@@ -291,9 +295,13 @@ async fn an_arena_pairs_players_again_as_their_games_end_and_finishes_after_its_
                 .all(|s| !s["playing"].is_null())
         })
         .await;
+        let mut seats = vec![];
+        for c in &cookies {
+            seats.push(my_game(&app, &id, c).await);
+        }
         let mut ended = vec![];
         for (i, n) in names.iter().enumerate() {
-            let Some((game, token)) = my_game(&app, &id, &cookies[i]).await else {
+            let Some((game, token)) = seats[i].clone() else {
                 continue;
             };
             if ended.contains(&game) {
@@ -571,7 +579,7 @@ async fn two_instances_pair_each_round_once() {
         let creator = signup(&a, "host").await;
         let (_, t) = tour(&a, &creator, "POST", "/api/tournaments", Some(swiss(3))).await;
         let id = t["id"].as_str().unwrap().to_string();
-        let names = ["p1", "p2", "p3", "p4", "p5", "p6"];
+        let names = ["pl1", "pl2", "pl3", "pl4", "pl5", "pl6"];
         let mut cookies = vec![];
         for (i, n) in names.iter().enumerate() {
             let app = if i % 2 == 0 { &a } else { &b };
@@ -610,9 +618,14 @@ async fn two_instances_pair_each_round_once() {
             );
             assert_eq!(v2["round"], round, "paired once: {v2}");
             // Games end on both instances.
+            let mut seats = vec![];
             for (i, c) in cookies.iter().enumerate() {
                 let app = if i % 2 == 0 { &a } else { &b };
-                if let Some((g, t)) = my_game(app, &id, c).await {
+                seats.push(my_game(app, &id, c).await);
+            }
+            for (i, seat) in seats.into_iter().enumerate() {
+                let app = if i % 2 == 0 { &a } else { &b };
+                if let Some((g, t)) = seat {
                     let (_, gv) = tour(app, "", "GET", &format!("/api/games/{g}"), None).await;
                     if gv["result"].is_null() {
                         resign(app, &g, &t).await;
