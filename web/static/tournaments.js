@@ -290,6 +290,8 @@ async function tournamentPage() {
         h('a', { href: `/rules/${encodeURIComponent(t.variant)}` }, t.variant_name || t.variant), ' · ',
         t.time_control, ' · ', t.rated ? 'rated' : 'casual', ' · ', `by ${t.creator}`),
       h('p', { class: 'status' }, h('span', { 'data-testid': 't-status' }, cap(t.status === 'created' ? 'not started' : t.status)), ': ', countdown),
+      // The director's word on an end before the last round (no pairing left), if any.
+      t.note ? h('p', { class: 'hint', 'data-testid': 't-note' }, t.note) : null,
       me && me.game ? h('p', { class: 'your-game', 'data-testid': 't-your-game' }, 'Your game: ',
         h('a', { class: 'button primary', href: me.game.link, 'data-testid': 't-play' }, 'play')) : null);
     tick();

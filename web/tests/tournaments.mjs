@@ -500,6 +500,9 @@ async function phone(sc) {
     if (w > 390) wide.push(`${path} is ${w} px wide`);
   }
   check(!wide.length, `pages wider than the phone's 390 px: ${wide.join(', ')}`);
+  // A tournament address that cannot be an id is the site's 404 page.
+  const missing = await fetch(`${env.base}/tournament/no%20such`);
+  check(missing.status === 404 && (await missing.text()).includes('data-testid="missing-path"'), `/tournament/no%20such: ${missing.status}`);
   return `scrollWidth at 390x844: ${widths.join(', ')}`;
 }
 
