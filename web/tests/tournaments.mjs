@@ -500,10 +500,18 @@ async function phone(sc) {
     if (w > 390) wide.push(`${path} is ${w} px wide`);
   }
   check(!wide.length, `pages wider than the phone's 390 px: ${wide.join(', ')}`);
+  // The lobby lists exactly the tournaments not finished, each linking its page.
+  const open = (await me.get('/api/tournaments')).tournaments.filter((t) => t.status !== 'finished').map((t) => t.id).sort();
+  check(open.length, 'a tournament is running (the one killed mid-round, or this scenario\'s)');
+  await page.goto(`${env.base}/lobby`);
+  await page.waitForSelector('[data-testid=lobby-tournaments] li');
+  const listed = await page.$$eval('[data-testid=lobby-tournaments] li a', (as) => as.map((a) => a.getAttribute('href').split('/').pop()).sort());
+  check(JSON.stringify(listed) === JSON.stringify(open), `the lobby lists ${listed}, not finished: ${open}`);
+  check(await page.getAttribute('[data-testid=lobby-tournaments-link]', 'href') === '/tournaments', 'the lobby links /tournaments');
   // A tournament address that cannot be an id is the site's 404 page.
   const missing = await fetch(`${env.base}/tournament/no%20such`);
   check(missing.status === 404 && (await missing.text()).includes('data-testid="missing-path"'), `/tournament/no%20such: ${missing.status}`);
-  return `scrollWidth at 390x844: ${widths.join(', ')}`;
+  return `scrollWidth at 390x844: ${widths.join(', ')}; the lobby lists the ${open.length} not finished`;
 }
 
 const scenarios = [
