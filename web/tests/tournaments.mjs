@@ -209,6 +209,19 @@ async function swissOfFive(sc) {
   await page.fill('[data-testid=t-rounds]', '3');
   await page.uncheck('[data-testid=t-rated]');
   await page.selectOption('[data-testid=t-start]', 'hand');
+  // A refused value is said under the form, naming the field; nothing is created.
+  sc.expect(/POST http:\/\/127\.0\.0\.1:\d+\/api\/tournaments -> 400 /,
+    /console error at http:\/\/127\.0\.0\.1:\d+\/api\/tournaments: Failed to load resource: the server responded with a status of 400/);
+  await page.fill('[data-testid=t-rounds]', '16');
+  await page.click('[data-testid=t-create]');
+  check(!(await page.$eval('[data-testid=t-rounds]', (e) => e.validity.valid)), 'the form itself refuses 16 rounds');
+  // Past the form's own bounds, the server's refusal is shown.
+  await page.$eval('[data-testid=t-rounds]', (e) => e.removeAttribute('max'));
+  await page.click('[data-testid=t-create]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=t-error]').textContent.includes('rounds'));
+  check(new URL(page.url()).pathname === '/tournaments', 'still on the list after a refusal');
+  const refused = await page.textContent('[data-testid=t-error]');
+  await page.fill('[data-testid=t-rounds]', '3');
   await Promise.all([page.waitForURL(/\/tournament\/[^/?]+$/), page.click('[data-testid=t-create]')]);
   const tid = decodeURIComponent(new URL(page.url()).pathname.split('/').pop());
   swissId = tid;
@@ -275,7 +288,7 @@ async function swissOfFive(sc) {
   check(cross === 5, `the crosstable has a row per player: ${cross}`);
   await page.close();
   const table = want.slice().sort((a, b) => a.rank - b.rank).map((w) => `${w.rank}. ${w.name} ${num(w.points)} (${num(w.buchholz)}, ${num(w.sb)})`).join('; ');
-  return `${lines.join('; ')}; byes to 3 players, no pairing repeated; the page's standings equal the hand count: ${table}; level on points, parted by a tie-break: ${parted.join(', ')}`;
+  return `16 rounds refused by the form, then by the server: "${refused}"; ${lines.join('; ')}; byes to 3 players, no pairing repeated; the page's standings equal the hand count: ${table}; level on points, parted by a tie-break: ${parted.join(', ')}`;
 }
 
 // An Arena's points for one player's results in order: a win 2, a draw 1, a loss 0; after
