@@ -86,6 +86,7 @@ function draw() {
   panel.append(turnBox(v, mine));
   panel.append(toolsBox(v, flip));
   for (const box of extraBoxes(v)) panel.append(box);
+  if (state.tournament) panel.append(tournamentBox(state.tournament, v));
   const offers = offerBox(v);
   if (offers) panel.append(offers);
   panel.append(capturedBox(v));
@@ -111,6 +112,15 @@ function draw() {
       else if (r.bottom > box.bottom) moves.scrollTop += r.bottom - box.bottom;
     }
   } else if (atBottom) moves.scrollTop = moves.scrollHeight;
+}
+
+// A tournament's game: where it belongs, and the way back to the tournament's page (the next
+// pairing is there once the game is over).
+function tournamentBox(t, v) {
+  const what = t.kind === 'swiss' ? `Swiss, round ${t.round}` : 'Arena';
+  return h('div', { class: 'tournament-note', 'data-testid': 'game-tournament' },
+    'Tournament: ', h('a', { href: `/tournament/${encodeURIComponent(t.id)}` }, t.name), ` (${what})`,
+    v.result && state.seat ? h('p', {}, h('a', { class: 'button primary', 'data-testid': 'back-to-tournament', href: `/tournament/${encodeURIComponent(t.id)}` }, 'Back to the tournament')) : null);
 }
 
 // After a click in the move list: the board in sight (on a phone it is above the list, out of
@@ -160,6 +170,7 @@ async function gamePage() {
     if (v.seat && !v.result) loadLocalRules(v);
     // A built-in variant's rules (the reconstructed note); a custom variant has none there.
     if (!v.custom) api('GET', `/api/variants/${encodeURIComponent(v.variant)}`).then((info) => { state.variantInfo = info; draw(); }).catch(() => {});
+    api('GET', `/api/games/${gameId}/tournament`).then((t) => { if (t.tournament) { state.tournament = t.tournament; draw(); } }).catch(() => {});
     draw();
     connect();
     chatPanel(v);

@@ -18,6 +18,7 @@ const state = {
   connected: false,
   creator: false, // holds the creator token of an AI-against-AI game (may stop it)
   variantInfo: null, // GET /api/variants/<id>: the reconstructed note
+  tournament: null, // GET /api/games/<id>/tournament: the tournament this game is in, if any
   shown: null, // steps shown on the board so far (the replay of others' steps catches up)
   frames: new Map(), // step count -> a view after that many steps (from the WebSocket)
   frame: null, // the frame on the board while others' steps are replayed

@@ -72,6 +72,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tournaments/{id}/withdraw", post(withdraw))
         .route("/api/tournaments/{id}/start", post(start))
         .route("/api/tournaments/{id}/socket", get(watch))
+        .route("/api/games/{id}/tournament", get(of_game))
         .method_not_allowed_fallback(crate::error::wrong_method)
         .layer(axum::extract::DefaultBodyLimit::max(
             crate::custom::MAX_BODY,
@@ -438,6 +439,29 @@ async fn start(
         tokio::time::sleep(std::time::Duration::from_millis(25)).await;
     }
     answer(&app, &id, Some(&user)).await
+}
+
+/// `GET /api/games/<id>/tournament`: the tournament game `id` is played in (`{"tournament":
+/// {"id", "name", "kind", "round", "status"}}`), or `{"tournament": null}`.
+async fn of_game(State(app): State<Arc<App>>, ApiPath(id): ApiPath<String>) -> Answer {
+    app.find(&id).await?;
+    let Some(tid) = app.store.tournament_of_game(&id).await.map_err(stored)? else {
+        return Ok(Json(json!({ "tournament": null })));
+    };
+    let built = view_of(&app, &tid).await?;
+    let t = &built.0;
+    let round = t
+        .pairings
+        .iter()
+        .find(|p| p.game_id.as_deref() == Some(id.as_str()))
+        .map_or(0, |p| p.round);
+    Ok(Json(json!({"tournament": {
+        "id": t.row.id,
+        "name": t.row.name,
+        "kind": t.row.kind,
+        "round": round,
+        "status": t.row.status,
+    }})))
 }
 
 /// `GET /api/tournaments/<id>/socket`: the tournament (as `GET` answers it, `me` included)

@@ -152,6 +152,23 @@ async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_no_repeat() {
             let Some((game, token)) = seats[i].clone() else {
                 continue;
             };
+            // The game page finds its tournament and round.
+            let (_, of) = tour(
+                &app,
+                "",
+                "GET",
+                &format!("/api/games/{game}/tournament"),
+                None,
+            )
+            .await;
+            assert_eq!(
+                (
+                    of["tournament"]["id"].as_str(),
+                    of["tournament"]["round"].as_i64()
+                ),
+                (Some(id.as_str()), Some(round)),
+                "{of}"
+            );
             // An abort is refused: a tournament game is played out.
             let (s, a, _) = send(
                 &app,
@@ -559,6 +576,27 @@ async fn refusals_say_what_is_wrong_and_change_nothing() {
     )
     .await;
     assert_eq!(s, StatusCode::FORBIDDEN);
+    let (_, g) = tour(
+        &app,
+        "",
+        "POST",
+        "/api/games",
+        Some(json!({"variant": "chesimals-1", "white": "human", "black": "human"})),
+    )
+    .await;
+    let (s, of) = tour(
+        &app,
+        "",
+        "GET",
+        &format!("/api/games/{}/tournament", g["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, &of["tournament"]),
+        (StatusCode::OK, &Value::Null),
+        "a game of no tournament: {of}"
+    );
     let (s, v) = tour(&app, "", "GET", "/api/tournaments/nope", None).await;
     assert_eq!(
         (s, v["code"].as_str()),
