@@ -61,7 +61,8 @@ function tournamentWhen(t, skew) {
   return 'finished';
 }
 
-// `/tournaments`: the tournaments in three lists, asked again every 10 s, and the form.
+// `/tournaments`: the tournaments in three lists, asked again every 10 s (their countdowns
+// by the browser's clock: the list has no `now_ms`), and the form.
 async function tournamentsPage() {
   document.title = 'Tournaments: Cohort';
   const user = await window.CohortAccount.ready();
@@ -71,7 +72,6 @@ async function tournamentsPage() {
     finished: h('div', { 'data-testid': 'tournaments-finished' }),
   };
   const listErr = h('p', { class: 'error', role: 'alert', 'data-testid': 'tournaments-error' });
-  let skew = 0;
   let shown = [];
   const draw = () => {
     for (const [status, box] of Object.entries(lists)) {
@@ -80,7 +80,7 @@ async function tournamentsPage() {
         ? h('ul', { class: 'tournament-list' }, mine.map((t) => h('li', { 'data-testid': `tournament-${t.id}`, 'data-tournament': t.id },
           h('a', { class: 'rg-name', href: `/tournament/${encodeURIComponent(t.id)}` }, t.name), ' ',
           h('span', { class: 'rg-players' }, tournamentFacts(t)), ' ',
-          h('span', { class: 'rg-state' }, `${tournamentWhen(t, skew)}, by ${t.creator}`))))
+          h('span', { class: 'rg-state' }, `${tournamentWhen(t, 0)}, by ${t.creator}`))))
         : h('p', { class: 'hint' }, status === 'created' ? 'None waiting to start.' : status === 'running' ? 'None running.' : 'None finished yet.'));
     }
   };
@@ -88,7 +88,6 @@ async function tournamentsPage() {
     try {
       const r = await tournamentCall('GET', '/api/tournaments');
       shown = r.tournaments || [];
-      if (r.now_ms) skew = r.now_ms - Date.now();
       listErr.textContent = '';
       draw();
     } catch (e) { listErr.textContent = e.message; }
@@ -262,7 +261,6 @@ async function tournamentPage() {
   app.append(root);
   let t = null;
   let skew = 0;
-  let updates = 0;
   const countdown = h('span', { 'data-testid': 't-countdown' });
   const tick = () => { if (t) countdown.textContent = tournamentWhen(t, skew); };
 
@@ -273,17 +271,15 @@ async function tournamentPage() {
 
   function show(next) {
     t = next;
-    updates++;
-    // A summary's `rounds` is the number of rounds; the tournament's is the list of those
-    // paired (the count is then the summary's, if the answer keeps it under another name).
+    // A Swiss's `rounds` is the number of rounds in a summary, but the list of the rounds
+    // paired so far in the tournament's answer (which then has no count).
     const list = Array.isArray(t.rounds) ? t.rounds : [];
-    const roundCount = typeof t.rounds === 'number' ? t.rounds : t.rounds_total || t.round_count || null;
+    const roundCount = typeof t.rounds === 'number' ? t.rounds : null;
     if (t.now_ms) skew = t.now_ms - Date.now();
     document.title = `${t.name}: Cohort`;
     root.dataset.status = t.status;
-    root.dataset.updates = String(updates);
     const me = t.me;
-    fillIn(head, 
+    fillIn(head,
       h('h1', { 'data-testid': 't-title' }, t.name),
       h('p', { class: 'tournament-facts', 'data-testid': 't-facts' },
         t.kind === 'arena' ? `Arena, ${t.minutes} min` : roundCount ? `Swiss, ${roundCount} rounds` : 'Swiss', ' · ',
@@ -304,7 +300,7 @@ async function tournamentPage() {
         ? h('button', { class: 'primary', 'data-testid': 't-start', onclick: act('start'), disabled: t.players < 2, title: t.players < 2 ? 'Two players are needed' : '' }, 'Start now') : null,
     ]);
     const swiss = t.kind === 'swiss';
-    fillIn(body, 
+    fillIn(body,
       h('h2', {}, 'Standings'),
       (t.standings || []).length ? standingsTable(t) : h('p', { class: 'hint', 'data-testid': 'standings-empty' }, 'Nobody has joined yet.'),
       swiss && list.length ? [h('h2', {}, 'Crosstable'), crosstable(t, list.length)] : null,
@@ -319,8 +315,8 @@ async function tournamentPage() {
   }
   setInterval(tick, 1000);
 
-  // Live: the whole tournament at every change. A dropped socket is opened again (at once
-  // after a good connection, else after 2 s), and what was missed arrives on opening.
+  // Live: the whole tournament at every change. A dropped socket is opened again (after
+  // 0.5 s if it had opened, else every 2 s), and what was missed arrives on opening.
   function follow() {
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     let ws;
