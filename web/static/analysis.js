@@ -465,6 +465,23 @@ async function analysisPage() {
         ? h('button', { 'data-testid': 'evaluate', onclick: evaluate }, 'Evaluate this position') : null,
       h('button', { 'data-testid': 'flip', onclick: () => { st.flip = !st.flip; draw(); } }, 'Flip'));
     panel.append(tools);
+    // Play the position shown against the AI at a level: a new game from here (the server's;
+    // not for a custom variant, nor in the middle of a turn).
+    if (!STATIC_SITE && !st.custom && !v.result && !v.can_end) {
+      if (!st.level) st.level = levelSelect('play-level');
+      const go = h('button', { 'data-testid': 'play-from-here-go', onclick: async () => {
+        const me = v.to_move;
+        go.disabled = true;
+        try {
+          const created = await api('POST', '/api/games', { variant: v.variant, [me]: 'human', [other(me)]: 'ai',
+            ai: { agent: st.level.select.value, time_ms: 1000 }, position: v.position });
+          try { localStorage.setItem(`cohort-game-${created.id}`, JSON.stringify({ ...created, creator: me })); } catch { /* private mode */ }
+          location.href = created.links[me];
+        } catch (e) { st.error = e.message; go.disabled = false; draw(); }
+      } }, `Play it as ${cap(v.to_move)}`);
+      panel.append(h('div', { class: 'buttons play-from-here', 'data-testid': 'play-from-here' },
+        h('label', {}, 'Against the AI from here: ', st.level.select), go, st.level.about));
+    }
     if (st.analysis && st.analysis.state === 'running') {
       panel.append(h('p', { 'data-testid': 'analysis-progress' }, `Analysing: ${st.analysis.done} of ${st.analysis.total} positions `,
         h('progress', { max: st.analysis.total, value: st.analysis.done })));

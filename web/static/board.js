@@ -413,6 +413,16 @@ const CohortBoard = (() => {
       const ring = el('circle', { cx: p.cx, cy: p.cy, r: S * 0.47, class: 'in-check', 'data-testid': `check-${sq}` }, units);
       el('title', {}, ring).textContent = `In check on ${sq}`;
     }
+    // The enemy units giving that check (the rules' `checkers`): a dashed red ring, and a
+    // title that says how each would take the King.
+    for (const c of view.checkers || []) {
+      const p = pos(c.square);
+      const ring = el('circle', {
+        cx: p.cx, cy: p.cy, r: S * 0.45, class: 'checker', 'data-testid': `checker-${c.square}`,
+        'stroke-width': Math.max(2, S * 0.06),
+      }, units);
+      el('title', {}, ring).textContent = `Gives check: the ${c.piece} on ${c.square} ${c.how}`;
+    }
 
     // Destinations of the selected unit: dots, rings for captures and pins.
     if (targets.size) {
@@ -645,5 +655,13 @@ const CohortBoard = (() => {
     return wrap;
   }
 
-  return { render, frame, isLight, lettersOn, setLetters, fitOn, whenNotDragging };
+  // The units giving check as the view names them (`checkers`): "the Rook on e8", "the Rook
+  // on e8 and the Bishop on b4"; empty when none.
+  function checkedBy(view) {
+    const list = (view.checkers || []).map((c) => `the ${c.piece} on ${c.square}`);
+    if (list.length < 2) return list.join('');
+    return `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+  }
+
+  return { render, frame, isLight, lettersOn, setLetters, fitOn, whenNotDragging, checkedBy };
 })();

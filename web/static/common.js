@@ -62,3 +62,30 @@ function legend(names, letters) {
   if (!shown.length) return null;
   return h('p', { class: 'legend' }, shown.map((l) => h('span', {}, h('b', {}, l), ` ${names[l]}`)));
 }
+
+// The AI levels (GET /api/ai/levels, the engine's own list): a select of "Level 1" to
+// "Level 8" (values level1 to level8) and a line saying what the chosen one is. Built at
+// once; the words come when the list does.
+let levelList = null;
+function levelSelect(testid) {
+  const select = h('select', { 'data-testid': testid, name: 'level', 'aria-label': 'AI level' },
+    [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: `level${n}`, selected: n === 3 }, `Level ${n}`)));
+  const about = h('span', { class: 'hint level-about', 'data-testid': `${testid}-about` });
+  const say = () => {
+    const l = levelList && levelList.levels.find((x) => x.agent === select.value);
+    about.textContent = l ? l.about : '';
+  };
+  select.addEventListener('change', say);
+  if (!levelList) levelList = api('GET', '/api/ai/levels');
+  Promise.resolve(levelList).then((list) => {
+    levelList = list;
+    for (const o of select.options) {
+      const l = list.levels.find((x) => x.agent === o.value);
+      if (l) o.title = l.about;
+    }
+    if (!select.dataset.touched) select.value = `level${list.default}`;
+    say();
+  }).catch(() => {});
+  select.addEventListener('change', () => { select.dataset.touched = '1'; });
+  return { select, about };
+}

@@ -180,14 +180,12 @@ setup = 1ccm2/6/6/6/6/2CMC1 w
     const id = v.id;
     const opponent = h('select', { 'data-testid': `custom-opponent-${id}` },
       h('option', { value: 'ai' }, 'the AI'), h('option', { value: 'human' }, 'another person'));
-    const strength = h('select', { 'data-testid': `custom-strength-${id}` },
-      h('option', { value: 'engine' }, 'engine (strong)'), h('option', { value: 'greedy' }, 'greedy (weak)'),
-      h('option', { value: 'random' }, 'random (weakest)'));
+    const { select: strength, about: levelAbout } = levelSelect(`custom-strength-${id}`);
     const time = h('select', { 'data-testid': `custom-time-${id}` },
       h('option', { value: '200' }, '200 ms'), h('option', { value: '1000', selected: true }, '1 s'), h('option', { value: '3000' }, '3 s'));
     const side = h('select', { 'data-testid': `custom-side-${id}` },
       h('option', { value: 'white' }, 'White'), h('option', { value: 'black' }, 'Black'));
-    const aiOnly = h('span', { class: 'ai-only' }, h('label', {}, 'Strength ', strength), h('label', {}, 'Time per turn ', time));
+    const aiOnly = h('span', { class: 'ai-only' }, h('label', {}, 'Strength ', strength), h('label', {}, 'Time per turn ', time), levelAbout);
     opponent.onchange = () => { aiOnly.hidden = opponent.value !== 'ai'; };
     const err = h('p', { class: 'error', 'data-testid': `custom-game-error-${id}` });
     const start = h('button', { type: 'submit', class: 'primary', 'data-testid': `custom-start-${id}` }, `New ${v.name} game`);

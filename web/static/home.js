@@ -62,16 +62,14 @@ function variantCard(v) {
   const opponent = h('select', { 'data-testid': `opponent-${id}`, name: 'opponent' },
     h('option', { value: 'ai' }, 'the AI'), h('option', { value: 'human' }, 'another person'),
     h('option', { value: 'watch' }, 'nobody: watch AI against AI'));
-  const strength = h('select', { 'data-testid': `strength-${id}`, name: 'strength' },
-    h('option', { value: 'engine' }, 'engine (strong)'), h('option', { value: 'greedy' }, 'greedy (weak)'),
-    h('option', { value: 'random' }, 'random (weakest)'));
+  const { select: strength, about: levelAbout } = levelSelect(`strength-${id}`);
   const time = h('select', { 'data-testid': `time-${id}`, name: 'time' },
     h('option', { value: '200' }, '200 ms'), h('option', { value: '1000', selected: true }, '1 s'),
     h('option', { value: '3000' }, '3 s'));
   const side = h('select', { 'data-testid': `side-${id}`, name: 'side' },
     h('option', { value: 'white' }, 'White'), h('option', { value: 'black' }, 'Black'));
   const aiOnly = h('span', { class: 'ai-only' },
-    h('label', {}, 'Strength ', strength), h('label', {}, 'Time per turn ', time));
+    h('label', {}, 'Strength ', strength), h('label', {}, 'Time per turn ', time), levelAbout);
   // A game against another person may have a clock: live, or days per turn (correspondence).
   const CLOCKS = [['no clock', null], ['5+3', { minutes: 5, increment: 3 }], ['10+5', { minutes: 10, increment: 5 }],
     ['15+10', { minutes: 15, increment: 10 }], ['1 day per turn', { days: 1 }], ['3 days per turn', { days: 3 }]];

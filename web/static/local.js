@@ -379,7 +379,9 @@ function render() {
   const others = myTurn ? steps.filter((s) => !s.from && s.kind !== 'end') : [];
   const status = v.outcome ? v.outcome.text
     : state.thinking ? `The engine is thinking (${state.aiMs} ms)...`
-      : v.to_move === state.me ? `Your turn (${v.to_move})` : `${v.to_move} to move`;
+      : (v.to_move === state.me ? `Your turn (${v.to_move})` : `${v.to_move} to move`)
+        // Check, and who gives it in the rules' words (the WebAssembly view's `checkers`).
+        + (CohortBoard.checkedBy(v) ? `. Check by ${CohortBoard.checkedBy(v)}` : '');
   document.body.dataset.toMove = v.to_move;
   document.body.dataset.thinking = state.thinking ? '1' : '0';
   document.body.dataset.hinting = state.hinting ? '1' : '0';

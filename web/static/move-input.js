@@ -146,7 +146,7 @@ function onSquare(sq) {
       : v.frozen && v.frozen.includes(sq)
         ? `The ${name} on ${sq} is frozen by an enemy Immobilizer next to it and may not move.`
         : (v.check || []).length
-          ? `Your King is in check (${v.check.join(', ')}): the ${name} on ${sq} has no step that ends the check.`
+          ? `Your King is in check (${v.check.join(', ')})${v.checkers && v.checkers.length ? ` by ${CohortBoard.checkedBy(v)}` : ''}: the ${name} on ${sq} has no step that ends the check.`
           : v.why_not && v.why_not[sq]
             ? `The ${name} on ${sq} may not move now: ${v.why_not[sq]}.`
             : `The ${name} on ${sq} may not move now.`;

@@ -42,9 +42,12 @@ function statusText(v) {
   if (v.ai_thinking) return `${who} to move: the AI is thinking...`;
   // The opponent's steps are still being shown: the board is not yet the one to play on.
   if (state.replaying && state.seat === v.to_move) return `Your turn (${who}) after the replay of your opponent's steps`;
-  const check = (v.check || []).length ? `: your King on ${v.check.join(', ')} is in check` : '';
+  // Check, and who gives it in the rules' words (`checkers`): "Check by the Rook on e8".
+  const by = CohortBoard.checkedBy(v);
+  const checkBy = by ? `. Check by ${by}` : '';
+  const check = (v.check || []).length ? `: your King on ${v.check.join(', ')} is in check${checkBy}` : '';
   if (state.seat === v.to_move) return v.at_turn_start === false ? `Your turn (${who}): go on or end the turn` : `Your turn (${who})${check}`;
-  if ((v.check || []).length) return `${who} to move, in check (${v.check.join(', ')})`;
+  if ((v.check || []).length) return `${who} to move, in check (${v.check.join(', ')})${checkBy}`;
   if (state.seat) return `${who} to move: waiting for your opponent`;
   return `${who} to move`;
 }
@@ -145,7 +148,8 @@ function turnBox(v, mine) {
     endPreview(v, mine),
     h('p', { class: 'hint', 'data-testid': 'hint' }, hint(v, mine)),
     // What the marks on the board mean, when there are any (Chessma 84, chess).
-    (v.check || []).length ? h('p', { class: 'legend', 'data-testid': 'legend-check' }, 'Red ring: a King in check; only a step that ends the check is legal.') : null,
+    (v.check || []).length ? h('p', { class: 'legend', 'data-testid': 'legend-check' }, 'Red ring: a King in check; only a step that ends the check is legal.',
+      (v.checkers || []).length ? ` Dashed red ring: the piece giving check (${v.checkers.map((c) => `the ${c.piece} on ${c.square} ${c.how}`).join('; ')}).` : '') : null,
     (v.frozen || []).length ? h('p', { class: 'legend', 'data-testid': 'legend-frozen' }, 'Dashed blue frame: frozen by an enemy Immobilizer next to it; it may not move.') : null);
   if (mine && state.leadChoice) turn.append(leadChoiceBox(v));
   // Where a turn is one step (chess, Chessma 84) the step ends it: nothing to undo or end.

@@ -45,9 +45,7 @@ function replayRecord(record, first, viewer) {
   const cache = new Map([[0, first]]);
   let at = 0;
   let shown = -1;
-  const strength = h('select', { 'data-testid': 'continue-strength' },
-    h('option', { value: 'engine' }, 'engine (strong)'), h('option', { value: 'greedy' }, 'greedy (weak)'),
-    h('option', { value: 'random' }, 'random (weakest)'));
+  const { select: strength, about: levelAbout } = levelSelect('continue-strength');
   const time = h('select', { 'data-testid': 'continue-time' },
     h('option', { value: '200' }, '200 ms'), h('option', { value: '1000', selected: true }, '1 s'));
   const show = async () => {
@@ -75,6 +73,7 @@ function replayRecord(record, first, viewer) {
         : h('div', { class: 'continue' },
           h('p', {}, `Continue from here as ${cap(r.to_move)} against the AI: `,
             h('label', {}, 'Strength ', strength), ' ', h('label', {}, 'Time per turn ', time), ' ',
+            levelAbout, ' ',
             h('button', { class: 'primary', 'data-testid': 'continue', onclick: async () => {
               const me = r.to_move;
               const body = { variant: r.variant, [me]: 'human', [other(me)]: 'ai',

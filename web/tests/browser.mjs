@@ -215,9 +215,9 @@ async function homePage(sc) {
 
 async function vsAiChesimals(sc) {
   const page = await sc.page();
-  const { id, token } = await createFromHome(page, 'chesimals-1', { opponent: 'ai', strength: 'engine', time: 200 });
+  const { id, token } = await createFromHome(page, 'chesimals-1', { opponent: 'ai', strength: 'level8', time: 200 });
   let view = await getView(id, token);
-  check(view.seat === 'white' && view.players.black.startsWith('engine 200'), `seat and AI (${view.players.black})`);
+  check(view.seat === 'white' && view.players.black.startsWith('level8 200'), `seat and AI (${view.players.black})`);
   check(await page.locator('[data-movable]').count() === view.movable.length, 'every movable unit is ringed');
   // First unit: a quiet move; second unit: another unit of the same chesimal.
   const first = forward(quiet(view))[0];
@@ -259,7 +259,7 @@ async function vsAiChesimals(sc) {
 
 async function vsAiChieftain(sc) {
   const page = await sc.page();
-  const { id, token } = await createFromHome(page, 'mini-chieftain', { opponent: 'ai', strength: 'greedy', time: 200 });
+  const { id, token } = await createFromHome(page, 'mini-chieftain', { opponent: 'ai', strength: 'level2', time: 200 });
   let view = await getView(id, token);
   const leaders = view.command_info.leaders;
   check(leaders.length === 2 && view.command_info.range === 3, `two Chieftains, range 3 (${JSON.stringify(view.command_info)})`);
@@ -551,7 +551,7 @@ async function leadPrince(page, id, token, sq, mode) {
 
 async function fusion(sc) {
   const page = await sc.page();
-  const { id, token } = await createFromHome(page, 'chesimal-fusion-1', { opponent: 'ai', strength: 'engine', time: 200 });
+  const { id, token } = await createFromHome(page, 'chesimal-fusion-1', { opponent: 'ai', strength: 'level8', time: 200 });
   let view = await getView(id, token);
   const leads = view.legal.filter((s) => s.text.startsWith('lead:'));
   check(view.seat === 'white' && view.command === 'lead' && view.movable.length === 0, 'turn start: nothing movable before the lead');
@@ -892,7 +892,7 @@ async function inFrame(page, sq, margin = 0) {
 async function phoneFusion(sc) {
   const page = await sc.page(PHONE);
   const W = PHONE.viewport.width;
-  const { id, token } = await createFromHome(page, 'chesimal-fusion-1', { opponent: 'ai', strength: 'engine', time: 200 });
+  const { id, token } = await createFromHome(page, 'chesimal-fusion-1', { opponent: 'ai', strength: 'level8', time: 200 });
   // Against the AI there is no one to chat with: no chat panel (issue 45's newcomer).
   await page.waitForFunction(() => document.body.dataset.chat);
   check(await page.evaluate(() => document.body.dataset.chat) === 'none' && await page.locator('.chat-box').count() === 0, 'no chat panel in a game against the AI');
@@ -1012,7 +1012,7 @@ async function phoneFusion(sc) {
 // Back shows the live board and the turn goes on; Escape returns too.
 async function lookBack(sc) {
   const page = await sc.page();
-  const { id, token } = await createFromHome(page, 'chesimals-1', { opponent: 'ai', strength: 'engine', time: 200 });
+  const { id, token } = await createFromHome(page, 'chesimals-1', { opponent: 'ai', strength: 'level8', time: 200 });
   await page.selectOption('[data-testid=replay-speed]', '0');
   let view = await getView(id, token);
   const w1 = forward(quiet(view))[0];
@@ -1127,8 +1127,41 @@ async function phoneChessma(sc) {
   return `a2 to h2 whole in a ${frame.width.toFixed(0)} px frame`;
 }
 
+// AI levels (issue 46): the home page offers Level 1 to Level 8 by number, level 3 first,
+// and says what the chosen one is in the engine's words (GET /api/ai/levels); a game made at
+// a level has that AI; the analysis page plays the position shown against a level.
+async function aiLevels(sc) {
+  const page = await sc.page();
+  const levels = await (await fetch(`${base}/api/ai/levels`)).json();
+  check(levels.levels.length === 8 && levels.default === 3, `the server's levels: ${JSON.stringify(levels)}`);
+  await page.goto(base + '/');
+  await page.waitForSelector('[data-testid="strength-chieftain"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="strength-chieftain-about"]').textContent.length > 0);
+  const options = await page.$$eval('[data-testid="strength-chieftain"] option', (os) => os.map((o) => [o.value, o.textContent, o.title]));
+  check(options.map((o) => o[1]).join(',') === 'Level 1,Level 2,Level 3,Level 4,Level 5,Level 6,Level 7,Level 8', `options: ${JSON.stringify(options)}`);
+  check(options.every(([v, , title], i) => v === `level${i + 1}` && title === levels.levels[i].about), 'each option says what its level is');
+  check(await page.inputValue('[data-testid="strength-chieftain"]') === 'level3', 'level 3 first');
+  await page.selectOption('[data-testid="strength-chieftain"]', 'level1');
+  const about = await page.textContent('[data-testid="strength-chieftain-about"]');
+  check(about === levels.levels[0].about, `the chosen level's words: "${about}"`);
+  const { id } = await createFromHome(page, 'chieftain', { opponent: 'ai', strength: 'level1', time: 200 });
+  const v = await (await fetch(`${base}/api/games/${id}`)).json();
+  check(v.players.black.startsWith('level1 '), `the AI is level 1: ${v.players.black}`);
+  // The analysis page: play a position against level 2, as the side to move.
+  await page.goto(`${base}/analysis?variant=chieftain`);
+  await page.waitForSelector('[data-testid=play-level]');
+  await page.selectOption('[data-testid=play-level]', 'level2');
+  await page.click('[data-testid=play-from-here-go]');
+  await page.waitForURL(/\/game\/[0-9a-f]+\?token=/);
+  const g = gameOf(page);
+  const w = await (await fetch(`${base}/api/games/${g.id}`)).json();
+  check(w.players.black.startsWith('level2 ') && w.players.white === 'human', `the new game: ${JSON.stringify(w.players)}`);
+  return `8 levels offered; games made at level 1 and level 2`;
+}
+
 const scenarios = [
   ['home page', homePage],
+  ['AI levels: home and analysis pages', aiLevels],
   ['a. vs AI, chesimals-1', vsAiChesimals],
   ['b. vs AI, mini-chieftain', vsAiChieftain],
   ['c+d. human vs human, seats', humanVsHuman],

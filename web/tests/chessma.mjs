@@ -210,14 +210,19 @@ async function checkShown(sc) {
   await page.waitForSelector('[data-testid="check-e1"]');
   const status = await page.textContent('[data-testid=status]');
   check(status.includes('in check'), `the status says check: "${status}"`);
+  // Who gives it (issue 45's newcomer: nothing named the checking piece).
+  check(status.includes('Check by the Knight on d3'), `the status names the checking Knight: "${status}"`);
+  check(await page.locator('[data-testid="checker-d3"].checker').count() === 1, 'the Knight on d3 is marked as giving check');
   check(await page.isVisible('[data-testid=legend-check]'), 'the legend explains the red ring');
   await page.click('[data-testid="sq-b1"]');
   const err = await page.textContent('[data-testid=error]');
   check(err.includes('in check') && err.includes('b1'), `a click on the Knight says why it may not move: "${err}"`);
+  check(err.includes('by the Knight on d3'), `and names the checking Knight: "${err}"`);
   await page.click('[data-testid="sq-e1"]');
   await page.click('[data-testid="sq-e2"]');
   await page.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.toMove === 'black');
   check(await page.locator('[data-testid^="check-"]').count() === 0, 'no check shown once the King stepped out of it');
+  check(await page.locator('.checker').count() === 0, 'no piece marked as giving check once the King stepped out of it');
   // A frozen piece clicked in check is told of its freeze, not of the check (issue 45's
   // newcomer): the same position with a Black Immobilizer next to the Knight.
   const frozen = await humanGameAt([...pieces, ['c2', 'i']]);
@@ -229,6 +234,57 @@ async function checkShown(sc) {
   const told = await page.textContent('[data-testid=error]');
   check(told.includes('frozen') && !told.includes('in check'), `a click on the frozen Knight in check: "${told}"`);
   return `check on e1 shown (ring, status, legend), the Knight's refusal explained, e1-e2 ends it; frozen told before check`;
+}
+
+// Check by Ultima pieces, named and marked: the rules' `checkers` of the view say which
+// enemy units give check and how (a Long Leaper by leaping, a Withdrawer by withdrawing);
+// the status names them all ("Check by the Knight on d6 and the Long Leaper on e7"), the
+// board rings their squares (class `checker`) besides the King's, the legend says how. Both
+// seats and a spectator see the same marks; once the check is answered, none remain.
+async function checkersNamed(sc) {
+  // Double check: a Knight on d6 and a Long Leaper on e7 (over e4, landing on e3).
+  const created = await humanGameAt([['e4', 'K'], ['a8', 'k'], ['d6', 'n'], ['e7', 'l']]);
+  const v = await (await fetch(`${base}/api/games/${created.id}`)).json();
+  const got = (v.checkers || []).map((c) => `${c.square} ${c.piece}`).sort().join(', ');
+  check(got === 'd6 Knight, e7 Long Leaper', `the view names the Knight and the Long Leaper: ${JSON.stringify(v.checkers)}`);
+  const page = await sc.page({ viewport: { width: 1300, height: 1100 } });
+  await page.goto(`${base}${created.links.white}`);
+  await page.waitForSelector('[data-testid="check-e4"]');
+  const status = await page.textContent('[data-testid=status]');
+  const names = v.checkers.map((c) => `the ${c.piece} on ${c.square}`);
+  check(status.includes(`Check by ${names[0]} and ${names[1]}`), `the status names both: "${status}"`);
+  const marked = async (p) => (await p.locator('.board-svg .checker').evaluateAll((els) => els.map((e) => e.dataset.testid))).sort().join(' ');
+  check(await marked(page) === 'checker-d6 checker-e7', `the two checkers' squares are marked: ${await marked(page)}`);
+  check(await page.locator('[data-testid="check-e4"]').count() === 1, "the King's square is still marked in check");
+  const legend = await page.textContent('[data-testid=legend-check]');
+  check(legend.includes('the Long Leaper on e7 can take the King by leaping over it'), `the legend says how the Long Leaper checks: "${legend}"`);
+  const title = await page.textContent('[data-testid="checker-e7"] title');
+  check(title.includes('leaping'), `the Long Leaper's mark says how: "${title}"`);
+  await page.screenshot({ path: join(SHOTS, 'chessma-checkers.png') });
+  // A spectator sees the same marks and "in check ... Check by".
+  const watcher = await sc.page({ viewport: { width: 1300, height: 1100 } });
+  await watcher.goto(`${base}/game/${created.id}`);
+  await watcher.waitForSelector('[data-testid="checker-e7"]');
+  const seen = await watcher.textContent('[data-testid=status]');
+  check(seen.includes(`in check (e4). Check by ${names[0]} and ${names[1]}`), `a spectator's status names both: "${seen}"`);
+  check(await marked(watcher) === 'checker-d6 checker-e7', `a spectator sees both marked: ${await marked(watcher)}`);
+  // The King steps to d5, out of both checks: no mark left.
+  await page.click('[data-testid="sq-e4"]');
+  await page.click('[data-testid="sq-d5"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=board]').dataset.toMove === 'black');
+  const after = await (await fetch(`${base}/api/games/${created.id}`)).json();
+  check(after.check.length === 0 && after.checkers.length === 0, `out of check: ${JSON.stringify(after.checkers)}`);
+  check(await page.locator('.board-svg .checker').count() === 0, 'no checker marked any more');
+
+  // A single Ultima check: the Withdrawer on e5 next to the King on e4 (it withdraws to e6).
+  const w = await humanGameAt([['e4', 'K'], ['a8', 'k'], ['e5', 'w']]);
+  await page.goto(`${base}${w.links.white}`);
+  await page.waitForSelector('[data-testid="checker-e5"]');
+  const ws = await page.textContent('[data-testid=status]');
+  check(ws.includes('Check by the Withdrawer on e5') && !ws.includes(' and '), `the status names the Withdrawer alone: "${ws}"`);
+  const wl = await page.textContent('[data-testid=legend-check]');
+  check(wl.includes('can take the King by withdrawing from it'), `the legend says the Withdrawer withdraws: "${wl}"`);
+  return `double check: "${status.slice(status.indexOf('Check by'))}", d6 and e7 ringed (seat and spectator), cleared by the King's step; Withdrawer alone: "${ws.slice(ws.indexOf('Check by'))}"`;
 }
 
 // The Pusher's board choice: a push down file a forks at rows 1 and 1'; the page offers the
@@ -337,6 +393,7 @@ async function pieceDiagrams(sc) {
 await runSuite('chessma browser tests', [['chessma 84 against the AI', SCENARIO_MS, chessma],
   ['chessma 84: a spent Encloser shifts no square', SCENARIO_MS, spentEncloser],
   ['chessma 84: check shown and explained', SCENARIO_MS, checkShown],
+  ['chessma 84: the pieces giving check named and marked', SCENARIO_MS, checkersNamed],
   ["chessma 84: the Pusher's board choice", SCENARIO_MS, pusherBoards],
   ['chessma 84: piece diagrams on the 84 squares', SCENARIO_MS, pieceDiagrams]], {
   prefix: 'cohort-chessma-', waitMs: WAIT_MS,

@@ -107,7 +107,7 @@ async function customVariant(sc) {
 
   // A game against the AI with it.
   await page.selectOption('[data-testid=custom-opponent-tiny-test]', 'ai');
-  await page.selectOption('[data-testid=custom-strength-tiny-test]', 'engine');
+  await page.selectOption('[data-testid=custom-strength-tiny-test]', 'level8');
   await page.selectOption('[data-testid=custom-time-tiny-test]', '200');
   await page.click('[data-testid=custom-start-tiny-test]');
   await page.waitForSelector('[data-testid=board] svg');

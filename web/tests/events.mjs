@@ -303,7 +303,7 @@ async function stopButton(sc) {
   await page.waitForSelector('[data-testid=new-game-micro-chieftain]');
   await page.selectOption('[data-testid=opponent-micro-chieftain]', 'watch');
   // The engine at 1 s a turn: the game is still going when the page opens.
-  await page.selectOption('[data-testid=strength-micro-chieftain]', 'engine');
+  await page.selectOption('[data-testid=strength-micro-chieftain]', 'level8');
   await page.selectOption('[data-testid=time-micro-chieftain]', '1000');
   await page.click('[data-testid=start-micro-chieftain]');
   await page.waitForSelector('[data-testid=stop-game]');

@@ -94,7 +94,7 @@ async function records(sc) {
   // Continue from the end against the AI: the new game has the record's turns, then the AI's.
   await page.click('[data-testid=replay-last]');
   await waitStatus(page, `Step ${total} of ${total}`);
-  await page.selectOption('[data-testid=continue-strength]', 'random');
+  await page.selectOption('[data-testid=continue-strength]', 'level1');
   await page.selectOption('[data-testid=continue-time]', '200');
   await Promise.all([page.waitForURL(/\/game\/[0-9a-f]+\?token=/), page.click('[data-testid=continue]')]);
   const u = new URL(page.url());
@@ -103,7 +103,7 @@ async function records(sc) {
   const cont = await api('GET', `/api/games/${newId}?token=${u.searchParams.get('token')}`);
   check(cont.seat === 'white' && cont.position === finalView.position, `continued as White from the same position: ${cont.seat} ${cont.position}`);
   check(JSON.stringify(cont.turns) === JSON.stringify(finalView.turns), 'the record\'s turns are the new game\'s');
-  check(cont.players.black.startsWith('random'), `the AI plays Black: ${cont.players.black}`);
+  check(cont.players.black.startsWith('level1'), `the AI plays Black: ${cont.players.black}`);
 
   // A corrupted record pasted: the error names the turn and step. The server refuses it:
   // that answer (400) and the console's line about it are expected.

@@ -29,8 +29,14 @@ try {
     let error = null;
     try { game.make('e7-e2'); } catch (e) { error = e.message; }
     const ataxx = cohort.newGame('ataxx').perft(2);
-    return { perft, fx, error, ataxx, side: game.sideToMove() };
+    // The local view names the pieces giving check as the server's does (`checkers`): a
+    // Chessma 84 double check by a Knight on d6 and a Long Leaper on e7.
+    const checked = cohort.newGame('chessma-84', '1********1/*8*/*k7*/*4l3*/*3n4*/*8*/*4K3*/*8*/*8*/*8*/*8*/1********1 w - - -').view();
+    const checkers = { check: checked.check, by: (checked.checkers || []).map((c) => `${c.square} ${c.piece}: ${c.how}`).sort() };
+    return { perft, fx, error, ataxx, side: game.sideToMove(), checkers };
   });
+  check(JSON.stringify(onPage.checkers) === JSON.stringify({ check: ['e4'], by: ['d6 Knight: attacks the King', 'e7 Long Leaper: can take the King by leaping over it'] }),
+    `the local view's checkers: ${JSON.stringify(onPage.checkers)}`);
   check(onPage.perft === 8902, `chess perft 3 in the page: ${onPage.perft}`);
   check(onPage.ataxx === 256, `ataxx perft 2 in the page: ${onPage.ataxx}`);
   check(onPage.fx.effects[0].type === 'moved' && onPage.side === 'black', JSON.stringify(onPage.fx));

@@ -52,9 +52,10 @@ pub fn parse_agent(text: &str) -> Result<AgentSpec, Fail> {
         }
         None => (text, None),
     };
-    if !matches!(name, "random" | "greedy" | "engine" | "planner") {
+    let level = cohort_engine::levels::level_of(name).is_some();
+    if !level && !matches!(name, "random" | "greedy" | "engine" | "planner") {
         return Err(Fail(format!(
-            "unknown agent '{name}' (known: random, greedy, engine, planner, cmd:<command>)"
+            "unknown agent '{name}' (known: random, greedy, engine, planner, level1 to level8, cmd:<command>)"
         )));
     }
     Ok(AgentSpec {

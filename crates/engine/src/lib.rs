@@ -3,6 +3,7 @@
 //! alpha-beta over steps, see search.rs). The match runner plays agents against each other.
 
 pub mod eval;
+pub mod levels;
 pub mod marks;
 pub mod matches;
 pub mod planner;
@@ -147,8 +148,12 @@ pub trait Agent: Send {
     fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice;
 }
 
-/// Build an agent from its name: `random`, `greedy` or `engine`.
+/// Build an agent from its name: `random`, `greedy`, `engine`, or a level, `level1` to
+/// `level8` (levels.rs).
 pub fn agent(name: &str, variant: &Arc<Variant>) -> Option<Box<dyn Agent>> {
+    if let Some(level) = levels::level_of(name) {
+        return Some(Box::new(levels::LevelAgent::new(level, variant)?));
+    }
     match name {
         "random" => Some(Box::new(RandomAgent)),
         "greedy" => Some(Box::new(GreedyAgent {
@@ -364,6 +369,14 @@ impl Agent for RandomAgent {
 /// result evaluates best for the mover, `end` included) and keep the best whole turn.
 pub struct GreedyAgent {
     weights: Weights,
+}
+
+impl GreedyAgent {
+    pub fn new(variant: &Arc<Variant>) -> GreedyAgent {
+        GreedyAgent {
+            weights: Weights::new(variant),
+        }
+    }
 }
 
 impl Agent for GreedyAgent {

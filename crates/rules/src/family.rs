@@ -447,4 +447,7 @@ impl Explain for Position {
     fn capture_squares_of(&self, steps: &[Step]) -> Vec<Vec<Square>> {
         each!(self, g => g.capture_squares_of(steps))
     }
+    fn checkers(&self) -> Vec<crate::view::Checker> {
+        each!(self, g => g.checkers())
+    }
 }

@@ -5,7 +5,7 @@
 //! - `SearchHooks`: what a search may ask beyond the core (cheaper legality tests, the
 //!   search profile, unit sets for the evaluation), each with a default from the core.
 //! - `Explain`: what an interface shows and says (movable units, why not, the rules text,
-//!   piece diagrams, the command picture), each with a default.
+//!   piece diagrams, the command picture, the units giving check), each with a default.
 //! - `Family`: all three, the bound of work that runs on any family (`Visit`).
 //!
 //! What no family answers differently is written once as free functions (common.rs). The
@@ -27,7 +27,7 @@ use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::profile::SearchProfile;
 use crate::step::{Step, StepKind, StepList};
 use crate::variant::Variant;
-use crate::view::{CommandView, RulesText};
+use crate::view::{Checker, CommandView, RulesText};
 
 /// A game family: the rules of one kind of game over a position it owns.
 ///
@@ -293,6 +293,12 @@ pub trait Explain: SearchHooks {
     /// unit may move.
     fn command_view(&self) -> CommandView {
         CommandView::default()
+    }
+    /// The enemy units that give check to the side to move, each once, with how it would
+    /// take the King: found by the same attack code as `in_check`, so this is empty exactly
+    /// when `in_check` is false. Empty by default (families without check).
+    fn checkers(&self) -> Vec<Checker> {
+        Vec::new()
     }
     /// The squares whose units each of `steps` (all legal now) takes off the board, by any
     /// capture method: each is made with its report on a copy, and unmade.

@@ -56,7 +56,8 @@ pub use step::{Step, StepKind, StepList};
 pub use unit_board::{PositionError, Undo};
 pub use variant::{BodyRole, CommandModel, LeadMode, Variant, VariantError};
 pub use view::{
-    CommandPresentation, CommandView, LeaderCommand, LeaderView, LeadingView, RulesText,
+    CheckHow, Checker, CommandPresentation, CommandView, LeaderCommand, LeaderView, LeadingView,
+    RulesText,
 };
 
 use std::sync::Arc;

@@ -18,7 +18,7 @@ use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::profile::SearchProfile;
 use crate::step::{Step, StepList};
 use crate::variant::Variant;
-use crate::view::{CommandView, RulesText};
+use crate::view::{Checker, CommandView, RulesText};
 
 /// A position of a family from outside this crate.
 pub struct OutsideGame(Box<dyn Erased>);
@@ -205,5 +205,6 @@ forwarding! {
             -> Option<(Bitboard, Bitboard)>;
         fn command_view(&self) -> CommandView;
         fn capture_squares_of(&self, steps: &[Step]) -> Vec<Vec<Square>>;
+        fn checkers(&self) -> Vec<Checker>;
     }
 }

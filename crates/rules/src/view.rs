@@ -1,6 +1,7 @@
 //! The plain data the rules give an interface: the command picture of a position
 //! (`CommandView`), a leader's command for its diagram (`LeaderCommand`), how a variant's
-//! command rules show (`CommandPresentation`) and the rules in sentences (`RulesText`).
+//! command rules show (`CommandPresentation`), the rules in sentences (`RulesText`) and the
+//! enemy units that give check (`Checker`).
 //! A leaf: squares, sets and steps only. Each command model fills these in its own module
 //! (command/, the `Describe` trait); the interface (interface.rs) returns them.
 
@@ -104,4 +105,46 @@ pub struct RulesText {
     pub pieces: Vec<(char, String)>,
     /// Further rules, each a title and its statements.
     pub sections: Vec<(String, Vec<String>)>,
+}
+
+/// An enemy unit that gives check: it could take the side to move's King now
+/// (`Explain::checkers`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Checker {
+    pub square: Square,
+    /// The unit's kind (an index into the variant's pieces).
+    pub kind: u8,
+    pub how: CheckHow,
+}
+
+/// How a checking unit would take the King: the capture method the rules found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CheckHow {
+    /// By moving onto the King's square (the orthodox pieces).
+    Attack,
+    /// A Chameleon next to the King, taking it by a King's step as it imitates the King.
+    AsKing,
+    /// A Withdrawer next to the King, moving directly away from it.
+    Withdrawal,
+    /// A Long Leaper on the King's line, leaping over it onto the empty square beyond.
+    LongLeap,
+    /// A Coordinator moving to a square that coordinates with its own King.
+    Coordination,
+    /// An unspent Encloser filling the last liberty of the King's group (by a move or a
+    /// teleport).
+    Enclosure,
+}
+
+impl CheckHow {
+    /// The method in words, to follow "the Rook on e8": "attacks the King".
+    pub fn describe(self) -> &'static str {
+        match self {
+            CheckHow::Attack => "attacks the King",
+            CheckHow::AsKing => "can take the King by a King's step, imitating it",
+            CheckHow::Withdrawal => "can take the King by withdrawing from it",
+            CheckHow::LongLeap => "can take the King by leaping over it",
+            CheckHow::Coordination => "can take the King by coordinating with its own King",
+            CheckHow::Enclosure => "can take the King by enclosing its group",
+        }
+    }
 }

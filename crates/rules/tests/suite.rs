@@ -2,6 +2,7 @@
 //! file: the test command's build time is dominated by linking test binaries). Each file
 //! stays a module of its own; `cargo test -p cohort-rules --test suite <module>::` runs one.
 
+mod checkers;
 mod chess;
 mod chessma;
 mod chessma_diagram;

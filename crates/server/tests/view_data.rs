@@ -307,3 +307,56 @@ fn names_of(list: &Value) -> Vec<String> {
         .map(|q| q.as_str().unwrap().to_string())
         .collect()
 }
+
+/// The view names the units that give check (`checkers`, from the rules' `Explain::checkers`)
+/// beside the royal squares in check (`check`, unchanged): Chessma 84's Rook on board B's
+/// row 8' and Long Leaper together, FIDE chess's Rook and Bishop; empty when not in check.
+#[tokio::test(flavor = "multi_thread")]
+async fn checkers_name_the_pieces_giving_check() {
+    let (dir, url) = temp_db("view-checkers");
+    let app = cohort_server::App::open(&url).await.unwrap();
+    // Chessma 84: White King e4; Black King a8, Rook e8' (down the e-file of board B) and
+    // Long Leaper b7 (along the diagonal b7-c6-d5 over the King onto f3).
+    let position = "1********1/*4r3*/*k7*/*1l6*/*8*/*8*/*4K3*/*8*/*8*/*8*/*8*/1********1 w - - -";
+    let (_, _, v) = game(
+        &app,
+        json!({"variant": "chessma-84", "white": "human", "black": "human", "position": position}),
+    )
+    .await;
+    assert_eq!(v["check"], json!(["e4"]), "{}", v["position"]);
+    let mut checkers = v["checkers"].as_array().unwrap().clone();
+    checkers.sort_by_key(|c| c["square"].as_str().unwrap().to_string());
+    assert_eq!(
+        Value::Array(checkers),
+        json!([
+            {"square": "b7", "piece": "Long Leaper", "letter": "L", "how": "can take the King by leaping over it"},
+            {"square": "e8'", "piece": "Rook", "letter": "R", "how": "attacks the King"},
+        ])
+    );
+    // FIDE chess: a Rook on h1 and a Bishop on b4 check e1.
+    let (_, _, v) = game(
+        &app,
+        json!({"variant": "chess", "white": "human", "black": "human", "position": "4k3/8/8/8/1b6/8/8/4K2r w - - 0 1"}),
+    )
+    .await;
+    assert_eq!(v["check"], json!(["e1"]));
+    let mut squares: Vec<&str> = v["checkers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["square"].as_str().unwrap())
+        .collect();
+    squares.sort();
+    assert_eq!(squares, ["b4", "h1"], "{}", v["checkers"]);
+    // Not in check: an empty list.
+    let (_, _, v) = game(
+        &app,
+        json!({"variant": "chessma-84", "white": "human", "black": "human"}),
+    )
+    .await;
+    assert_eq!(
+        (v["check"].clone(), v["checkers"].clone()),
+        (json!([]), json!([]))
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

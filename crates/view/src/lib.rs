@@ -88,6 +88,27 @@ fn check_of(pos: &Position) -> cohort_rules::Bitboard {
     }
 }
 
+/// The enemy units giving check (`check_of`'s check), as the rules name them: each one's
+/// square, piece name and letter, and how it would take the King.
+fn checkers_of(pos: &Position) -> Vec<Value> {
+    if pos.outcome().is_some() {
+        return Vec::new();
+    }
+    let v = pos.variant();
+    pos.checkers()
+        .iter()
+        .map(|c| {
+            let piece = &v.pieces[c.kind as usize];
+            json!({
+                "square": v.geometry.square_name(c.square),
+                "piece": piece.name,
+                "letter": piece.letter.to_string(),
+                "how": c.how.describe(),
+            })
+        })
+        .collect()
+}
+
 /// `removed`: the units taken off the board so far (the game's, from the steps' effects).
 pub fn board_view(pos: &Position, removed: &[Unit]) -> Value {
     let v = pos.variant();
@@ -179,6 +200,8 @@ pub fn board_view(pos: &Position, removed: &[Unit]) -> Value {
         "why_not": why_not,
         // The side to move's royal pieces under attack (chess, Chessma 84): the rules say so.
         "check": check_of(pos).iter().map(name).collect::<Vec<_>>(),
+        // The enemy units giving that check, and how each would take the King.
+        "checkers": checkers_of(pos),
         "command": command,
         "one_step_turns": shown.one_step_turns,
         "shows_command": shown.shows_command,

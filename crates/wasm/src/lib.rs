@@ -264,16 +264,17 @@ impl Session {
     }
 
     /// What a board shows: the server's board view (cohort-view's `board_view`: units,
-    /// movable units, pockets, captured units, checked royals, frozen units, the command
-    /// picture, the board's layout) with the game's `outcome`. When the game is over by any
-    /// rule (repetition too), nothing may move, no royal is shown in check and no unit needs
-    /// a reason why not.
+    /// movable units, pockets, captured units, checked royals and their checkers, frozen
+    /// units, the command picture, the board's layout) with the game's `outcome`. When the
+    /// game is over by any rule (repetition too), nothing may move, no royal is shown in
+    /// check, no unit gives check and no unit needs a reason why not.
     pub fn view_json(&self) -> String {
         let mut view = board_view(self.game.position(), self.game.removed_units());
         let o = view.as_object_mut().expect("a board view is an object");
         if self.game.result().is_some() {
             o.insert("movable".into(), Value::Array(vec![]));
             o.insert("check".into(), Value::Array(vec![]));
+            o.insert("checkers".into(), Value::Array(vec![]));
             o.insert("why_not".into(), Value::Object(Map::new()));
         }
         o.insert("outcome".into(), self.outcome_value());

@@ -163,3 +163,28 @@ fn a_search_answers_its_turn_as_data_and_the_view_says_why_not() {
     let v: Value = serde_json::from_str(&s.view_json()).unwrap();
     assert!(v["why_not"].is_object());
 }
+
+/// The view names the pieces giving check (`checkers`) while the game goes on, and shows no
+/// check and no checker once it is over (a checkmate: the Queen's check ended the game).
+#[test]
+fn the_view_names_checkers_until_the_game_is_over() {
+    let s = Session::new("chess", Some("4k3/8/8/8/1b6/8/8/4K2r w - - 0 1")).unwrap();
+    let v: Value = serde_json::from_str(&s.view_json()).unwrap();
+    assert_eq!(v["check"], serde_json::json!(["e1"]));
+    let mut squares: Vec<&str> = v["checkers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["square"].as_str().unwrap())
+        .collect();
+    squares.sort();
+    assert_eq!(squares, ["b4", "h1"], "{}", v["checkers"]);
+    let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let s = Session::new("chess", Some(mated)).unwrap();
+    let v: Value = serde_json::from_str(&s.view_json()).unwrap();
+    assert!(!v["outcome"].is_null(), "{}", v["outcome"]);
+    assert_eq!(
+        (v["check"].clone(), v["checkers"].clone()),
+        (serde_json::json!([]), serde_json::json!([]))
+    );
+}

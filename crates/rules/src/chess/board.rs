@@ -188,8 +188,13 @@ impl ChessBoard {
     }
 
     pub fn in_check(&self) -> bool {
+        self.checkers() != 0
+    }
+
+    /// The enemy pieces attacking the King of the side to move (0..64 bits).
+    pub fn checkers(&self) -> u64 {
         let k = self.king_square(self.side) as usize;
-        self.attackers_to(k, self.occupied()) & self.colors[1 - self.side] != 0
+        self.attackers_to(k, self.occupied()) & self.colors[1 - self.side]
     }
 
     /// Is the side not to move in check (an illegal position)?

@@ -13,6 +13,7 @@ use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::profile::SearchProfile;
 use crate::step::{Step, StepKind, StepList};
 use crate::variant::Variant;
+use crate::view::{CheckHow, Checker};
 
 /// A chess position on its own core.
 #[derive(Clone)]
@@ -282,6 +283,23 @@ impl SearchHooks for FideGame {
 impl Explain for FideGame {
     fn refusal(&self, step: Step) -> crate::error::StepError {
         self.refusal_of(step)
+    }
+    /// The pieces the core's check test finds; each takes the King by moving onto it.
+    fn checkers(&self) -> Vec<Checker> {
+        let mut at = self.board.checkers();
+        let mut out = Vec::new();
+        while at != 0 {
+            let sq = at.trailing_zeros() as u8;
+            at &= at - 1;
+            if let Some(u) = self.unit_of(sq) {
+                out.push(Checker {
+                    square: u.square,
+                    kind: u.kind,
+                    how: CheckHow::Attack,
+                });
+            }
+        }
+        out
     }
     /// From the data, but a side without a legal move is checkmated or stalemated, not
     /// judged by the variant's `no-legal-turn`.

@@ -15,6 +15,7 @@ use crate::outcome::{EndReason, Outcome, Side, Unit};
 use crate::profile::SearchProfile;
 use crate::step::{Step, StepList};
 use crate::variant::Variant;
+use crate::view::Checker;
 
 /// A Chessma 84 position on its own core.
 #[derive(Clone)]
@@ -416,6 +417,19 @@ impl Explain for ChessmaGame {
     }
     fn refusal(&self, step: Step) -> crate::error::StepError {
         self.refusal_of(step)
+    }
+    /// The core's check test (X1: every capture method on both sheets), asked for all the
+    /// pieces it finds rather than the first.
+    fn checkers(&self) -> Vec<Checker> {
+        let b = &self.state.board;
+        b.checkers(&self.state.tables, b.side)
+            .into_iter()
+            .map(|(at, how)| Checker {
+                square: Square::from_index(at),
+                kind: self.state.variant_kind[kind(b.cells[at as usize]) as usize],
+                how,
+            })
+            .collect()
     }
     fn rules_text(&self) -> crate::rules_text::RulesText {
         super::text::rules_text(&self.variant)

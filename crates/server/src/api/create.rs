@@ -91,9 +91,10 @@ pub(super) async fn create_game(
         agent: "engine".into(),
         time_ms: 1000,
     });
-    if !matches!(ai.agent.as_str(), "engine" | "greedy" | "random") {
+    let level = cohort_engine::levels::level_of(&ai.agent).is_some();
+    if !level && !matches!(ai.agent.as_str(), "engine" | "greedy" | "random") {
         return Err(ApiError::invalid(format!(
-            "ai.agent: '{}' is not an agent (engine, greedy or random)",
+            "ai.agent: '{}' is not an agent (engine, greedy, random, or a level: level1 to level8)",
             ai.agent
         )));
     }

@@ -29,6 +29,7 @@ use crate::{custom, records, App};
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/variants", get(variants::list))
+        .route("/api/ai/levels", get(variants::levels))
         .route("/api/variants/{id}", get(variants::rules))
         // Custom variants and piece diagrams (custom.rs); a variant file may be 64 KiB.
         .route(

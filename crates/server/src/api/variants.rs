@@ -8,6 +8,21 @@ use serde_json::{json, Value};
 use crate::error::{Answer, ApiError, ApiPath};
 use crate::view::{board_view, with_variant_head};
 
+/// `GET /api/ai/levels`: the AI levels a game may ask for (`ai.agent` `level1` to `level8`),
+/// each with what it is (cohort_engine::levels), and the level pages offer first.
+pub(super) async fn levels() -> Json<Value> {
+    let levels: Vec<Value> = cohort_engine::levels::LEVELS
+        .map(|n| {
+            json!({
+                "level": n,
+                "agent": format!("level{n}"),
+                "about": cohort_engine::levels::describe(n),
+            })
+        })
+        .collect();
+    Json(json!({"levels": levels, "default": cohort_engine::levels::DEFAULT}))
+}
+
 pub(super) async fn list() -> Json<Value> {
     let list: Vec<Value> = builtin_variants()
         .iter()

@@ -8,6 +8,7 @@ use super::capture::*;
 use super::*;
 use crate::chessma::board::*;
 use crate::chessma::tables::{opposite, Tables, NONE};
+use crate::view::CheckHow;
 
 impl Board {
     /// Squares of side `s`'s pieces that are frozen: next to an enemy Immobilizer, or an
@@ -60,13 +61,46 @@ impl Board {
     }
 
     /// `in_check` with the enemy's frozen pieces given (they cannot capture).
-    /// `enclosure`: false when the King's group is known to keep two liberties.
+    /// `enclosure`: false when the King's group is known to keep two liberties. Kept out of
+    /// line: inlined into the search's legality tests it cost 2.5% more instructions in
+    /// perft (docs/benchmarks.md).
+    #[inline(never)]
     pub(super) fn in_check_unless(
         &self,
         t: &Tables,
         s: usize,
         frozen: Bitboard,
         enclosure: bool,
+    ) -> bool {
+        self.king_takers(t, s, frozen, enclosure, |_, _| true)
+    }
+
+    /// The enemy pieces that give side `s`'s King check (`Explain::checkers`): each once,
+    /// by the first method found, from the same search as `in_check`.
+    pub(crate) fn checkers(&self, t: &Tables, s: usize) -> Vec<(u8, CheckHow)> {
+        let mut found: Vec<(u8, CheckHow)> = Vec::new();
+        self.king_takers(t, s, self.frozen(t, s ^ 1), true, |q, how| {
+            // A line piece on a shared rank is found on both sheets' rays.
+            if !found.iter().any(|&(f, _)| f == q) {
+                found.push((q, how));
+            }
+            false
+        });
+        found
+    }
+
+    /// The unfrozen enemy pieces that could capture side `s`'s King now, by any method (X1),
+    /// each given to `take` with its method (a piece may come more than once: once per line
+    /// on each sheet); stops, answering true, when `take` answers true. `in_check` stops at
+    /// the first; `checkers` collects them all.
+    #[inline(always)]
+    fn king_takers(
+        &self,
+        t: &Tables,
+        s: usize,
+        frozen: Bitboard,
+        enclosure: bool,
+        mut take: impl FnMut(u8, CheckHow) -> bool,
     ) -> bool {
         let k = self.kings[s];
         if k == NONE {
@@ -79,17 +113,17 @@ impl Board {
             |q: u8, kd: u8| self.cells[q as usize] == kd | ab && free.has(Square::from_index(q));
         // King steps and the Chameleon's King imitation; knights; pawns.
         for &q in t.king[k as usize].as_slice() {
-            if is(q, K) || is(q, X) {
+            if (is(q, K) && take(q, CheckHow::Attack)) || (is(q, X) && take(q, CheckHow::AsKing)) {
                 return true;
             }
         }
         for &q in t.knight[k as usize].as_slice() {
-            if is(q, N) {
+            if is(q, N) && take(q, CheckHow::Attack) {
                 return true;
             }
         }
         for &q in t.pawn_from[a][k as usize].as_slice() {
-            if is(q, P) {
+            if is(q, P) && take(q, CheckHow::Attack) {
                 return true;
             }
         }
@@ -104,7 +138,9 @@ impl Board {
                     let c = self.cell(q);
                     if side(c) == a && free.has(Square::from_index(q)) {
                         let kd = kind(c);
-                        if kd == Q || (kd == R && d < 4) || (kd == B && d >= 4) {
+                        if (kd == Q || (kd == R && d < 4) || (kd == B && d >= 4))
+                            && take(q, CheckHow::Attack)
+                        {
                             return true;
                         }
                     }
@@ -113,7 +149,8 @@ impl Board {
                 if let Some(&q) = ray.first() {
                     if is(q, W) {
                         let away = t.rays[sh][q as usize][d].first();
-                        if away != NONE && self.cell(away) == EMPTY {
+                        if away != NONE && self.cell(away) == EMPTY && take(q, CheckHow::Withdrawal)
+                        {
                             return true;
                         }
                     }
@@ -127,7 +164,10 @@ impl Board {
                             continue;
                         }
                         if side(c) == a {
-                            if kind(c) == L && free.has(Square::from_index(q)) {
+                            if kind(c) == L
+                                && free.has(Square::from_index(q))
+                                && take(q, CheckHow::LongLeap)
+                            {
                                 return true;
                             }
                             break;
@@ -143,7 +183,7 @@ impl Board {
         let ak = self.kings[a];
         let coords = self.bb[(C | ab) as usize] & free;
         if ak != NONE && coords.any() && (rank(ak) == rank(k) || file(ak) == file(k)) {
-            for c in coords.iter() {
+            'coordinator: for c in coords.iter() {
                 let c = c.index() as u8;
                 for d in self.line_dests(t, c).iter() {
                     let d = d.index() as u8;
@@ -159,7 +199,10 @@ impl Board {
                     probe[d as usize] = C | ab;
                     coordinate(&probe, ak, t, a, d, None, &mut caps);
                     if caps.sq[..caps.n].contains(&k) {
-                        return true;
+                        if take(c, CheckHow::Coordination) {
+                            return true;
+                        }
+                        continue 'coordinator;
                     }
                 }
             }
@@ -175,7 +218,7 @@ impl Board {
                         .as_slice()
                         .iter()
                         .any(|&n| group.has(Square::from_index(n)));
-                    if !touches {
+                    if !touches && take(e.index() as u8, CheckHow::Enclosure) {
                         return true;
                     }
                 }
