@@ -43,6 +43,7 @@
     const name = await ready;
     nav.replaceChildren(...[
       el('a', { href: '/lobby', 'data-testid': 'nav-lobby' }, 'Lobby'),
+      el('a', { href: '/tournaments', 'data-testid': 'nav-tournaments' }, 'Tournaments'),
       name
         ? [el('a', { href: `/player/${encodeURIComponent(name)}`, 'data-testid': 'nav-me' }, name),
           el('button', { class: 'small', 'data-testid': 'logout', onclick: async () => {

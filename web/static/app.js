@@ -10,6 +10,7 @@
 //   replay.js      the replay (`/game/<id>?replay`)
 //   rules-page.js  a variant's rules page
 //   analysis.js    the analysis board (`/analysis?game=<id>` or `?variant=<id>`)
+//   tournaments.js the tournaments (`/tournaments`) and a tournament's page (`/tournament/<id>`)
 //   app.js         (this file) picks the page to draw
 'use strict';
 
@@ -18,3 +19,5 @@ else if (page === 'rules') rulesPage();
 else if (page === 'game' && params.has('replay')) replayPage();
 else if (page === 'game') gamePage();
 else if (page === 'analysis') analysisPage();
+else if (page === 'tournaments') tournamentsPage();
+else if (page === 'tournament') tournamentPage();

@@ -217,6 +217,23 @@ window.CohortChallenges = (function () {
     };
     showOnline();
     setInterval(showOnline, 30000);
+    // Tournaments not finished, each a link to its page; asked again every 30 s.
+    const tournaments = el('div', { 'data-testid': 'lobby-tournaments' });
+    app.append(el('section', { class: 'lobby-tournaments' },
+      el('h2', {}, 'Tournaments'), tournaments,
+      el('p', { class: 'hint' }, el('a', { href: '/tournaments', 'data-testid': 'lobby-tournaments-link' }, 'All tournaments, and create one'))));
+    const showTournaments = async () => {
+      let list;
+      try { list = (await call('GET', '/api/tournaments')).tournaments || []; } catch { return; }
+      const open = list.filter((t) => t.status !== 'finished');
+      tournaments.replaceChildren(open.length
+        ? el('ul', { class: 'challenge-list' }, open.map((t) => el('li', { 'data-testid': `lobby-tournament-${t.id}` },
+          el('a', { class: 'rg-name', href: `/tournament/${encodeURIComponent(t.id)}` }, t.name), ' ',
+          el('span', { class: 'rg-players' }, `${t.kind === 'arena' ? 'Arena' : 'Swiss'} · ${t.variant_name || t.variant} · ${t.time_control} · ${t.players} players · ${t.status === 'running' ? 'running' : 'not started'}`))))
+        : el('p', { class: 'hint' }, 'No tournament is waiting or running.'));
+    };
+    showTournaments();
+    setInterval(showTournaments, 30000);
     const chatBox = el('div', { class: 'chat-box lobby-chat' });
     app.append(chatBox);
     window.CohortChat.mount(chatBox, {

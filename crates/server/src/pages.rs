@@ -121,6 +121,11 @@ const STATIC: &[(&str, &str, &str)] = &[
         include_str!("../../../web/static/local.js"),
     ),
     (
+        "tournaments.js",
+        "text/javascript",
+        include_str!("../../../web/static/tournaments.js"),
+    ),
+    (
         "play.css",
         "text/css",
         include_str!("../../../web/static/play.css"),
@@ -136,6 +141,8 @@ pub fn router() -> Router {
         .route("/local", get(|| async { Html(local_page(true)) }))
         .route("/lobby", get(|| async { shell("lobby", "") }))
         .route("/analysis", get(|| async { shell("analysis", "") }))
+        .route("/tournaments", get(|| async { shell("tournaments", "") }))
+        .route("/tournament/{id}", get(tournament_page))
         .route("/login", get(login_page))
         .route("/player/{name}", get(player_page))
         .route("/static/{file}", get(static_file))
@@ -208,7 +215,7 @@ fn shell_with(page: &str, game: &str, extra: &str) -> Html<String> {
 <script src="/static/common.js"></script><script src="/static/home.js"></script><script src="/static/game-state.js"></script>
 <script src="/static/move-input.js"></script><script src="/static/move-list.js"></script><script src="/static/panels.js"></script>
 <script src="/static/game-page.js"></script><script src="/static/replay.js"></script><script src="/static/rules-page.js"></script>
-<script src="/static/analysis.js"></script><script src="/static/app.js"></script><script src="/static/records.js"></script></body></html>
+<script src="/static/analysis.js"></script><script src="/static/tournaments.js"></script><script src="/static/app.js"></script><script src="/static/records.js"></script></body></html>
 "#
     ))
 }
@@ -352,6 +359,27 @@ async fn rules_page(Path(id): Path<String>) -> Response {
         );
     }
     shell("rules", "").into_response()
+}
+
+/// A tournament's page (web/static/tournaments.js draws it from `GET /api/tournaments/<id>`
+/// and its WebSocket); the id is given to the page in `data-tournament`.
+async fn tournament_page(Path(id): Path<String>) -> Response {
+    let ok = (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !ok {
+        return not_found_page(
+            &format!("/tournament/{id}"),
+            "There is no tournament with this id; /tournaments lists them.",
+        );
+    }
+    shell_with(
+        "tournament",
+        "",
+        &format!(r#" data-tournament="{}""#, escape_attr(&id)),
+    )
+    .into_response()
 }
 
 async fn player_page(Path(name): Path<String>) -> Response {
