@@ -134,12 +134,33 @@ window.CohortChallenges = (function () {
       el('p', { class: 'quick-row' }, el('label', {}, 'Play ', quickVariant), ' ', el('label', {}, quickRange), ' ',
         el('label', { title: user ? '' : 'Log in to play rated games' }, quickRated, user ? ' rated' : ' rated (log in first)')),
       el('p', { class: 'quick-row' }, quickButtons), quickStatus);
+    // Play the AI at a level (docs/engine.md, "Levels"): nobody to wait for.
+    const aiVariant = el('select', { 'data-testid': 'ai-variant', 'aria-label': 'variant' },
+      variants.map((v) => el('option', { value: v.id }, v.name)));
+    const { select: aiLevel, about: aiAbout } = levelSelect('ai-level');
+    const aiSide = el('select', { 'data-testid': 'ai-side', 'aria-label': 'your side' },
+      el('option', { value: 'white' }, 'as White'), el('option', { value: 'black' }, 'as Black'));
+    const aiPlay = el('button', { type: 'button', 'data-testid': 'ai-play', onclick: async () => {
+      err.textContent = '';
+      const me = aiSide.value;
+      aiPlay.disabled = true;
+      try {
+        const g = await call('POST', '/api/games', { variant: aiVariant.value, [me]: 'human', [me === 'white' ? 'black' : 'white']: 'ai',
+          ai: { agent: aiLevel.value, time_ms: 1000 } });
+        try { localStorage.setItem(`cohort-game-${g.id}`, JSON.stringify({ ...g, creator: me })); } catch { /* private mode */ }
+        location.href = g.links[me];
+      } catch (e) { err.textContent = e.message; aiPlay.disabled = false; }
+    } }, 'Play');
+    const vsAi = el('section', { class: 'quick-pairing', 'data-testid': 'lobby-ai' },
+      el('h2', {}, 'Play the AI'),
+      el('p', { class: 'quick-row' }, el('label', {}, 'Play ', aiVariant), ' ', el('label', {}, aiLevel), ' ', aiSide, ' ', aiPlay),
+      el('p', { class: 'quick-row' }, aiAbout));
     const list = el('div', { 'data-testid': 'challenges' });
     app.append(el('section', { class: 'lobby' },
       el('h1', {}, 'Lobby'),
       el('p', { class: 'hint' }, user ? `Logged in as ${user}.` : 'Playing anonymously: log in to play rated games.',
         ' Pick a clock to play at once, or post a challenge (a live one waits while this page is open, a correspondence one for a week); or accept one below.'),
-      quick, el('h2', {}, 'Post a challenge'), form, el('h2', {}, 'Open challenges'), list));
+      quick, vsAi, el('h2', {}, 'Post a challenge'), form, el('h2', {}, 'Open challenges'), list));
 
     // Our own challenges: an accepted one sends us to our seat. Asking also keeps a live
     // challenge open (the server withdraws one nobody asks about for 30 s).

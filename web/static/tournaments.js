@@ -271,10 +271,9 @@ async function tournamentPage() {
 
   function show(next) {
     t = next;
-    // A Swiss's `rounds` is the number of rounds in a summary, but the list of the rounds
-    // paired so far in the tournament's answer (which then has no count).
-    const list = Array.isArray(t.rounds) ? t.rounds : [];
-    const roundCount = typeof t.rounds === 'number' ? t.rounds : null;
+    // A Swiss's `rounds` is its number of rounds; `paired_rounds` those paired so far.
+    const list = t.paired_rounds || [];
+    const roundCount = t.kind === 'swiss' && t.rounds ? t.rounds : null;
     if (t.now_ms) skew = t.now_ms - Date.now();
     document.title = `${t.name}: Cohort`;
     root.dataset.status = t.status;

@@ -1129,7 +1129,8 @@ async function phoneChessma(sc) {
 
 // AI levels (issue 46): the home page offers Level 1 to Level 8 by number, level 3 first,
 // and says what the chosen one is in the engine's words (GET /api/ai/levels); a game made at
-// a level has that AI; the analysis page plays the position shown against a level.
+// a level has that AI; the analysis page plays the position shown against a level, and the
+// lobby plays the AI at a level (the records page's continuation: records.mjs).
 async function aiLevels(sc) {
   const page = await sc.page();
   const levels = await (await fetch(`${base}/api/ai/levels`)).json();
@@ -1156,7 +1157,19 @@ async function aiLevels(sc) {
   const g = gameOf(page);
   const w = await (await fetch(`${base}/api/games/${g.id}`)).json();
   check(w.players.black.startsWith('level2 ') && w.players.white === 'human', `the new game: ${JSON.stringify(w.players)}`);
-  return `8 levels offered; games made at level 1 and level 2`;
+  // The lobby: play the AI at level 5 as Black.
+  await page.goto(`${base}/lobby`);
+  await page.waitForSelector('[data-testid=ai-level]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=ai-level-about]').textContent.length > 0);
+  await page.selectOption('[data-testid=ai-variant]', 'chesimals-1');
+  await page.selectOption('[data-testid=ai-level]', 'level5');
+  check(await page.textContent('[data-testid=ai-level-about]') === levels.levels[4].about, 'the lobby says what level 5 is');
+  await page.selectOption('[data-testid=ai-side]', 'black');
+  await page.click('[data-testid=ai-play]');
+  await page.waitForURL(/\/game\/[0-9a-f]+\?token=/);
+  const l = await (await fetch(`${base}/api/games/${gameOf(page).id}`)).json();
+  check(l.players.white.startsWith('level5 ') && l.players.black === 'human' && l.variant === 'chesimals-1', `the lobby's game: ${JSON.stringify(l.players)}`);
+  return `8 levels offered; games made at levels 1 (home), 2 (analysis) and 5 (lobby)`;
 }
 
 const scenarios = [

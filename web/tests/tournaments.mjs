@@ -177,7 +177,7 @@ function compareSwiss(shown, want, what) {
   }
 }
 
-const roundsOf = (t) => (Array.isArray(t.rounds) ? t.rounds : []);
+const roundsOf = (t) => t.paired_rounds || [];
 
 // Waits until round `r` of tournament `tid` is paired (as `who` sees it); returns it.
 async function pairedRound(who, tid, r) {

@@ -160,7 +160,11 @@ pub fn review(paths: &[String], ms: u64) -> Result<(), Fail> {
             engine.adapt_to(&game);
             let r = marks::review(&mut engine, &game, Some(played), time);
             let white = mover == cohort_rules::Side::White;
-            let score = if white { r.choice.score } else { -r.choice.score };
+            let score = if white {
+                r.choice.score
+            } else {
+                -r.choice.score
+            };
             if let Some((w, s, own)) = before {
                 if marks::turn_mark(w, s, score, own).0 >= 0.10 {
                     old_rule[mover_index(w)] += 1;

@@ -161,7 +161,9 @@ pub fn public(t: &Tournament) -> Value {
             .collect();
         v["standings"] = lines.into();
         v["crosstable"] = cross.into();
-        v["rounds"] = rounds_json.into();
+        // `rounds` stays the number of rounds (the summary's): the rounds paired so far are
+        // `paired_rounds`.
+        v["paired_rounds"] = rounds_json.into();
     } else {
         let mut scored: Vec<(usize, arena::Score)> = (0..t.players.len())
             .map(|e| (e, arena::score(&arena_results(t, e))))

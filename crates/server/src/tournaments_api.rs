@@ -247,7 +247,7 @@ async fn list(State(app): State<Arc<App>>) -> Answer {
         .iter()
         .map(|r| summary(r, counts.get(&r.id).copied().unwrap_or(0)))
         .collect();
-    Ok(Json(json!({ "tournaments": list })))
+    Ok(Json(json!({ "tournaments": list, "now_ms": now_ms() })))
 }
 
 /// The tournament's public view, built once per version for every reader.

@@ -106,7 +106,11 @@ async fn a_finished_game_gets_a_point_per_turn_with_the_blunder_marked() {
         points[3]["best_after"].as_i64().expect("judged"),
         points[3]["played_after"].as_i64().expect("judged"),
     );
-    assert!(played_after > 100_000 && best_after < played_after, "{}", points[3]);
+    assert!(
+        played_after > 100_000 && best_after < played_after,
+        "{}",
+        points[3]
+    );
     // The engine's own turn (the mate) needs no judging.
     assert!(points[4].get("best_after").is_none(), "{}", points[4]);
     // The end: White has won, nothing to play.

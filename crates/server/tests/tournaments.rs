@@ -124,7 +124,7 @@ async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_no_repeat() {
     let mut byes = HashSet::new();
     for round in 1..=3 {
         let v = until(&app, &id, Duration::from_secs(3), |v| v["round"] == round).await;
-        let r = &v["rounds"][round as usize - 1];
+        let r = &v["paired_rounds"][round as usize - 1];
         assert_eq!(r["games"].as_array().unwrap().len(), 2, "{r}");
         let bye = r["bye"]
             .as_str()
@@ -217,7 +217,7 @@ async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_no_repeat() {
     .await;
     // Points: a win for the lower name of each pair, a point for each bye.
     let mut expected = std::collections::HashMap::new();
-    for r in v["rounds"].as_array().unwrap() {
+    for r in v["paired_rounds"].as_array().unwrap() {
         *expected
             .entry(r["bye"].as_str().unwrap().to_string())
             .or_insert(0.0) += 1.0;
@@ -425,7 +425,7 @@ async fn a_swiss_survives_a_restart_in_the_middle_of_a_round() {
     let (g0, t0) = my_game(&app, &id, &cookies[0]).await.unwrap();
     resign(&app, &g0, &t0).await;
     until(&app, &id, Duration::from_secs(3), |v| {
-        v["rounds"][0]["games"]
+        v["paired_rounds"][0]["games"]
             .as_array()
             .unwrap()
             .iter()
@@ -645,9 +645,12 @@ async fn two_instances_pair_each_round_once() {
             let v = until(&a, &id, Duration::from_secs(5), |v| v["round"] == round).await;
             tokio::time::sleep(Duration::from_millis(600)).await;
             let v2 = until(&b, &id, Duration::from_secs(1), |_| true).await;
-            assert_eq!(v["rounds"], v2["rounds"], "both instances see one pairing");
             assert_eq!(
-                v2["rounds"][round as usize - 1]["games"]
+                v["paired_rounds"], v2["paired_rounds"],
+                "both instances see one pairing"
+            );
+            assert_eq!(
+                v2["paired_rounds"][round as usize - 1]["games"]
                     .as_array()
                     .unwrap()
                     .len(),
