@@ -5,27 +5,7 @@
 // over the tournament's WebSocket and reconnects when it drops.
 'use strict';
 
-// An answer's error as a sentence: `{"error": "...", "code"}`, or `{"error": {"code", "message"}}`.
-async function tournamentCall(method, path, body) {
-  let r;
-  try {
-    r = await fetch(path, {
-      method, credentials: 'same-origin',
-      headers: body ? { 'content-type': 'application/json' } : {},
-      body: body ? JSON.stringify(body) : undefined,
-    });
-  } catch {
-    throw new Error('The server cannot be reached; check your connection.');
-  }
-  let data = null;
-  try { data = await r.json(); } catch { data = null; }
-  if (!r.ok) {
-    const e = data && data.error;
-    throw new Error(typeof e === 'string' ? e : (e && e.message) || `The server answered ${r.status}.`);
-  }
-  return data;
-}
-
+// Requests go through common.js's `api` (an error answer thrown as its sentence).
 // `box`'s children replaced by `kids` (nested lists flattened, null and false left out).
 const fillIn = (box, ...kids) => box.replaceChildren(...kids.flat(Infinity).filter((k) => k !== null && k !== undefined && k !== false));
 
@@ -86,7 +66,7 @@ async function tournamentsPage() {
   };
   const refresh = async () => {
     try {
-      const r = await tournamentCall('GET', '/api/tournaments');
+      const r = await api('GET', '/api/tournaments');
       shown = r.tournaments || [];
       listErr.textContent = '';
       draw();
@@ -114,7 +94,7 @@ function createForm() {
   const name = h('input', { 'data-testid': 't-name', maxlength: '60', required: true, value: 'Friday Swiss' });
   const kind = h('select', { 'data-testid': 't-kind' }, h('option', { value: 'swiss' }, 'Swiss'), h('option', { value: 'arena' }, 'Arena'));
   const variant = h('select', { 'data-testid': 't-variant' });
-  tournamentCall('GET', '/api/variants').then((vs) => {
+  api('GET', '/api/variants').then((vs) => {
     variant.replaceChildren(...vs.map((v) => h('option', { value: v.id }, v.name)));
   }).catch((e) => { err.textContent = e.message; });
   const pace = h('select', { 'data-testid': 't-pace' }, h('option', { value: 'live' }, 'live'), h('option', { value: 'corr' }, 'days per turn'));
@@ -165,7 +145,7 @@ function createForm() {
     if (start.value === 'in') body.starts_in_minutes = Number(startsIn.value);
     submit.disabled = true;
     try {
-      const t = await tournamentCall('POST', '/api/tournaments', body);
+      const t = await api('POST', '/api/tournaments', body);
       location.href = `/tournament/${encodeURIComponent(t.id)}`;
       return;
     } catch (e) { err.textContent = e.message; }
@@ -266,7 +246,7 @@ async function tournamentPage() {
 
   const act = (what) => async () => {
     actionErr.textContent = '';
-    try { show(await tournamentCall('POST', `${url}/${what}`, {})); } catch (e) { actionErr.textContent = e.message; }
+    try { show(await api('POST', `${url}/${what}`, {})); } catch (e) { actionErr.textContent = e.message; }
   };
 
   function show(next) {
@@ -308,7 +288,7 @@ async function tournamentPage() {
         h('ul', { class: 'pairings', 'data-testid': 'arena-games' }, t.games.slice(0, 50).map(gameRow))] : null);
   }
 
-  try { show(await tournamentCall('GET', url)); } catch (e) {
+  try { show(await api('GET', url)); } catch (e) {
     app.append(h('p', { class: 'error', 'data-testid': 'error' }, e.message));
     return;
   }

@@ -333,6 +333,23 @@ fn closed(why: &str) -> ApiError {
     ApiError::new(Code::TournamentClosed, why.to_string())
 }
 
+/// What join and withdraw first ask: an empty body, a session, a tournament not finished.
+async fn asked_of_open(
+    app: &App,
+    id: &str,
+    headers: &HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+    what: &str,
+) -> Result<(String, crate::director::BuiltView), ApiError> {
+    let _: Empty = body_with(raw, 1024)?;
+    let (user, _) = account(app, headers, what).await?;
+    let t = view_of(app, id).await?;
+    if t.0.row.status == "finished" {
+        return Err(closed("the tournament is over"));
+    }
+    Ok((user, t))
+}
+
 /// `POST /api/tournaments/<id>/join`: play in it (again, after withdrawing), from the next
 /// pairing on.
 async fn join(
@@ -341,12 +358,7 @@ async fn join(
     headers: HeaderMap,
     raw: Result<Bytes, BytesRejection>,
 ) -> Answer {
-    let _: Empty = body_with(raw, 1024)?;
-    let (user, _) = account(&app, &headers, "joining").await?;
-    let t = view_of(&app, &id).await?;
-    if t.0.row.status == "finished" {
-        return Err(closed("the tournament is over"));
-    }
+    let (user, t) = asked_of_open(&app, &id, &headers, raw, "joining").await?;
     let rating = rating_in(&app, Some(&user), &t.0.row.variant).await?;
     match app
         .store
@@ -376,12 +388,7 @@ async fn withdraw(
     headers: HeaderMap,
     raw: Result<Bytes, BytesRejection>,
 ) -> Answer {
-    let _: Empty = body_with(raw, 1024)?;
-    let (user, _) = account(&app, &headers, "withdrawing").await?;
-    let t = view_of(&app, &id).await?;
-    if t.0.row.status == "finished" {
-        return Err(closed("the tournament is over"));
-    }
+    let (user, t) = asked_of_open(&app, &id, &headers, raw, "withdrawing").await?;
     let started = t.0.row.status != "created";
     if !app
         .store

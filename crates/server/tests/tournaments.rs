@@ -29,20 +29,25 @@ fn swiss(rounds: i64) -> Value {
            "clock": {"minutes": 5, "increment": 3}, "rated": true, "rounds": rounds})
 }
 
+/// `cookie`'s account joins tournament `id`.
+async fn join(app: &Arc<App>, cookie: &str, id: &str) {
+    let (s, v) = tour(
+        app,
+        cookie,
+        "POST",
+        &format!("/api/tournaments/{id}/join"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "joining: {v}");
+}
+
 /// Sign up `names` and join each to tournament `id`: their cookies.
 async fn players(app: &Arc<App>, id: &str, names: &[&str]) -> Vec<String> {
     let mut cookies = vec![];
     for n in names {
         let c = signup(app, n).await;
-        let (s, v) = tour(
-            app,
-            &c,
-            "POST",
-            &format!("/api/tournaments/{id}/join"),
-            Some(json!({})),
-        )
-        .await;
-        assert_eq!(s, StatusCode::OK, "{n} joins: {v}");
+        join(app, &c, id).await;
         cookies.push(c);
     }
     cookies
@@ -622,15 +627,7 @@ async fn two_instances_pair_each_round_once() {
         for (i, n) in names.iter().enumerate() {
             let app = if i % 2 == 0 { &a } else { &b };
             let c = signup(app, n).await;
-            let (s, v) = tour(
-                app,
-                &c,
-                "POST",
-                &format!("/api/tournaments/{id}/join"),
-                Some(json!({})),
-            )
-            .await;
-            assert_eq!(s, StatusCode::OK, "{v}");
+            join(app, &c, &id).await;
             cookies.push(c);
         }
         tour(
