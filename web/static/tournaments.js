@@ -95,8 +95,13 @@ function createForm() {
   const kind = h('select', { 'data-testid': 't-kind' }, h('option', { value: 'swiss' }, 'Swiss'), h('option', { value: 'arena' }, 'Arena'));
   const variant = h('select', { 'data-testid': 't-variant' });
   api('GET', '/api/variants').then((vs) => {
-    variant.replaceChildren(...vs.map((v) => h('option', { value: v.id }, v.name)));
+    variant.replaceChildren(...vs.map((v) => h('option', { value: v.id }, v.name)),
+      h('option', { value: '', 'data-testid': 't-variant-file-option' }, 'a variant file of my own...'));
   }).catch((e) => { err.textContent = e.message; });
+  // An uploaded variant: its file (docs/variants.md), checked by the server; the first
+  // variant it defines is played, unrated.
+  const fileText = h('textarea', { rows: '6', cols: '40', 'data-testid': 't-variant-file', 'aria-label': 'variant file', placeholder: '[my-variant:chess]\n...' });
+  const fileField = h('label', { hidden: true, class: 'variant-file' }, 'Variant file ', fileText);
   const pace = h('select', { 'data-testid': 't-pace' }, h('option', { value: 'live' }, 'live'), h('option', { value: 'corr' }, 'days per turn'));
   const minutes = h('input', { type: 'number', min: '0.25', max: '180', step: '0.25', value: '5', 'data-testid': 't-clock-minutes', 'aria-label': 'minutes' });
   const increment = h('input', { type: 'number', min: '0', max: '180', step: '1', value: '3', 'data-testid': 't-clock-increment', 'aria-label': 'increment, seconds' });
@@ -123,13 +128,17 @@ function createForm() {
     roundsField.hidden = arena;
     durationField.hidden = !arena;
     startsInField.hidden = start.value !== 'in';
+    fileField.hidden = variant.value !== '';
+    rated.disabled = variant.value === '';
+    if (rated.disabled) rated.checked = false;
   };
+  variant.onchange = fit;
   kind.onchange = fit;
   pace.onchange = fit;
   start.onchange = fit;
   const form = h('form', { class: 'new-game lobby-form tournament-form', 'data-testid': 'tournament-form' },
     h('h2', {}, 'Create a tournament'),
-    field('Name', name), field('Kind', kind), field('Game', variant),
+    field('Name', name), field('Kind', kind), field('Game', variant), fileField,
     h('label', {}, 'Clock ', pace, ' ', live, corr),
     h('label', {}, rated, ' rated'), roundsField, durationField,
     h('label', {}, 'Starts ', start, ' ', startsInField), submit, err);
@@ -145,6 +154,12 @@ function createForm() {
     if (start.value === 'in') body.starts_in_minutes = Number(startsIn.value);
     submit.disabled = true;
     try {
+      if (variant.value === '') {
+        const checked = await api('POST', '/api/variants/check', { text: fileText.value });
+        body.variant = checked.variants[0].id;
+        body.variant_text = fileText.value;
+        body.rated = false;
+      }
       const t = await api('POST', '/api/tournaments', body);
       location.href = `/tournament/${encodeURIComponent(t.id)}`;
       return;

@@ -527,11 +527,45 @@ async function phone(sc) {
   return `scrollWidth at 390x844: ${widths.join(', ')}; the lobby lists the ${open.length} not finished`;
 }
 
+// A Swiss in an uploaded variant, by correspondence, created in the page: the form checks
+// the file with the server, plays its first variant, unrated.
+const TINY = `[tiny-test]
+base = mini-chieftain
+name = Tiny Test Chieftain
+board = 6x6
+piece C = Chieftain, K^, leader royal
+setup = 1ccm2/6/6/6/6/2CMC1 w
+`;
+async function uploadedVariant(sc) {
+  const all = await allAccounts(sc);
+  const who = all[all.length - 1];
+  const page = await sc.page(who.ctx);
+  await page.goto(`${env.base}/tournaments`);
+  await page.waitForSelector('[data-testid=t-variant-file-option]', { state: 'attached' });
+  await page.fill('[data-testid=t-name]', 'Tiny by mail');
+  await page.selectOption('[data-testid=t-kind]', 'swiss');
+  await page.selectOption('[data-testid=t-variant]', '');
+  check(await page.isDisabled('[data-testid=t-rated]'), 'an uploaded variant is not rated');
+  await page.fill('[data-testid=t-variant-file]', TINY);
+  await page.selectOption('[data-testid=t-pace]', 'corr');
+  await page.fill('[data-testid=t-clock-days]', '2');
+  await page.fill('[data-testid=t-rounds]', '2');
+  await Promise.all([page.waitForURL(/\/tournament\/[^/?]+$/), page.click('[data-testid=t-create]')]);
+  const tid = decodeURIComponent(new URL(page.url()).pathname.split('/').pop());
+  const t = await json(await who.ctx.request.get(`${env.base}/api/tournaments/${tid}`), 'the tournament');
+  check(t.variant === 'tiny-test' && t.custom && !t.rated && t.time_control === '2 days per turn', `created: ${JSON.stringify([t.variant, t.custom, t.rated, t.time_control])}`);
+  await page.waitForSelector('[data-testid=t-facts]');
+  const facts = await page.textContent('[data-testid=t-facts]');
+  check(facts.includes('Tiny Test Chieftain') && facts.includes('2 days per turn'), `the header names the variant and the clock: "${facts}"`);
+  return `created ${tid}: ${facts}`;
+}
+
 const scenarios = [
   ['Swiss of 5 over 3 rounds: byes, pairings, standings and tie-breaks as counted by hand', 120000, swissOfFive],
   ['Arena of 6 for 3 minutes: re-paired within 2 s, standings pushed to two pages, sheets summed', 300000, arenaOfSix],
   ['Swiss through a server kill mid-round: round 2 paired after the restart and shown', 90000, restartMidRound],
   ['phone (390x844): no page wider than the screen', 60000, phone],
+  ['an uploaded variant by correspondence, from the form', 60000, uploadedVariant],
 ];
 
 await runSuite('tournaments browser test', scenarios, {

@@ -677,3 +677,50 @@ async fn two_instances_pair_each_round_once() {
     })
     .await;
 }
+
+/// A Swiss in an uploaded variant, by correspondence (days per turn), that starts at its
+/// time without its creator: its games are of that variant and clock, unrated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uploaded_variant_by_correspondence_starts_at_its_time() {
+    let (_dir, url) = temp_db("tour-uploaded");
+    let app = App::open_with(&url, Config::default()).await.unwrap();
+    let creator = signup(&app, "maker").await;
+    let text = "[tiny-test]\nbase = mini-chieftain\nname = Tiny Test Chieftain\nboard = 6x6\n\
+                piece C = Chieftain, K^, leader royal\nsetup = 1ccm2/6/6/6/6/2CMC1 w\n";
+    let mut body = json!({"name": "Tiny by mail", "kind": "swiss", "variant": "tiny-test",
+        "variant_text": text, "clock": {"days": 2}, "rounds": 1, "starts_in_minutes": 0.02});
+    // Rated games of an uploaded variant are refused.
+    body["rated"] = true.into();
+    let (s, v) = tour(
+        &app,
+        &creator,
+        "POST",
+        "/api/tournaments",
+        Some(body.clone()),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    body["rated"] = false.into();
+    let (s, t) = tour(&app, &creator, "POST", "/api/tournaments", Some(body)).await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    assert_eq!(
+        (t["variant_name"].as_str(), t["custom"].as_bool()),
+        (Some("Tiny Test Chieftain"), Some(true)),
+        "{t}"
+    );
+    assert_eq!(t["time_control"], "2 days per turn", "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    let cookies = players(&app, &id, &["ann", "ben"]).await;
+    // Nobody presses start: the director starts it about a second later.
+    let v = until(&app, &id, Duration::from_secs(5), |v| v["round"] == 1).await;
+    assert_eq!(v["status"], "running", "{v}");
+    let (game, _) = my_game(&app, &id, &cookies[0]).await.expect("ann's game");
+    let (_, g) = tour(&app, "", "GET", &format!("/api/games/{game}"), None).await;
+    assert_eq!(g["variant"], "tiny-test", "{g}");
+    assert_eq!(g["rated"], false, "{g}");
+    assert!(
+        g["clock"].to_string().contains("day") || g["time_control"].to_string().contains("day"),
+        "a correspondence clock: {g}"
+    );
+    app.store.close().await;
+}
