@@ -724,3 +724,110 @@ async fn an_uploaded_variant_by_correspondence_starts_at_its_time() {
     );
     app.store.close().await;
 }
+
+/// A player who withdraws during a Swiss is not paired again (the others play on, with a
+/// bye when they are odd); a player who never makes its first step forfeits and is
+/// withdrawn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn withdrawn_and_forfeiting_players_are_not_paired_again() {
+    let (_dir, url) = temp_db("tour-withdraw");
+    let config = Config {
+        first_step_window: Duration::from_millis(1000),
+        ..Config::default()
+    };
+    let app = App::open_with(&url, config).await.unwrap();
+    let creator = signup(&app, "chair").await;
+    let (_, t) = tour(&app, &creator, "POST", "/api/tournaments", Some(swiss(3))).await;
+    let id = t["id"].as_str().unwrap().to_string();
+    let names = ["ann", "ben", "cat", "dan"];
+    let cookies = players(&app, &id, &names).await;
+    tour(
+        &app,
+        &creator,
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        Some(json!({})),
+    )
+    .await;
+    until(&app, &id, Duration::from_secs(3), |v| v["round"] == 1).await;
+    // dan withdraws during round 1: his game goes on, and is played out.
+    let (s, v) = tour(
+        &app,
+        &cookies[3],
+        "POST",
+        &format!("/api/tournaments/{id}/withdraw"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(
+        (s, v["me"]["withdrawn"].as_bool()),
+        (StatusCode::OK, Some(true)),
+        "{v}"
+    );
+    let mut seats = vec![];
+    for c in &cookies {
+        seats.push(my_game(&app, &id, c).await);
+    }
+    assert!(
+        seats[3].is_some(),
+        "a withdrawn player's game under way goes on"
+    );
+    // Round 1 ends: Black resigns every game; the forfeit comes in round 2.
+    let mut ended = vec![];
+    for seat in &seats {
+        let Some((g, tok)) = seat else { continue };
+        if ended.contains(g) {
+            continue;
+        }
+        let (_, gv) = tour(
+            &app,
+            "",
+            "GET",
+            &format!("/api/games/{g}?token={tok}"),
+            None,
+        )
+        .await;
+        if gv["seat"] == "black" {
+            resign(&app, g, tok).await;
+            ended.push(g.clone());
+        }
+    }
+    let v = until(&app, &id, Duration::from_secs(3), |v| v["round"] == 2).await;
+    let r2 = &v["paired_rounds"][1];
+    assert_eq!(
+        r2["games"].as_array().unwrap().len(),
+        1,
+        "three players left: one game and a bye: {r2}"
+    );
+    let playing: Vec<&str> = r2["games"][0]["white"]
+        .as_str()
+        .into_iter()
+        .chain(r2["games"][0]["black"].as_str())
+        .chain(r2["bye"].as_str())
+        .collect();
+    assert!(!playing.contains(&"dan"), "dan is not paired again: {r2}");
+    // Round 2's game: nobody moves. The first-step window aborts it: White, who never
+    // moved, loses it and is withdrawn.
+    let white = r2["games"][0]["white"].as_str().unwrap().to_string();
+    let v = until(&app, &id, Duration::from_secs(6), |v| {
+        v["round"] == 3 || v["status"] == "finished"
+    })
+    .await;
+    let r2 = &v["paired_rounds"][1];
+    assert_eq!(
+        r2["games"][0]["result"], "0-1",
+        "the side that never moved forfeits: {v}"
+    );
+    let line = v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["username"] == white.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(
+        line["withdrawn"], true,
+        "{white} forfeited and is withdrawn: {line}"
+    );
+    app.store.close().await;
+}
