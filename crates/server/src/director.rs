@@ -23,7 +23,7 @@ use crate::clock::Clock;
 use crate::live::{LiveGame, ABORTED};
 use crate::store::{now_ms, GameRow};
 use crate::tournament_store::{Pairing, RoundChange, Tournament};
-use crate::tournament_view::{arena_results, playing, swiss_rounds};
+use crate::tournament_view::{arena_entrants, swiss_rounds};
 use crate::App;
 
 /// The director's pace when no Arena runs.
@@ -39,20 +39,25 @@ pub const REMATCH_AFTER_MS: u64 = 1000;
 pub(crate) type BuiltView = Arc<(Tournament, Value)>;
 
 /// Tournament changes, for the pages that follow them, and the director's wake-up call.
-#[derive(Default)]
 pub struct Hub {
     poke: Notify,
-    changed: std::sync::OnceLock<broadcast::Sender<String>>,
+    changed: broadcast::Sender<String>,
     /// The last public view built per tournament, with the version it shows: built once
     /// per change for every watcher.
     pub(crate) views: std::sync::Mutex<HashMap<String, (i64, BuiltView)>>,
 }
 
-impl Hub {
-    fn sender(&self) -> &broadcast::Sender<String> {
-        self.changed.get_or_init(|| broadcast::channel(256).0)
+impl Default for Hub {
+    fn default() -> Hub {
+        Hub {
+            poke: Notify::new(),
+            changed: broadcast::channel(256).0,
+            views: Default::default(),
+        }
     }
+}
 
+impl Hub {
     /// A game ended here: the director looks at once.
     pub fn poke(&self) {
         self.poke.notify_one();
@@ -60,12 +65,12 @@ impl Hub {
 
     /// Tournament `id` changed (here, or on another instance: PostgreSQL's notification).
     pub fn changed(&self, id: &str) {
-        let _ = self.sender().send(id.to_string());
+        let _ = self.changed.send(id.to_string());
     }
 
     /// The ids of tournaments as they change.
     pub fn follow(&self) -> broadcast::Receiver<String> {
-        self.sender().subscribe()
+        self.changed.subscribe()
     }
 }
 
@@ -125,7 +130,7 @@ async fn read(app: &App, id: &str) -> Result<Tournament, String> {
 
 /// Count the games of `id` that ended, then start, pair or finish it as its state asks.
 /// True if it is an Arena still running.
-async fn direct(app: &Arc<App>, id: &str) -> Result<bool, String> {
+pub(crate) async fn direct(app: &Arc<App>, id: &str) -> Result<bool, String> {
     count_ended_games(app, id).await?;
     let t = read(app, id).await?;
     let now = now_ms();
@@ -329,35 +334,36 @@ async fn arena_pairings(app: &Arc<App>, t: &Tournament, now: i64) -> Result<bool
         return store(app, t, change, vec![]).await;
     }
     let since_start = t.row.starts_ms.unwrap_or(now);
+    let entrants = arena_entrants(t);
     let waiting: Vec<arena::Waiting> = t
         .players
         .iter()
-        .filter(|p| !p.withdrawn && playing(t, p.entrant).is_none())
+        .filter(|p| {
+            // Not withdrawn, and every game of its finished (an Arena has no byes).
+            let a = &entrants[p.entrant];
+            !p.withdrawn && a.games as usize == a.results.len()
+        })
         .map(|p| {
             let e = p.entrant;
-            let mine: Vec<&Pairing> = t
-                .pairings
-                .iter()
-                .filter(|g| g.white == e || g.black == Some(e))
-                .collect();
-            let last = mine.iter().max_by_key(|g| (g.ended_ms, g.seq));
-            let free_since = last
+            let a = &entrants[e];
+            // Waiting (not playing), so its last game is its last finished one.
+            let free_since = a
+                .last
                 .and_then(|g| g.ended_ms)
                 .unwrap_or(since_start)
                 .max(p.joined_ms);
-            let whites = mine.iter().filter(|g| g.white == e).count() as i32;
             arena::Waiting {
                 entrant: e,
-                points: arena::score(&arena_results(t, e)).points,
+                points: arena::score(&a.results).points,
                 rating: p.rating as i32,
-                last_opponent: last.map(|g| {
+                last_opponent: a.last.map(|g| {
                     if g.white == e {
                         g.black.unwrap_or(e)
                     } else {
                         g.white
                     }
                 }),
-                colour_balance: 2 * whites - mine.len() as i32,
+                colour_balance: 2 * a.whites - a.games,
                 waited_ms: (now - free_since).max(0) as u64,
             }
         })

@@ -262,45 +262,37 @@ impl Store {
         }))
     }
 
-    /// Tournaments not finished, and the `finished` last finished, the soonest first.
-    pub async fn tournament_rows(&self, finished: i64) -> Result<Vec<TournamentRow>, StoreError> {
+    /// Tournaments not finished, the soonest first, then the `finished` last finished; each
+    /// with its number of players.
+    pub async fn tournament_rows(
+        &self,
+        finished: i64,
+    ) -> Result<Vec<(TournamentRow, i64)>, StoreError> {
+        const PLAYERS: &str = "(SELECT COUNT(*) FROM tournament_players p
+             WHERE p.tournament_id = t.id) AS players";
+        let open = format!(
+            "SELECT t.*, {PLAYERS} FROM tournaments t WHERE status <> 'finished'
+             ORDER BY COALESCE(starts_ms, created_ms), id"
+        );
+        let done = format!(
+            "SELECT t.*, {PLAYERS} FROM tournaments t WHERE status = 'finished'
+             ORDER BY created_ms DESC, id LIMIT $1"
+        );
         let mut rows = vec![];
-        for r in sqlx::query(
-            "SELECT * FROM tournaments WHERE status <> 'finished'
-             ORDER BY COALESCE(starts_ms, created_ms), id",
-        )
-        .fetch_all(&self.pool)
-        .await?
+        for r in sqlx::query(&open)
+            .fetch_all(&self.pool)
+            .await?
+            .into_iter()
+            .chain(
+                sqlx::query(&done)
+                    .bind(finished)
+                    .fetch_all(&self.pool)
+                    .await?,
+            )
         {
-            rows.push(tournament_row(&r)?);
-        }
-        for r in sqlx::query(
-            "SELECT * FROM tournaments WHERE status = 'finished'
-             ORDER BY created_ms DESC, id LIMIT $1",
-        )
-        .bind(finished)
-        .fetch_all(&self.pool)
-        .await?
-        {
-            rows.push(tournament_row(&r)?);
+            rows.push((tournament_row(&r)?, r.try_get("players")?));
         }
         Ok(rows)
-    }
-
-    /// Players of every tournament in `ids`, counted.
-    pub async fn tournament_player_counts(
-        &self,
-    ) -> Result<std::collections::HashMap<String, i64>, StoreError> {
-        let mut counts = std::collections::HashMap::new();
-        for r in sqlx::query(
-            "SELECT tournament_id, COUNT(*) FROM tournament_players GROUP BY tournament_id",
-        )
-        .fetch_all(&self.pool)
-        .await?
-        {
-            counts.insert(r.try_get(0)?, r.try_get(1)?);
-        }
-        Ok(counts)
     }
 
     /// Tournaments the director has work in: running, or due to start by `now`.

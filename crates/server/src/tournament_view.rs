@@ -76,21 +76,45 @@ pub fn swiss_rounds(t: &Tournament) -> Vec<Round> {
     rounds
 }
 
-/// An Arena's results of entrant `e`, in the order its games ended.
-pub fn arena_results(t: &Tournament, e: usize) -> Vec<arena::Played> {
-    let mut done: Vec<&Pairing> = t
-        .pairings
-        .iter()
-        .filter(|p| p.result.is_some() && (p.white == e || p.black == Some(e)))
-        .collect();
+/// What an Arena knows of one entrant, from one pass over the pairings.
+#[derive(Default)]
+pub struct ArenaEntrant<'a> {
+    /// Its finished games' results, in the order they ended.
+    pub results: Vec<arena::Played>,
+    /// Its last finished game, if any.
+    pub last: Option<&'a Pairing>,
+    /// Games as White and in all, finished or not.
+    pub whites: i32,
+    pub games: i32,
+}
+
+/// Every entrant's [`ArenaEntrant`], by entrant.
+pub fn arena_entrants(t: &Tournament) -> Vec<ArenaEntrant<'_>> {
+    let mut done: Vec<&Pairing> = t.pairings.iter().filter(|p| p.result.is_some()).collect();
     done.sort_by_key(|p| (p.ended_ms, p.seq));
-    done.iter()
-        .map(|p| match (p.result.as_deref(), p.white == e) {
-            (Some("draw"), _) => arena::Played::Draw,
-            (Some("white"), true) | (Some("black"), false) => arena::Played::Win,
-            _ => arena::Played::Loss,
-        })
-        .collect()
+    let mut out: Vec<ArenaEntrant> = (0..t.players.len())
+        .map(|_| ArenaEntrant::default())
+        .collect();
+    for p in &t.pairings {
+        for e in [Some(p.white), p.black].into_iter().flatten() {
+            if let Some(a) = out.get_mut(e) {
+                a.games += 1;
+                a.whites += i32::from(p.white == e);
+            }
+        }
+    }
+    for p in done {
+        for e in [Some(p.white), p.black].into_iter().flatten() {
+            let Some(a) = out.get_mut(e) else { continue };
+            a.results.push(match (p.result.as_deref(), p.white == e) {
+                (Some("draw"), _) => arena::Played::Draw,
+                (Some("white"), true) | (Some("black"), false) => arena::Played::Win,
+                _ => arena::Played::Loss,
+            });
+            a.last = Some(p);
+        }
+    }
+    out
 }
 
 /// The game entrant `e` is playing now, if any.
@@ -165,8 +189,10 @@ pub fn public(t: &Tournament) -> Value {
         // `paired_rounds`.
         v["paired_rounds"] = rounds_json.into();
     } else {
-        let mut scored: Vec<(usize, arena::Score)> = (0..t.players.len())
-            .map(|e| (e, arena::score(&arena_results(t, e))))
+        let mut scored: Vec<(usize, arena::Score)> = arena_entrants(t)
+            .iter()
+            .enumerate()
+            .map(|(e, a)| (e, arena::score(&a.results)))
             .collect();
         scored.sort_by(|(a, sa), (b, sb)| {
             sb.points

@@ -242,11 +242,7 @@ async fn list(State(app): State<Arc<App>>) -> Answer {
         .tournament_rows(FINISHED_LISTED)
         .await
         .map_err(stored)?;
-    let counts = app.store.tournament_player_counts().await.map_err(stored)?;
-    let list: Vec<Value> = rows
-        .iter()
-        .map(|r| summary(r, counts.get(&r.id).copied().unwrap_or(0)))
-        .collect();
+    let list: Vec<Value> = rows.iter().map(|(r, n)| summary(r, *n)).collect();
     Ok(Json(json!({ "tournaments": list, "now_ms": now_ms() })))
 }
 
@@ -436,14 +432,10 @@ async fn start(
         return Err(closed("the tournament has started already"));
     }
     announce(&app, &id);
-    app.tournaments.poke();
-    // The director pairs the first round at once: answer with it.
-    for _ in 0..40 {
-        let v = view_of(&app, &id).await?;
-        if v.0.row.status != "created" {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    // The first round is paired here and now, so the answer shows it (the director's own
+    // pass would find it paired: a round is stored once).
+    if let Err(e) = crate::director::direct(&app, &id).await {
+        eprintln!("cohort serve: tournament {id}: {e}");
     }
     answer(&app, &id, Some(&user)).await
 }

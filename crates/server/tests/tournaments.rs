@@ -29,16 +29,21 @@ fn swiss(rounds: i64) -> Value {
            "clock": {"minutes": 5, "increment": 3}, "rated": true, "rounds": rounds})
 }
 
-/// `cookie`'s account joins tournament `id`.
-async fn join(app: &Arc<App>, cookie: &str, id: &str) {
-    let (s, v) = tour(
+/// `cookie`'s account asks `action` (join, withdraw, start) of tournament `id`.
+async fn act(app: &Arc<App>, cookie: &str, id: &str, action: &str) -> (StatusCode, Value) {
+    tour(
         app,
         cookie,
         "POST",
-        &format!("/api/tournaments/{id}/join"),
+        &format!("/api/tournaments/{id}/{action}"),
         Some(json!({})),
     )
-    .await;
+    .await
+}
+
+/// `cookie`'s account joins tournament `id`.
+async fn join(app: &Arc<App>, cookie: &str, id: &str) {
+    let (s, v) = act(app, cookie, id, "join").await;
     assert_eq!(s, StatusCode::OK, "joining: {v}");
 }
 
@@ -103,27 +108,13 @@ async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_no_repeat() {
     let names = ["ann", "ben", "cat", "dan", "eve"];
     let cookies = players(&app, &id, &names).await;
     // Only its creator starts it.
-    let (s, v) = tour(
-        &app,
-        &cookies[0],
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(json!({})),
-    )
-    .await;
+    let (s, v) = act(&app, &cookies[0], &id, "start").await;
     assert_eq!(
         (s, v["code"].as_str()),
         (StatusCode::FORBIDDEN, Some("forbidden")),
         "{v}"
     );
-    let (s, v) = tour(
-        &app,
-        &creator,
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(json!({})),
-    )
-    .await;
+    let (s, v) = act(&app, &creator, &id, "start").await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let mut met = HashSet::new();
     let mut byes = HashSet::new();
@@ -257,14 +248,7 @@ async fn a_swiss_of_five_plays_three_rounds_with_a_bye_each_and_no_repeat() {
     assert_eq!(v["crosstable"].as_array().unwrap().len(), 5);
     assert_eq!(v["crosstable"][0]["cells"].as_array().unwrap().len(), 3);
     // Finished: no joining.
-    let (s, j) = tour(
-        &app,
-        &creator,
-        "POST",
-        &format!("/api/tournaments/{id}/join"),
-        Some(json!({})),
-    )
-    .await;
+    let (s, j) = act(&app, &creator, &id, "join").await;
     assert_eq!(
         (s, j["code"].as_str()),
         (StatusCode::CONFLICT, Some("tournament_closed")),
@@ -292,14 +276,7 @@ async fn an_arena_pairs_players_again_as_their_games_end_and_finishes_after_its_
     let id = t["id"].as_str().unwrap().to_string();
     let names = ["ann", "ben", "cat", "dan"];
     let cookies = players(&app, &id, &names).await;
-    let (s, v) = tour(
-        &app,
-        &creator,
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(json!({})),
-    )
-    .await;
+    let (s, v) = act(&app, &creator, &id, "start").await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert!(
         v["ends_ms"].as_i64().unwrap() > v["now_ms"].as_i64().unwrap() + 9 * 60_000,
@@ -417,14 +394,7 @@ async fn a_swiss_survives_a_restart_in_the_middle_of_a_round() {
     let (_, t) = tour(&app, &creator, "POST", "/api/tournaments", Some(swiss(2))).await;
     let id = t["id"].as_str().unwrap().to_string();
     let cookies = players(&app, &id, &["ann", "ben", "cat", "dan"]).await;
-    tour(
-        &app,
-        &creator,
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(json!({})),
-    )
-    .await;
+    act(&app, &creator, &id, "start").await;
     until(&app, &id, Duration::from_secs(3), |v| v["round"] == 1).await;
     // One game ends before the restart, the other after.
     let (g0, t0) = my_game(&app, &id, &cookies[0]).await.unwrap();
@@ -544,42 +514,14 @@ async fn refusals_say_what_is_wrong_and_change_nothing() {
     assert_eq!(list["tournaments"].as_array().unwrap().len(), 3);
     let id = list["tournaments"][0]["id"].as_str().unwrap().to_string();
     // A Swiss of one player does not start.
-    let (s, _) = tour(
-        &app,
-        &me,
-        "POST",
-        &format!("/api/tournaments/{id}/join"),
-        Some(json!({})),
-    )
-    .await;
+    let (s, _) = act(&app, &me, &id, "join").await;
     assert_eq!(s, StatusCode::OK);
-    let (s, v) = tour(
-        &app,
-        &me,
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(json!({})),
-    )
-    .await;
+    let (s, v) = act(&app, &me, &id, "start").await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
     // Withdrawing before the start leaves the list; twice is refused.
-    let (s, v) = tour(
-        &app,
-        &me,
-        "POST",
-        &format!("/api/tournaments/{id}/withdraw"),
-        Some(json!({})),
-    )
-    .await;
+    let (s, v) = act(&app, &me, &id, "withdraw").await;
     assert_eq!((s, v["players"].as_i64()), (StatusCode::OK, Some(0)), "{v}");
-    let (s, _) = tour(
-        &app,
-        &me,
-        "POST",
-        &format!("/api/tournaments/{id}/withdraw"),
-        Some(json!({})),
-    )
-    .await;
+    let (s, _) = act(&app, &me, &id, "withdraw").await;
     assert_eq!(s, StatusCode::FORBIDDEN);
     let (_, g) = tour(
         &app,
@@ -630,14 +572,7 @@ async fn two_instances_pair_each_round_once() {
             join(app, &c, &id).await;
             cookies.push(c);
         }
-        tour(
-            &b,
-            &creator,
-            "POST",
-            &format!("/api/tournaments/{id}/start"),
-            Some(json!({})),
-        )
-        .await;
+        act(&b, &creator, &id, "start").await;
         for round in 1..=2 {
             let v = until(&a, &id, Duration::from_secs(5), |v| v["round"] == round).await;
             tokio::time::sleep(Duration::from_millis(600)).await;
@@ -741,24 +676,10 @@ async fn withdrawn_and_forfeiting_players_are_not_paired_again() {
     let id = t["id"].as_str().unwrap().to_string();
     let names = ["ann", "ben", "cat", "dan"];
     let cookies = players(&app, &id, &names).await;
-    tour(
-        &app,
-        &creator,
-        "POST",
-        &format!("/api/tournaments/{id}/start"),
-        Some(json!({})),
-    )
-    .await;
+    act(&app, &creator, &id, "start").await;
     until(&app, &id, Duration::from_secs(3), |v| v["round"] == 1).await;
     // dan withdraws during round 1: his game goes on, and is played out.
-    let (s, v) = tour(
-        &app,
-        &cookies[3],
-        "POST",
-        &format!("/api/tournaments/{id}/withdraw"),
-        Some(json!({})),
-    )
-    .await;
+    let (s, v) = act(&app, &cookies[3], &id, "withdraw").await;
     assert_eq!(
         (s, v["me"]["withdrawn"].as_bool()),
         (StatusCode::OK, Some(true)),
