@@ -594,6 +594,13 @@ impl EngineAgent {
         s.contempt = CONTEMPT;
         s.aspiration = ASPIRATION;
         s.ultima = self.ultima;
+        s.one_step = self.one_step_turns && experiment("one_step");
+        s.null_move = experiment("null");
+        s.futility = if self.one_step_turns {
+            experiment("one_step")
+        } else {
+            experiment("rfp")
+        };
         s
     }
 
@@ -963,4 +970,9 @@ mod tests {
         assert_eq!(mid.turn_time(Side::Black), Duration::from_millis(175));
         assert_eq!(mid.turn_cap(Side::Black), Duration::from_millis(525));
     }
+}
+
+/// Development switch (to be removed): whether the named search feature is on.
+fn experiment(name: &str) -> bool {
+    std::env::var("COHORT_EXPERIMENT").is_ok_and(|v| v.split(',').any(|x| x == name))
 }

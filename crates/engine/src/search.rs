@@ -210,6 +210,10 @@ impl Ordered {
 /// Plies with killer steps kept (deeper nodes have none).
 const MAX_PLY: usize = 128;
 
+/// Checks are extended (one-step games) only this near the root, so that a line of
+/// checks cannot grow the search without end.
+const MAX_EXTENDED_PLY: i32 = 48;
+
 /// Quiet steps searched at a node inside a turn 1 and 2 steps from the horizon
 /// (`Searcher::prune_late`).
 const LATE_MOVES: [usize; 3] = [usize::MAX, 10, 20];
@@ -262,7 +266,23 @@ pub struct Searcher<'a> {
     pub(crate) split: Option<&'a SplitRoot>,
     /// Evaluations already made in this search, by position hash (`evaluate_cached`).
     eval_cache: Vec<u64>,
+    /// Null moves at turn starts (`SearchHooks::make_null`, where the family has them): a
+    /// side that could give its turn away and still reach beta is not searched further.
+    pub null_move: bool,
+    /// The node being searched is the answer to a null move (no second one in a row).
+    after_null: bool,
+    /// Where turns are one step (chess, Chessma 84): late quiet moves searched shallower
+    /// first, and a move that gives check one step deeper.
+    pub one_step: bool,
+    /// A turn start near the horizon whose evaluation is far above beta is taken at that
+    /// (reverse futility pruning).
+    pub futility: bool,
 }
+
+/// Turn starts this near the horizon (in one-step games) may stand on their evaluation
+/// when it beats beta by `FUTILITY_MARGIN` a step (reverse futility pruning).
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 110;
 
 /// Slots of a search's evaluation cache (a power of two; 512 KiB).
 const EVAL_CACHE: usize = 1 << 16;
@@ -299,7 +319,22 @@ impl<'a> Searcher<'a> {
             ultima: false,
             split: None,
             eval_cache: vec![0; EVAL_CACHE],
+            null_move: false,
+            after_null: false,
+            one_step: false,
+            futility: false,
         }
+    }
+
+    /// Whether the side to move has units besides its royals and pawns: without them a
+    /// null move's verdict is unsafe (zugzwang, where any move loses and passing would not).
+    fn has_pieces<R: Family>(&self, pos: &R) -> bool {
+        let side = pos.side_to_move();
+        let mut rest = pos.occupied(side) & !pos.royals(side);
+        if let Some(p) = self.weights.pawn {
+            rest = rest & !pos.units_of(side, p as u8);
+        }
+        !rest.is_empty()
     }
 
     /// `evaluate`, remembered by position hash: a turn's steps made in another order reach
@@ -426,6 +461,7 @@ impl<'a> Searcher<'a> {
         pv: &mut Vec<Step>,
     ) -> i32 {
         self.nodes += 1;
+        let after_null = std::mem::take(&mut self.after_null);
         if self.check_stop() {
             return 0;
         }
@@ -466,6 +502,40 @@ impl<'a> Searcher<'a> {
             // The last depth's best first, whatever the table kept in this slot since: a
             // depth cut short trusts the steps searched after it (`think`).
             first = self.root_best;
+        }
+        // Check is asked only where it prunes or extends (one-step games, null moves).
+        let in_check =
+            (self.one_step || self.null_move || self.futility) && depth > 0 && pos.in_check();
+        let scout = alpha + 1 == beta && ply > 0 && beta.abs() < MATE_BOUND;
+        if scout && !in_check && depth > 0 && pos.at_turn_start() {
+            let stand = self.evaluate_cached(pos);
+            // Reverse futility: near the horizon, a turn start far above beta stays there
+            // (the side to move's turn rarely loses that much).
+            if self.futility && depth <= FUTILITY_DEPTH && stand - FUTILITY_MARGIN * depth >= beta {
+                pv.clear();
+                return stand;
+            }
+            // Null move: give the turn away and search the opponent's reply shallower; if
+            // the side is still at beta, its real moves (one of which is at least as good,
+            // zugzwang aside) surely are.
+            if self.null_move && !after_null && depth >= 3 && stand >= beta && self.has_pieces(pos)
+            {
+                if let Some(undo) = pos.make_null() {
+                    let r = 3 + depth / 6;
+                    self.after_null = true;
+                    let mut line = Vec::new();
+                    let v = -self.search(pos, depth - 1 - r, ply + 1, -beta, -beta + 1, &mut line);
+                    self.after_null = false;
+                    pos.unmake_null(undo);
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v >= beta {
+                        pv.clear();
+                        return if v >= MATE_BOUND { beta } else { v };
+                    }
+                }
+            }
         }
         let exact = R::CANDIDATES_ARE_LEGAL;
         if depth <= 0 && !exact {
@@ -540,6 +610,14 @@ impl<'a> Searcher<'a> {
                     continue;
                 };
                 legal += 1;
+                // One-step games: a late quiet move, not out of check, is first searched
+                // shallower (late-move reductions), two steps from the twelfth move on.
+                let late_reply = if self.one_step && quiet && depth >= 3 && legal >= 4 && !in_check
+                {
+                    1 + (depth >= 6 && legal >= 12) as i32
+                } else {
+                    0
+                };
                 // Principal variation search: every step after the first is first asked only
                 // whether it beats alpha (a null window).
                 let null_window = legal > 1;
@@ -553,6 +631,7 @@ impl<'a> Searcher<'a> {
                     alpha,
                     beta,
                     late_quiet,
+                    late_reply,
                     null_window,
                     &mut line,
                 );
@@ -615,7 +694,10 @@ impl<'a> Searcher<'a> {
     /// shallower (late and quiet inside a long turn, see `child`).
     #[inline(always)]
     fn quiet_and_late<R: Family>(&self, pos: &R, s: Step, depth: i32, i: usize) -> (bool, bool) {
-        let quiet = s.kind == StepKind::Move && pos.unit_at(s.to).is_none();
+        // Ultima's captures take units off the destination: such a step is never quiet.
+        let quiet = s.kind == StepKind::Move
+            && pos.unit_at(s.to).is_none()
+            && !(self.one_step && pos.may_capture_elsewhere(s));
         (quiet, self.reduce_in_turn && depth >= 2 && i >= 4 && quiet)
     }
 
@@ -644,7 +726,7 @@ impl<'a> Searcher<'a> {
             skip += 1;
             if let Some(undo) = pos.make_if_legal(s) {
                 let score = self.child(
-                    pos, s, undo, side, depth, 0, alpha, beta, false, false, &mut line,
+                    pos, s, undo, side, depth, 0, alpha, beta, false, 0, false, &mut line,
                 );
                 break (s, score);
             }
@@ -691,7 +773,7 @@ impl<'a> Searcher<'a> {
             };
             let alpha = split.alpha();
             let score = self.child(
-                pos, s, undo, side, job.depth, 0, alpha, job.beta, late_quiet, true, &mut line,
+                pos, s, undo, side, job.depth, 0, alpha, job.beta, late_quiet, 0, true, &mut line,
             );
             if self.stopped {
                 break;
@@ -727,7 +809,9 @@ impl<'a> Searcher<'a> {
 
     /// Search the position after the step `s` (made; `undo` takes it back) and return its
     /// score for `side`, the side that made it: negated only when the side to move changed.
-    /// `late_quiet`: first one step shallower (inside a turn only). `null_window`: first
+    /// `late_quiet`: first one step shallower (inside a turn only). `late_reply`: first
+    /// this many steps shallower when the turn passed to the opponent (one-step games),
+    /// unless the step gives check, which is searched a step deeper. `null_window`: first
     /// with the window (alpha, alpha + 1), which only asks whether the step beats alpha;
     /// each first look that says yes is searched again as it would have been without it.
     #[allow(clippy::too_many_arguments)]
@@ -743,27 +827,28 @@ impl<'a> Searcher<'a> {
         alpha: i32,
         beta: i32,
         late_quiet: bool,
+        late_reply: i32,
         null_window: bool,
         line: &mut Vec<Step>,
     ) -> i32 {
         let same = pos.side_to_move() == side;
-        let reduced = late_quiet && same;
+        let check = self.one_step && !same && ply < MAX_EXTENDED_PLY && pos.in_check();
+        let full = depth - 1 + check as i32;
+        let reduced = if same {
+            late_quiet as i32
+        } else if check {
+            0
+        } else {
+            late_reply
+        };
         let narrow = null_window && beta > alpha + 1;
         let first_beta = if narrow { alpha + 1 } else { beta };
-        let mut v = self.look(
-            pos,
-            same,
-            depth - 1 - reduced as i32,
-            ply,
-            alpha,
-            first_beta,
-            line,
-        );
-        if reduced && v > alpha && !self.stopped {
-            v = self.look(pos, same, depth - 1, ply, alpha, first_beta, line);
+        let mut v = self.look(pos, same, full - reduced, ply, alpha, first_beta, line);
+        if reduced > 0 && v > alpha && !self.stopped {
+            v = self.look(pos, same, full, ply, alpha, first_beta, line);
         }
         if narrow && v > alpha && v < beta && !self.stopped {
-            v = self.look(pos, same, depth - 1, ply, alpha, beta, line);
+            v = self.look(pos, same, full, ply, alpha, beta, line);
         }
         pos.unmake(s, undo);
         v
@@ -1088,6 +1173,54 @@ mod tests {
             "pruning only drops lines: {} > {}",
             pruned.score,
             full.score
+        );
+    }
+
+    /// Null moves, late-move reductions, check extensions and reverse futility (one-step
+    /// games): the same search depth costs far fewer nodes, and a mate is still found. With
+    /// king and pawns only (where zugzwang makes passing the best move, so that a null
+    /// move would lie) no null move is tried: the search is the same node for node.
+    #[test]
+    fn null_moves_and_reductions_prune_but_keep_mates_and_zugzwang() {
+        let v = cohort_rules::builtin("chess").unwrap();
+        let w = Weights::new(&v);
+        let run = |text: &str, depth: u32, null: bool, others: bool| {
+            let mut pos = cohort_rules::Position::parse(&v, text).expect("a position");
+            let table = Table::new(16);
+            let mut s = Searcher::new(&w, &table);
+            s.null_move = null;
+            s.one_step = others;
+            s.futility = others;
+            let out = s.think(&mut pos, depth, |_, _| {});
+            (out, s.nodes)
+        };
+        // A middlegame: the same depth, far fewer nodes.
+        let middle = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ";
+        let (_, plain_nodes) = run(middle, 6, false, false);
+        let (_, null_nodes) = run(middle, 6, true, false);
+        let (pruned, pruned_nodes) = run(middle, 6, true, true);
+        assert!(
+            null_nodes < plain_nodes,
+            "null moves: {null_nodes} of {plain_nodes}"
+        );
+        assert!(
+            pruned_nodes * 2 < plain_nodes,
+            "pruned {pruned_nodes} nodes, plain {plain_nodes}"
+        );
+        assert!(pruned.best.is_some());
+        // A mate behind a quiet first move (1. Rd1-d7 is no mate; 1. Rd8# is): the same mate.
+        let mate = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w";
+        let (plain, _) = run(mate, 5, false, false);
+        let (pruned, _) = run(mate, 5, true, true);
+        assert!(plain.score >= MATE_BOUND, "plain: {}", plain.score);
+        assert_eq!(pruned.score, plain.score, "the same mate");
+        // King and pawns: no null move, node for node.
+        let pawns = "8/5k2/8/3p4/3P4/4K3/8/8 w";
+        let (plain, plain_nodes) = run(pawns, 10, false, false);
+        let (null, null_nodes) = run(pawns, 10, true, false);
+        assert_eq!(
+            (null.best, null.score, null_nodes),
+            (plain.best, plain.score, plain_nodes)
         );
     }
 

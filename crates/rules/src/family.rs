@@ -216,6 +216,18 @@ macro_rules! board_family {
             fn moved_this_turn(&self) -> Bitboard {
                 self.0.turn().moved()
             }
+            /// At a turn start only: the turn passes as `end` would pass it, nothing moved.
+            fn make_null(&mut self) -> Option<Undo<$turn>> {
+                if !self.at_turn_start() || self.0.outcome.is_some() {
+                    return None;
+                }
+                let undo = self.0.undo_record();
+                self.0.end_turn();
+                Some(undo)
+            }
+            fn unmake_null(&mut self, undo: Undo<$turn>) {
+                self.0.unmake(Step::END, undo)
+            }
         }
 
         impl Explain for $name {
@@ -410,6 +422,25 @@ impl SearchHooks for Position {
     }
     fn moved_this_turn(&self) -> Bitboard {
         each!(self, g => g.moved_this_turn())
+    }
+    fn make_null(&mut self) -> Option<AnyUndo> {
+        match self {
+            Position::Command(g) => g.make_null().map(AnyUndo::Command),
+            Position::Body(g) => g.make_null().map(AnyUndo::Body),
+            Position::Fide(g) => g.make_null().map(AnyUndo::Fide),
+            Position::Chessma(g) => g.make_null().map(AnyUndo::Chessma),
+            Position::Outside(g) => g.make_null().map(AnyUndo::Outside),
+        }
+    }
+    fn unmake_null(&mut self, undo: AnyUndo) {
+        match (self, undo) {
+            (Position::Command(g), AnyUndo::Command(u)) => g.unmake_null(u),
+            (Position::Body(g), AnyUndo::Body(u)) => g.unmake_null(u),
+            (Position::Fide(g), AnyUndo::Fide(u)) => g.unmake_null(u),
+            (Position::Chessma(g), AnyUndo::Chessma(u)) => g.unmake_null(u),
+            (Position::Outside(g), AnyUndo::Outside(u)) => g.unmake_null(u),
+            _ => panic!("an undo record of another family"),
+        }
     }
 }
 

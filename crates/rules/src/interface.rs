@@ -212,6 +212,16 @@ pub trait SearchHooks: Rules {
     fn moved_this_turn(&self) -> Bitboard {
         Bitboard::EMPTY
     }
+
+    /// A search's null move: the side to move gives its turn away without a step. No
+    /// game's rules allow it; a search asks it at a turn start, not in check, to learn
+    /// cheaply whether the position is good enough even so. None where the family has none
+    /// (the default). `unmake_null` takes it back exactly, hash included.
+    fn make_null(&mut self) -> Option<Self::Undo> {
+        None
+    }
+    /// Take back `make_null`.
+    fn unmake_null(&mut self, _undo: Self::Undo) {}
 }
 
 /// What an interface shows and says of a position (the board's clicks, "why not", the rules

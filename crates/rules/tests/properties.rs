@@ -3,8 +3,8 @@
 //! position strings round-trip at every turn start.
 
 use crate::common;
-use cohort_rules::Rules;
 use cohort_rules::{builtin_variants, Position, StepList};
+use cohort_rules::{Rules, SearchHooks};
 use common::Rng;
 use proptest::prelude::*;
 
@@ -59,6 +59,24 @@ fn random_game(variant_index: usize, seed: u64, steps: usize) -> Result<(), Test
         }
         p.make(step);
         prop_assert_eq!(p.hash(), p.compute_hash());
+        if p.at_turn_start() && p.outcome().is_none() {
+            // A search's null move passes the turn: the other side moves, the hash follows,
+            // and taking it back restores everything.
+            let (before, side) = (snapshot(&p), p.side_to_move());
+            if let Some(undo) = p.make_null() {
+                prop_assert_eq!(p.side_to_move(), side.other());
+                prop_assert!(p.at_turn_start());
+                prop_assert_eq!(
+                    p.hash(),
+                    p.compute_hash(),
+                    "hash after a null move in {}",
+                    v.id
+                );
+                prop_assert_ne!(p.hash(), before.2);
+                p.unmake_null(undo);
+                prop_assert_eq!(&snapshot(&p), &before, "null move undone in {}", v.id);
+            }
+        }
         if p.at_turn_start() && p.outcome().is_none() {
             let text = p.to_text();
             let back = Position::parse(v, &text)

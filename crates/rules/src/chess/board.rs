@@ -397,6 +397,33 @@ impl ChessBoard {
         undo
     }
 
+    /// The side to move passes (a search's null move): no en passant square after it.
+    pub fn make_null(&mut self) -> ChessUndo {
+        let keys = &*KEYS;
+        let undo = ChessUndo {
+            captured: EMPTY,
+            cap_sq: 0,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        };
+        if self.ep != NO_EP {
+            self.hash ^= keys.ep[(self.ep % 8) as usize];
+            self.ep = NO_EP;
+        }
+        self.side = 1 - self.side;
+        self.hash ^= keys.side;
+        undo
+    }
+
+    /// Take back `make_null`.
+    pub fn unmake_null(&mut self, undo: ChessUndo) {
+        self.side = 1 - self.side;
+        self.ep = undo.ep;
+        self.hash = undo.hash;
+    }
+
     pub fn unmake(&mut self, from: u8, to: u8, promo: u8, undo: ChessUndo) {
         self.side = 1 - self.side;
         let us = self.side;

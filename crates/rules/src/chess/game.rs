@@ -220,6 +220,12 @@ impl Rules for FideGame {
 }
 
 impl SearchHooks for FideGame {
+    fn make_null(&mut self) -> Option<FideUndo> {
+        Some(FideUndo(self.board.make_null()))
+    }
+    fn unmake_null(&mut self, undo: FideUndo) {
+        self.board.unmake_null(undo.0)
+    }
     fn search_profile(&self) -> SearchProfile {
         SearchProfile {
             one_step_turns: true,
