@@ -191,6 +191,10 @@ enum Command {
         /// Milliseconds of analysis per position.
         #[arg(long, default_value_t = 1000)]
         time: u64,
+        /// Search each turn marked a mistake or worse again with this many milliseconds (a
+        /// fresh engine) and print how many marks the deeper search confirms.
+        #[arg(long)]
+        verify: Option<u64>,
     },
     /// The game server: web pages, HTTP/WebSocket API, games stored in a database.
     Serve {
@@ -781,7 +785,11 @@ fn run(cli: Cli) -> Res<()> {
             write,
         } => tune::run(variant(&v)?, &records, skip_turns, passes, write.as_deref())?,
         Command::Replay { file, variant_file } => records::replay(&file, variant_file.as_deref())?,
-        Command::Review { records, time } => records::review(&records, time)?,
+        Command::Review {
+            records,
+            time,
+            verify,
+        } => records::review(&records, time, verify)?,
         Command::Record {
             command: RecordCommand::Export { database, game },
         } => records::export(&database, &game)?,

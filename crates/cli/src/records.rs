@@ -100,7 +100,7 @@ pub fn match_record(
 /// thread), one line a game and a total: turns, inaccuracies, mistakes, blunders, and the
 /// share marked a mistake or worse (issue 46's measure of marks that can be trusted: the
 /// engine's own turns, analysed at its own time, should rarely be marked).
-pub fn review(paths: &[String], ms: u64) -> Result<(), Fail> {
+pub fn review(paths: &[String], ms: u64, verify_ms: Option<u64>) -> Result<(), Fail> {
     use cohort_engine::marks;
     let mut files = vec![];
     for p in paths {
@@ -123,6 +123,10 @@ pub fn review(paths: &[String], ms: u64) -> Result<(), Fail> {
     let mut total = [0usize; 4];
     // Turns the rule before judging marks a mistake or worse (White's, Black's).
     let mut old_rule = [0usize; 2];
+    // Marks of a mistake or worse searched again deeper (`--verify`): how many there were,
+    // and how many the deeper search marks a mistake or worse too.
+    let verify = verify_ms.map(|ms| std::time::Duration::from_millis(ms.max(1)));
+    let (mut checked, mut confirmed) = (0usize, 0usize);
     let mover_index = |white: bool| usize::from(!white);
     for (n, path) in files.iter().enumerate() {
         let text = read(path)?;
@@ -172,13 +176,21 @@ pub fn review(paths: &[String], ms: u64) -> Result<(), Fail> {
             }
             before = Some((white, score, r.choice.steps.as_slice() == played));
             counts[0] += 1;
-            if let Some(j) = r.judged {
-                match marks::judged_mark(&j).1 {
-                    Some("inaccuracy") => counts[1] += 1,
-                    Some("mistake") => counts[2] += 1,
-                    Some("blunder") => counts[3] += 1,
-                    _ => {}
-                }
+            let mark = r.judged.and_then(|j| marks::judged_mark(&j).1);
+            match mark {
+                Some("inaccuracy") => counts[1] += 1,
+                Some("mistake") => counts[2] += 1,
+                Some("blunder") => counts[3] += 1,
+                _ => {}
+            }
+            if let (Some(deeper), Some("mistake" | "blunder")) = (verify, mark) {
+                // A fresh engine (nothing learnt from the first look) at the deeper effort.
+                let mut deep = cohort_engine::EngineAgent::new(&variant);
+                deep.adapt_to(&game);
+                let d = marks::review(&mut deep, &game, Some(played), deeper);
+                let again = d.judged.and_then(|j| marks::judged_mark(&j).1);
+                checked += 1;
+                confirmed += usize::from(matches!(again, Some("mistake" | "blunder")));
             }
             game = probe;
         }
@@ -211,5 +223,11 @@ pub fn review(paths: &[String], ms: u64) -> Result<(), Fail> {
         old_rule[0] + old_rule[1],
         pct(old_rule[0] + old_rule[1])
     );
+    if let Some(ms) = verify_ms {
+        println!(
+            "searched again at {ms} ms: {confirmed} of {checked} mistakes or worse confirmed ({:.0}%)",
+            100.0 * confirmed as f64 / checked.max(1) as f64
+        );
+    }
     Ok(())
 }

@@ -738,3 +738,74 @@ fn tune_fits_values_from_match_records_and_writes_a_variant_that_loads() {
         assert_eq!(v.pieces[kind].value, Some(n.parse().unwrap()), "{item}");
     }
 }
+
+/// `cohort review` marks the turns of records: a random player's turns against the engine
+/// are marked, and `--verify` searches each mistake or worse again and counts how many the
+/// deeper search confirms. A record that does not exist fails with status 2 and its name.
+#[test]
+fn review_marks_a_random_players_turns_and_verifies_them_deeper() {
+    let dir = temp("review");
+    let d = dir.display().to_string();
+    let out = cohort(&[
+        "match",
+        "--variant",
+        "chess",
+        "--a",
+        "engine",
+        "--b",
+        "random",
+        "--games",
+        "1",
+        "--time",
+        "20",
+        "--seed",
+        "3",
+        "--max-turns",
+        "24",
+        "--records",
+        &d,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = cohort(&["review", &d, "--time", "40", "--verify", "80"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let total = text
+        .lines()
+        .find(|l| l.starts_with("total: 1 games"))
+        .expect(&text);
+    // total: 1 games, T turns, I inaccuracies, M mistakes, B blunders; ...
+    let numbers: Vec<usize> = total
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let (turns, mistakes, blunders) = (numbers[1], numbers[3], numbers[4]);
+    assert!(turns >= 6, "{total}");
+    assert!(mistakes + blunders >= 2, "random moves are marked: {total}");
+    let again = text
+        .lines()
+        .find(|l| l.starts_with("searched again at 80 ms: "))
+        .expect(&text);
+    let counts: Vec<usize> = again
+        .trim_start_matches("searched again at 80 ms: ")
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(
+        counts[1],
+        mistakes + blunders,
+        "every mark searched again: {again}"
+    );
+    assert!(counts[0] <= counts[1] && counts[0] > 0, "{again}");
+    let missing = cohort(&["review", &format!("{d}/none.txt")]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("none.txt"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

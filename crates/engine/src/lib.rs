@@ -479,6 +479,16 @@ const CONTEMPT: i32 = 40;
 /// (`Searcher::aspiration`).
 const ASPIRATION: i32 = 0;
 
+/// Null moves at turn starts, in every family that has them (`SearchHooks::make_null`).
+/// With the one-step games' reductions, against f644466 at 100 ms a turn: chess +295,
+/// chessma-84 +56; with reverse futility at turn starts (`FUTILITY_IN_LONG_TURNS`):
+/// chesimals-1 +56, chesimal-fusion-1 +45 (docs/engine.md, "Null moves and reductions").
+const NULL_MOVE: bool = true;
+
+/// Reverse futility at turn starts in games of many-step turns too (one-step games have
+/// it with their reductions, `Searcher::one_step`).
+const FUTILITY_IN_LONG_TURNS: bool = true;
+
 /// Quiescence also makes the steps that may capture off their destination (Chessma 84's
 /// Ultima pieces, `SearchHooks::may_capture_elsewhere`). Built and measured: it halves the nodes
 /// searched a second and won no more games (docs/engine.md), so it is off.
@@ -594,13 +604,9 @@ impl EngineAgent {
         s.contempt = CONTEMPT;
         s.aspiration = ASPIRATION;
         s.ultima = self.ultima;
-        s.one_step = self.one_step_turns && experiment("one_step");
-        s.null_move = experiment("null");
-        s.futility = if self.one_step_turns {
-            experiment("one_step")
-        } else {
-            experiment("rfp")
-        };
+        s.null_move = NULL_MOVE;
+        s.one_step = self.one_step_turns;
+        s.futility = self.one_step_turns || FUTILITY_IN_LONG_TURNS;
         s
     }
 
@@ -970,9 +976,4 @@ mod tests {
         assert_eq!(mid.turn_time(Side::Black), Duration::from_millis(175));
         assert_eq!(mid.turn_cap(Side::Black), Duration::from_millis(525));
     }
-}
-
-/// Development switch (to be removed): whether the named search feature is on.
-fn experiment(name: &str) -> bool {
-    std::env::var("COHORT_EXPERIMENT").is_ok_and(|v| v.split(',').any(|x| x == name))
 }
