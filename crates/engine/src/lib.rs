@@ -448,6 +448,8 @@ pub struct EngineAgent {
     /// The game's turn starts a search may repeat (search.rs, `Searcher::seen`); set by
     /// `adapt_to` for each turn.
     seen: Vec<u64>,
+    /// How near the quiet-turn draw the game is (`Searcher::quiet_pull`); set by `adapt_to`.
+    quiet_pull: i32,
 }
 
 /// A fall of the first search's score, from two finished depths before to the end, that
@@ -508,6 +510,7 @@ impl EngineAgent {
             ultima: ULTIMA_QUIESCENCE && variant.ultima_captures(),
             max_depth: 64,
             seen: Vec::new(),
+            quiet_pull: 0,
         }
     }
 
@@ -536,6 +539,10 @@ impl EngineAgent {
         // rank): it beat `greedy`, but against 114ee5a the engine without it scored +177
         // instead of +104 in Chieftain Chess and +200 instead of +45 in Fusion
         // (docs/benchmarks.md, nineteenth session), so it went.
+        self.quiet_pull = match game.position().variant().quiet_turns {
+            0 => 0,
+            limit => (game.quiet_turns() as i32 * 1000 / limit as i32).min(1000),
+        };
         let hunt = if self.locking_fronts && far_ahead(game.position(), &self.weights) {
             20
         } else {
@@ -607,6 +614,11 @@ impl EngineAgent {
         s.null_move = NULL_MOVE;
         s.one_step = self.one_step_turns;
         s.futility = self.one_step_turns || FUTILITY_IN_LONG_TURNS;
+        s.quiet_pull = if experiment("quiet") {
+            self.quiet_pull
+        } else {
+            0
+        };
         s
     }
 
@@ -976,4 +988,9 @@ mod tests {
         assert_eq!(mid.turn_time(Side::Black), Duration::from_millis(175));
         assert_eq!(mid.turn_cap(Side::Black), Duration::from_millis(525));
     }
+}
+
+/// Development switch (to be removed): whether the named search feature is on.
+fn experiment(name: &str) -> bool {
+    std::env::var("COHORT_EXPERIMENT").is_ok_and(|v| v.split(',').any(|x| x == name))
 }

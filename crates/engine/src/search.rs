@@ -277,6 +277,14 @@ pub struct Searcher<'a> {
     /// A turn start near the horizon whose evaluation is far above beta is taken at that
     /// (reverse futility pruning).
     pub futility: bool,
+    /// How near the quiet-turn draw the game is at the root, in thousandths (turns without
+    /// a capture over the variant's limit; 0 where it has none). A leaf with as many units
+    /// as the root (no capture on the line, so the count goes on) has its evaluation drawn
+    /// that far towards the draw's score: a capture, which restarts the count, keeps its
+    /// full value. Without it both sides shuffled until the rule drew the game.
+    pub quiet_pull: i32,
+    /// Units on the board at the root (`quiet_pull`).
+    root_units: u32,
 }
 
 /// Turn starts this near the horizon (in one-step games) may stand on their evaluation
@@ -323,6 +331,8 @@ impl<'a> Searcher<'a> {
             after_null: false,
             one_step: false,
             futility: false,
+            quiet_pull: 0,
+            root_units: 0,
         }
     }
 
@@ -344,13 +354,23 @@ impl<'a> Searcher<'a> {
     fn evaluate_cached<R: Family>(&mut self, pos: &R) -> i32 {
         let key = pos.hash();
         let tag = key >> 32;
-        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE - 1)];
-        if *slot != 0 && *slot >> 32 == tag {
-            return *slot as u32 as i32;
+        let index = key as usize & (EVAL_CACHE - 1);
+        let slot = self.eval_cache[index];
+        if slot != 0 && slot >> 32 == tag {
+            return slot as u32 as i32;
         }
-        let v = evaluate(pos, self.weights);
-        *slot = tag << 32 | v as u32 as u64;
+        let mut v = evaluate(pos, self.weights);
+        if self.quiet_pull > 0 && self.units(pos) == self.root_units {
+            let draw = self.draw_score(pos.side_to_move());
+            v = (v * (1000 - self.quiet_pull) + draw * self.quiet_pull) / 1000;
+        }
+        self.eval_cache[index] = tag << 32 | v as u32 as u64;
         v
+    }
+
+    fn units<R: Family>(&self, pos: &R) -> u32 {
+        use cohort_rules::Side;
+        pos.occupied(Side::White).count() + pos.occupied(Side::Black).count()
     }
 
     #[inline]
@@ -791,6 +811,7 @@ impl<'a> Searcher<'a> {
     pub fn help<R: Family>(&mut self, pos: &mut R) {
         let Some(split) = self.split else { return };
         self.root = Some(pos.side_to_move());
+        self.root_units = self.units(pos);
         if !self.seen.is_empty() && pos.at_turn_start() {
             // As the main thread's root does (`search`): a path back to it repeats.
             self.seen.push(pos.hash());
@@ -966,6 +987,7 @@ impl<'a> Searcher<'a> {
     ) -> Outcome_ {
         let mut result = Outcome_::default();
         self.root = Some(pos.side_to_move());
+        self.root_units = self.units(pos);
         for depth in 1..=max_depth {
             self.root_best = result.best;
             let mut pv = Vec::new();
