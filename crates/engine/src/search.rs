@@ -1246,6 +1246,38 @@ mod tests {
         );
     }
 
+    /// Near the quiet-turn draw a leaf with the root's units (no capture on the line) is
+    /// drawn towards the draw's score by `quiet_pull`; one after a capture keeps its value.
+    #[test]
+    fn a_line_without_a_capture_is_drawn_towards_the_quiet_turn_draw() {
+        let v = cohort_rules::builtin("chess").unwrap();
+        let w = Weights::new(&v);
+        let table = Table::new(10);
+        let mut pos = cohort_rules::Position::parse(&v, "4k3/8/8/3p4/8/8/Q7/4K3 w").unwrap();
+        let mut s = Searcher::new(&w, &table);
+        s.contempt = 40;
+        s.quiet_pull = 500;
+        s.think(&mut pos, 1, |_, _| {});
+        let plain = evaluate(&pos, &w);
+        // Halfway between the evaluation and the draw, which costs White (the root) 40.
+        assert_eq!(s.evaluate_cached(&pos), (plain * 500 - 40 * 500) / 1000);
+        let take = pos.parse_step("a2xd5").unwrap();
+        let undo = pos.make(take);
+        let after = evaluate(&pos, &w);
+        assert_eq!(
+            s.evaluate_cached(&pos),
+            after,
+            "a capture restarts the count"
+        );
+        pos.unmake(take, undo);
+        // Without the pull, the evaluation itself.
+        let mut s = Searcher::new(&w, &table);
+        s.contempt = 40;
+        s.think(&mut pos, 1, |_, _| {});
+        assert_eq!(s.evaluate_cached(&pos), plain);
+        assert_ne!(plain, (plain * 500 - 40 * 500) / 1000);
+    }
+
     /// Regression: a win found 2 plies below a node stored at ply 3 (WIN - 5 from the root)
     /// is read back at ply 7 as WIN - 9, a win 2 plies below that node; before the fix it
     /// came back as WIN - 5, a win nearer than the root could reach it.
