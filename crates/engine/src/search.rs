@@ -281,14 +281,14 @@ pub struct Searcher<'a> {
     /// a capture over the variant's limit; 0 where it has none). A leaf with as many units
     /// as the root (no capture on the line, so the count goes on) has its evaluation drawn
     /// that far towards the draw's score: a capture, which restarts the count, keeps its
-    /// full value. Without it both sides shuffled until the rule drew the game.
+    /// full value. The engine leaves it at 0 (`QUIET_PULL`: measured, no gain).
     pub quiet_pull: i32,
     /// Units on the board at the root (`quiet_pull`).
     root_units: u32,
 }
 
-/// Turn starts this near the horizon (in one-step games) may stand on their evaluation
-/// when it beats beta by `FUTILITY_MARGIN` a step (reverse futility pruning).
+/// Turn starts this near the horizon may stand on their evaluation when it beats beta by
+/// `FUTILITY_MARGIN` a step (reverse futility pruning, `Searcher::futility`).
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 110;
 
