@@ -52,10 +52,11 @@ pub fn parse_agent(text: &str) -> Result<AgentSpec, Fail> {
         }
         None => (text, None),
     };
-    let level = cohort_engine::levels::level_of(name).is_some();
+    let level = cohort_engine::levels::level_of(name).is_some()
+        || cohort_engine::levels::mixture_of(name).is_some();
     if !level && !matches!(name, "random" | "greedy" | "engine" | "planner") {
         return Err(Fail(format!(
-            "unknown agent '{name}' (known: random, greedy, engine, planner, level1 to level8, cmd:<command>)"
+            "unknown agent '{name}' (known: random, greedy, engine, planner, level1 to level8, mix-R-G-N, cmd:<command>)"
         )));
     }
     Ok(AgentSpec {

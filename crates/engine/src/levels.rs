@@ -2,17 +2,17 @@
 //! notch stronger than the one below.
 //!
 //! A level mixes three ways of choosing a turn: a random turn, the greedy turn (the best
-//! whole turn by one turn's lookahead) and the engine's. Level 1 plays half its turns at
-//! random and the rest greedily; level 2 is greedy; levels 3 to 7 play greedily in 70, 50,
-//! 30, 15 and 5 turns of 100 and the engine's turn otherwise, held to 50,000 nodes (so
-//! that they are alike on fast and slow machines; the turn's time still bounds it); level
-//! 8 is the full engine with the time it is given. Which turns are which follows from the
-//! seed and the game's length, so a game is reproducible. A greedy turn is the kind of
-//! mistake a newcomer makes (it takes what it sees and misses the reply), and a mixture
-//! gives decisive games where the engine held to fewer nodes shuffled to draws by the
-//! quiet-turn rule (docs/engine.md).
+//! whole turn by one turn's lookahead) and the engine's (`MIXTURES`). Level 1 plays most of
+//! its turns at random, level 2 mostly greedily; from level 3 the engine plays more turns
+//! level by level, held to nodes that double with the level (so that a level is alike on
+//! fast and slow machines; the turn's time still bounds it), and the random and greedy
+//! turns thin out; level 8 is the full engine with the time it is given. Which turns are
+//! which follows from the seed and the game's length, so a game is reproducible. A greedy
+//! turn is the kind of mistake a newcomer makes (it takes what it sees and misses the
+//! reply), a random one the blunder that breaks a locked front; the engine held to fewer
+//! nodes alone shuffled to draws by the quiet-turn rule (docs/engine.md).
 //!
-//! Agent names: `level1` to `level8`. Each level's strength, from matches against its
+//! Agent names: `level1` to `level8`; `mix-R-G-N` plays any mixture (for fitting the table). Each level's strength, from matches against its
 //! neighbours, is in docs/engine.md's level table.
 
 use std::sync::Arc;
@@ -26,13 +26,49 @@ pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=8;
 /// The level the pages offer first: a newcomer's fair opponent.
 pub const DEFAULT: u8 = 3;
 
-/// Per level, the share of turns (in percent) played at random, and played greedily (one
-/// turn's lookahead); the others are the engine's.
-const RANDOM_PERCENT: [u32; 8] = [50, 0, 0, 0, 0, 0, 0, 0];
-const GREEDY_PERCENT: [u32; 8] = [50, 100, 70, 50, 30, 15, 5, 0];
-/// Per level, the nodes of an engine turn (the first step's search gets them, each later
-/// step a quarter: `Limits::nodes`); 0: the time alone bounds it.
-const NODES: [u64; 8] = [0, 0, 50_000, 50_000, 50_000, 50_000, 50_000, 0];
+/// How a level chooses its turns: the share of turns (in percent) played at random, and
+/// played greedily (one turn's lookahead); the engine plays the others, held to `nodes`
+/// nodes (the first step's search gets them, each later step a quarter: `Limits::nodes`;
+/// 0: the time alone bounds it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Mixture {
+    pub random: u32,
+    pub greedy: u32,
+    pub nodes: u64,
+}
+
+const fn mix(random: u32, greedy: u32, nodes: u64) -> Mixture {
+    Mixture {
+        random,
+        greedy,
+        nodes,
+    }
+}
+
+/// The levels' mixtures, weakest first. Every level below 8 plays some turns at random:
+/// where fronts lock (Chieftain Chess), an engine held to fewer nodes and greedy turns drew
+/// every game with the level above by the quiet-turn rule, and a random turn is what
+/// breaks a wall (docs/engine.md, "Levels").
+const MIXTURES: [Mixture; 8] = [
+    mix(70, 30, 0),
+    mix(20, 80, 0),
+    mix(15, 60, 12_000),
+    mix(12, 43, 25_000),
+    mix(9, 26, 50_000),
+    mix(6, 14, 100_000),
+    mix(3, 7, 200_000),
+    mix(0, 0, 0),
+];
+
+/// A mixture an agent name spells out, `mix-R-G-N` (R turns in 100 at random, G greedy, the
+/// engine held to N nodes in the others): the fitting of the level table tries these.
+pub fn mixture_of(name: &str) -> Option<Mixture> {
+    let mut parts = name.strip_prefix("mix-")?.split('-');
+    let random = parts.next()?.parse::<u32>().ok()?;
+    let greedy = parts.next()?.parse::<u32>().ok()?;
+    let nodes = parts.next()?.parse::<u64>().ok()?;
+    (parts.next().is_none() && random + greedy <= 100).then_some(mix(random, greedy, nodes))
+}
 
 /// The level an agent name names (`level1` to `level8`), if it names one.
 pub fn level_of(name: &str) -> Option<u8> {
@@ -40,25 +76,46 @@ pub fn level_of(name: &str) -> Option<u8> {
     LEVELS.contains(&n).then_some(n)
 }
 
+/// The mixture of a level (1 to 8).
+pub fn mixture(level: u8) -> Mixture {
+    MIXTURES[(level.clamp(1, 8) - 1) as usize]
+}
+
 /// What a player reads about a level (1 to 8), from the level's mixture.
 pub fn describe(level: u8) -> String {
-    let i = (level.clamp(1, 8) - 1) as usize;
-    let (random, greedy) = (RANDOM_PERCENT[i], GREEDY_PERCENT[i]);
-    match (random, greedy) {
-        (0, 0) => "the full engine, with all its time".into(),
-        (0, 100) => "greedy: the best of what its own turn can do, blind to the reply".into(),
-        (r, g) if r > 0 => format!("a beginner: {r} turns in 100 at random, {g} greedy"),
-        (_, g) => format!(
-            "the engine in {} turns of 100 (held to {}k nodes), greedy in the others",
-            100 - g,
-            NODES[i] / 1000
-        ),
+    let m = mixture(level);
+    let engine = 100 - m.random - m.greedy;
+    if engine == 100 && m.nodes == 0 {
+        return "the full engine, with all its time".into();
+    }
+    let mut parts = Vec::new();
+    if engine > 0 {
+        parts.push(format!(
+            "the engine in {engine} turns of 100 (held to {}k nodes)",
+            m.nodes / 1000
+        ));
+    }
+    if m.greedy > 0 {
+        parts.push(format!(
+            "greedy in {} (the best its own turn can do, blind to the reply)",
+            m.greedy
+        ));
+    }
+    if m.random > 0 {
+        parts.push(format!("at random in {}", m.random));
+    }
+    let words = parts.join(", ");
+    if engine == 0 {
+        format!("a beginner: {words}")
+    } else {
+        words
     }
 }
 
-/// An AI level: `levelN` in agent names.
+/// An AI level (`levelN` in agent names), or any mixture (`mix-R-G-N`).
 pub struct LevelAgent {
-    level: u8,
+    name: String,
+    mixture: Mixture,
     engine: EngineAgent,
     greedy: GreedyAgent,
 }
@@ -66,31 +123,39 @@ pub struct LevelAgent {
 impl LevelAgent {
     /// Level `level` (1 to 8) in `variant`; None for another number.
     pub fn new(level: u8, variant: &Arc<Variant>) -> Option<LevelAgent> {
-        LEVELS.contains(&level).then(|| LevelAgent {
-            level,
+        LEVELS
+            .contains(&level)
+            .then(|| LevelAgent::mixed(format!("level{level}"), mixture(level), variant))
+    }
+
+    /// An agent playing `mixture`, named `name`.
+    pub fn mixed(name: String, mixture: Mixture, variant: &Arc<Variant>) -> LevelAgent {
+        LevelAgent {
+            name,
+            mixture,
             engine: EngineAgent::new(variant),
             greedy: GreedyAgent::new(variant),
-        })
+        }
     }
 }
 
 impl Agent for LevelAgent {
     fn name(&self) -> String {
-        format!("level{}", self.level)
+        self.name.clone()
     }
 
     fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice {
         // Which kind of turn this one is: by the seed and the game's length (reproducible).
         let mut rng = Rng::new(limits.seed ^ 0x5eed_1e7e1 ^ (game.steps().len() as u64) << 8);
         let roll = rng.below(100) as u32;
-        let i = self.level as usize - 1;
-        if roll < RANDOM_PERCENT[i] {
+        let m = self.mixture;
+        if roll < m.random {
             return RandomAgent.choose_turn(game, limits);
         }
-        if roll < RANDOM_PERCENT[i] + GREEDY_PERCENT[i] {
+        if roll < m.random + m.greedy {
             return self.greedy.choose_turn(game, limits);
         }
-        let engine_limits = match NODES[i] {
+        let engine_limits = match m.nodes {
             0 => limits.clone(),
             cap => Limits {
                 nodes: Some(limits.nodes.map_or(cap, |n| n.min(cap))),
@@ -112,24 +177,44 @@ mod tests {
         for bad in ["level0", "level9", "level", "levelx", "engine", "level-1"] {
             assert_eq!(level_of(bad), None, "{bad}");
         }
-        assert!(
-            describe(1).contains("50 turns in 100 at random"),
-            "{}",
-            describe(1)
+        assert_eq!(
+            describe(1),
+            "a beginner: greedy in 30 (the best its own turn can do, blind to the reply), \
+             at random in 70"
         );
-        assert!(
-            describe(4).contains("the engine in 50 turns of 100"),
-            "{}",
-            describe(4)
+        assert_eq!(
+            describe(4),
+            "the engine in 45 turns of 100 (held to 25k nodes), greedy in 43 (the best its \
+             own turn can do, blind to the reply), at random in 12"
         );
         assert!(describe(8).contains("full engine"));
-        // Stronger level by level: fewer random and greedy turns.
+        // Stronger level by level: no more random turns, no more turns off the engine,
+        // no fewer nodes for the engine's turns (0: only the time bounds them), and one of
+        // them strictly.
+        let nodes = |m: Mixture| match (m.random + m.greedy, m.nodes) {
+            (100, _) => 0,
+            (_, 0) => u64::MAX,
+            (_, n) => n,
+        };
         for i in 1..8 {
+            let (lo, hi) = (MIXTURES[i - 1], MIXTURES[i]);
+            let key = |m: Mixture| (m.random, m.random + m.greedy, u64::MAX - nodes(m));
+            let (l, h) = (key(lo), key(hi));
             assert!(
-                RANDOM_PERCENT[i] + GREEDY_PERCENT[i]
-                    < RANDOM_PERCENT[i - 1] + GREEDY_PERCENT[i - 1]
-                    || RANDOM_PERCENT[i] < RANDOM_PERCENT[i - 1]
+                h.0 <= l.0 && h.1 <= l.1 && h.2 <= l.2 && h != l,
+                "level {} is no stronger than level {i}",
+                i + 1
             );
+        }
+        assert_eq!(mixture_of("mix-5-10-80000"), Some(mix(5, 10, 80_000)));
+        for bad in [
+            "mix-5-10",
+            "mix-60-50-0",
+            "mix-a-1-2",
+            "mix-1-2-3-4",
+            "level3",
+        ] {
+            assert_eq!(mixture_of(bad), None, "{bad}");
         }
     }
 

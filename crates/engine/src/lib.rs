@@ -148,11 +148,18 @@ pub trait Agent: Send {
     fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice;
 }
 
-/// Build an agent from its name: `random`, `greedy`, `engine`, or a level, `level1` to
-/// `level8` (levels.rs).
+/// Build an agent from its name: `random`, `greedy`, `engine`, a level, `level1` to
+/// `level8`, or a mixture `mix-R-G-N` as the levels mix their turns (levels.rs).
 pub fn agent(name: &str, variant: &Arc<Variant>) -> Option<Box<dyn Agent>> {
     if let Some(level) = levels::level_of(name) {
         return Some(Box::new(levels::LevelAgent::new(level, variant)?));
+    }
+    if let Some(mixture) = levels::mixture_of(name) {
+        return Some(Box::new(levels::LevelAgent::mixed(
+            name.into(),
+            mixture,
+            variant,
+        )));
     }
     match name {
         "random" => Some(Box::new(RandomAgent)),
