@@ -51,9 +51,9 @@ const fn mix(random: u32, greedy: u32, nodes: u64) -> Mixture {
 /// breaks a wall (docs/engine.md, "Levels").
 const MIXTURES: [Mixture; 8] = [
     mix(70, 30, 0),
-    mix(35, 65, 0),
-    mix(24, 56, 12_000),
-    mix(16, 44, 25_000),
+    mix(45, 55, 0),
+    mix(30, 55, 12_000),
+    mix(20, 45, 25_000),
     mix(9, 26, 50_000),
     mix(6, 14, 100_000),
     mix(3, 7, 200_000),
@@ -184,8 +184,8 @@ mod tests {
         );
         assert_eq!(
             describe(4),
-            "the engine in 40 turns of 100 (held to 25k nodes), greedy in 44 (the best its \
-             own turn can do, blind to the reply), at random in 16"
+            "the engine in 35 turns of 100 (held to 25k nodes), greedy in 45 (the best its \
+             own turn can do, blind to the reply), at random in 20"
         );
         assert!(describe(8).contains("full engine"));
         // Stronger level by level: no more random turns, no more turns off the engine,
