@@ -126,9 +126,13 @@ enum Command {
         /// Start position (default: the variant's), before the random opening turns.
         #[arg(long)]
         position: Option<String>,
-        /// Agent a: random, greedy or engine, optionally with its own time (engine:250).
+        /// Agent a: random, greedy, engine, planner, an AI level (level1 to level8), a
+        /// mixture as the levels mix their turns (mix-R-G-N: R turns in 100 at random, G
+        /// greedy, the engine held to N nodes in the others) or cmd:<command>; optionally
+        /// with its own time (engine:250).
         #[arg(long)]
         a: String,
+        /// Agent b, as agent a.
         #[arg(long)]
         b: String,
         #[arg(long, default_value_t = 2)]

@@ -378,6 +378,50 @@ fn match_ends_with_the_score_line_and_writes_games() {
         ],
         "milliseconds",
     );
+    // A mixture names its shares; shares over 100 in all are no mixture.
+    assert_user_error(
+        &[
+            "match",
+            "--variant",
+            "mini-chieftain",
+            "--a",
+            "mix-60-50-0",
+            "--b",
+            "random",
+        ],
+        "unknown agent 'mix-60-50-0'",
+    );
+    // A mixture plays, as the levels do: every game ends and is counted.
+    let o = cohort(&[
+        "match",
+        "--variant",
+        "mini-chieftain",
+        "--a",
+        "mix-10-40-2000",
+        "--b",
+        "level1",
+        "--games",
+        "2",
+        "--time",
+        "30",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = stdout(&o);
+    let score = text.lines().find(|l| l.starts_with("score: ")).unwrap();
+    let wdl: u32 = score
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .split('-')
+        .map(|n| n.parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(wdl, 2, "{text}");
+    assert!(text.contains("illegal steps: 0"), "{text}");
 }
 
 /// `--clock BASE+INC`: each game on a clock, through the protocol too (`go wtime ...`);
