@@ -50,10 +50,10 @@ const fn mix(random: u32, greedy: u32, nodes: u64) -> Mixture {
 /// every game with the level above by the quiet-turn rule, and a random turn is what
 /// breaks a wall (docs/engine.md, "Levels").
 const MIXTURES: [Mixture; 8] = [
-    mix(70, 30, 0),
-    mix(45, 55, 0),
-    mix(30, 55, 12_000),
-    mix(20, 45, 25_000),
+    mix(80, 20, 0),
+    mix(50, 50, 0),
+    mix(30, 50, 12_000),
+    mix(20, 42, 25_000),
     mix(9, 26, 50_000),
     mix(6, 14, 100_000),
     mix(3, 7, 200_000),
@@ -179,12 +179,12 @@ mod tests {
         }
         assert_eq!(
             describe(1),
-            "a beginner: greedy in 30 (the best its own turn can do, blind to the reply), \
-             at random in 70"
+            "a beginner: greedy in 20 (the best its own turn can do, blind to the reply), \
+             at random in 80"
         );
         assert_eq!(
             describe(4),
-            "the engine in 35 turns of 100 (held to 25k nodes), greedy in 45 (the best its \
+            "the engine in 38 turns of 100 (held to 25k nodes), greedy in 42 (the best its \
              own turn can do, blind to the reply), at random in 20"
         );
         assert!(describe(8).contains("full engine"));
