@@ -88,28 +88,24 @@ pub fn describe(level: u8) -> String {
     if engine == 100 && m.nodes == 0 {
         return "the full engine, with all its time".into();
     }
-    let mut parts = Vec::new();
-    if engine > 0 {
-        parts.push(format!(
-            "the engine in {engine} turns of 100 (held to {}k nodes)",
-            m.nodes / 1000
-        ));
+    let greedy = "greedy (the best its own turn can do, blind to the reply)";
+    if engine == 0 {
+        return format!(
+            "a beginner: {} turns in 100 at random, {} {greedy}",
+            m.random, m.greedy
+        );
     }
+    let mut words = format!(
+        "the engine in {engine} turns of 100 (held to {}k nodes)",
+        m.nodes / 1000
+    );
     if m.greedy > 0 {
-        parts.push(format!(
-            "greedy in {} (the best its own turn can do, blind to the reply)",
-            m.greedy
-        ));
+        words += &format!(", {} {greedy}", m.greedy);
     }
     if m.random > 0 {
-        parts.push(format!("at random in {}", m.random));
+        words += &format!(", {} at random", m.random);
     }
-    let words = parts.join(", ");
-    if engine == 0 {
-        format!("a beginner: {words}")
-    } else {
-        words
-    }
+    words
 }
 
 /// An AI level (`levelN` in agent names), or any mixture (`mix-R-G-N`).
@@ -179,13 +175,13 @@ mod tests {
         }
         assert_eq!(
             describe(1),
-            "a beginner: greedy in 20 (the best its own turn can do, blind to the reply), \
-             at random in 80"
+            "a beginner: 80 turns in 100 at random, 20 greedy (the best its own turn can do, \
+             blind to the reply)"
         );
         assert_eq!(
             describe(4),
-            "the engine in 38 turns of 100 (held to 25k nodes), greedy in 42 (the best its \
-             own turn can do, blind to the reply), at random in 20"
+            "the engine in 38 turns of 100 (held to 25k nodes), 42 greedy (the best its own \
+             turn can do, blind to the reply), 20 at random"
         );
         assert!(describe(8).contains("full engine"));
         // Stronger level by level: no more random turns, no more turns off the engine,
