@@ -3,7 +3,7 @@
 //!
 //! A level mixes three ways of choosing a turn: a random turn, the greedy turn (the best
 //! whole turn by one turn's lookahead) and the engine's (`MIXTURES`). Level 1 plays most of
-//! its turns at random, level 2 mostly greedily; from level 3 the engine plays more turns
+//! its turns at random, level 2 half of them; from level 3 the engine plays more turns
 //! level by level, held to nodes that double with the level (so that a level is alike on
 //! fast and slow machines; the turn's time still bounds it), and the random and greedy
 //! turns thin out; level 8 is the full engine with the time it is given. Which turns are
@@ -12,8 +12,9 @@
 //! reply), a random one the blunder that breaks a locked front; the engine held to fewer
 //! nodes alone shuffled to draws by the quiet-turn rule (docs/engine.md).
 //!
-//! Agent names: `level1` to `level8`; `mix-R-G-N` plays any mixture (for fitting the table). Each level's strength, from matches against its
-//! neighbours, is in docs/engine.md's level table.
+//! Agent names: `level1` to `level8`; `mix-R-G-N` plays any mixture (for fitting the
+//! table). Each level's strength, from matches against its neighbours and greedy, is in
+//! docs/engine.md's level tables.
 
 use std::sync::Arc;
 
