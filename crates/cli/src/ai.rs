@@ -52,9 +52,7 @@ pub fn parse_agent(text: &str) -> Result<AgentSpec, Fail> {
         }
         None => (text, None),
     };
-    let level = cohort_engine::levels::level_of(name).is_some()
-        || cohort_engine::levels::mixture_of(name).is_some();
-    if !level && !matches!(name, "random" | "greedy" | "engine" | "planner") {
+    if !cohort_engine::is_agent(name) {
         return Err(Fail(format!(
             "unknown agent '{name}' (known: random, greedy, engine, planner, level1 to level8, mix-R-G-N, cmd:<command>)"
         )));

@@ -412,15 +412,9 @@ fn match_ends_with_the_score_line_and_writes_games() {
         String::from_utf8_lossy(&o.stderr)
     );
     let text = stdout(&o);
-    let score = text.lines().find(|l| l.starts_with("score: ")).unwrap();
-    let wdl: u32 = score
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .split('-')
-        .map(|n| n.parse::<u32>().unwrap())
-        .sum();
-    assert_eq!(wdl, 2, "{text}");
+    let score = summary_line(&text, "score: ");
+    let played: u32 = score[1].split('-').map(|n| n.parse::<u32>().unwrap()).sum();
+    assert_eq!(played, 2, "{text}");
     assert!(text.contains("illegal steps: 0"), "{text}");
 }
 

@@ -195,10 +195,11 @@ mod tests {
         };
         for i in 1..8 {
             let (lo, hi) = (MIXTURES[i - 1], MIXTURES[i]);
-            let key = |m: Mixture| (m.random, m.random + m.greedy, u64::MAX - nodes(m));
-            let (l, h) = (key(lo), key(hi));
             assert!(
-                h.0 <= l.0 && h.1 <= l.1 && h.2 <= l.2 && h != l,
+                hi.random <= lo.random
+                    && hi.random + hi.greedy <= lo.random + lo.greedy
+                    && nodes(hi) >= nodes(lo)
+                    && hi != lo,
                 "level {} is no stronger than level {i}",
                 i + 1
             );

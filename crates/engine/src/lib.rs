@@ -148,6 +148,16 @@ pub trait Agent: Send {
     fn choose_turn(&mut self, game: &Game, limits: &Limits) -> TurnChoice;
 }
 
+/// The agents built by name alone (`agent`), besides the levels and mixtures.
+const PLAIN_AGENTS: [&str; 4] = ["random", "greedy", "engine", "planner"];
+
+/// Whether `agent` builds an agent of this name (no variant needed to say so).
+pub fn is_agent(name: &str) -> bool {
+    PLAIN_AGENTS.contains(&name)
+        || levels::level_of(name).is_some()
+        || levels::mixture_of(name).is_some()
+}
+
 /// Build an agent from its name: `random`, `greedy`, `engine`, a level, `level1` to
 /// `level8`, or a mixture `mix-R-G-N` as the levels mix their turns (levels.rs).
 pub fn agent(name: &str, variant: &Arc<Variant>) -> Option<Box<dyn Agent>> {
