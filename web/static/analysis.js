@@ -468,7 +468,9 @@ async function analysisPage() {
     // Play the position shown against the AI at a level: a new game from here (the server's;
     // not for a custom variant, nor in the middle of a turn).
     if (!STATIC_SITE && !st.custom && !v.result && !v.can_end) {
-      if (!st.level) st.level = levelSelect('play-level');
+      if (!st.level) st.level = levelSelect('play-level', v.variant);
+      else if (st.level.variant !== v.variant) st.level.follow(v.variant);
+      st.level.variant = v.variant;
       const go = h('button', { 'data-testid': 'play-from-here-go', onclick: async () => {
         const me = v.to_move;
         go.disabled = true;

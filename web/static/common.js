@@ -63,29 +63,49 @@ function legend(names, letters) {
   return h('p', { class: 'legend' }, shown.map((l) => h('span', {}, h('b', {}, l), ` ${names[l]}`)));
 }
 
-// The AI levels (GET /api/ai/levels, the engine's own list): a select of "Level 1" to
-// "Level 8" (values level1 to level8) and a line saying what the chosen one is. Built at
-// once; the words come when the list does.
-let levelList = null;
-function levelSelect(testid) {
+// The AI levels of a variant (GET /api/ai/levels?variant=..., the engine's own list: games
+// of one-step turns have their own table): a select of "Level 1" to "Level 8" (values
+// level1 to level8) and a line saying what the chosen one is there. `variant` is a
+// built-in variant's id, or a custom variant's `ai_levels` (POST /api/variants/check).
+// Built at once; the words come when the list does. `follow(variant)` says them for
+// another variant (the lobby's variant select).
+const levelLists = new Map();
+function levelsOf(variant) {
+  if (typeof variant === 'object' && variant) return Promise.resolve(variant);
+  const id = variant || 'chesimals-1';
+  if (!levelLists.has(id)) {
+    const p = api('GET', `/api/ai/levels?variant=${encodeURIComponent(id)}`);
+    p.catch(() => levelLists.delete(id));
+    levelLists.set(id, p);
+  }
+  return levelLists.get(id);
+}
+function levelSelect(testid, variant) {
   const select = h('select', { 'data-testid': testid, name: 'level', 'aria-label': 'AI level' },
     [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: `level${n}`, selected: n === 3 }, `Level ${n}`)));
   const about = h('span', { class: 'hint level-about', 'data-testid': `${testid}-about` });
+  let list = null;
   const say = () => {
-    const l = levelList && levelList.levels.find((x) => x.agent === select.value);
+    const l = list && list.levels.find((x) => x.agent === select.value);
     about.textContent = l ? l.about : '';
   };
-  select.addEventListener('change', say);
-  if (!levelList) levelList = api('GET', '/api/ai/levels');
-  Promise.resolve(levelList).then((list) => {
-    levelList = list;
-    for (const o of select.options) {
-      const l = list.levels.find((x) => x.agent === o.value);
-      if (l) o.title = l.about;
-    }
-    if (!select.dataset.touched) select.value = `level${list.default}`;
+  select.addEventListener('change', () => { select.dataset.touched = '1'; say(); });
+  let asked = 0;
+  const follow = (v) => {
+    const mine = ++asked;
+    list = null;
     say();
-  }).catch(() => {});
-  select.addEventListener('change', () => { select.dataset.touched = '1'; });
-  return { select, about };
+    levelsOf(v).then((got) => {
+      if (mine !== asked) return; // a later variant was chosen meanwhile
+      list = got;
+      for (const o of select.options) {
+        const l = got.levels.find((x) => x.agent === o.value);
+        o.title = l ? l.about : '';
+      }
+      if (!select.dataset.touched) select.value = `level${got.default}`;
+      say();
+    }).catch(() => {});
+  };
+  follow(variant);
+  return { select, about, follow };
 }

@@ -180,7 +180,7 @@ setup = 1ccm2/6/6/6/6/2CMC1 w
     const id = v.id;
     const opponent = h('select', { 'data-testid': `custom-opponent-${id}` },
       h('option', { value: 'ai' }, 'the AI'), h('option', { value: 'human' }, 'another person'));
-    const { select: strength, about: levelAbout } = levelSelect(`custom-strength-${id}`);
+    const { select: strength, about: levelAbout } = levelSelect(`custom-strength-${id}`, v.ai_levels);
     const time = h('select', { 'data-testid': `custom-time-${id}` },
       h('option', { value: '200' }, '200 ms'), h('option', { value: '1000', selected: true }, '1 s'), h('option', { value: '3000' }, '3 s'));
     const side = h('select', { 'data-testid': `custom-side-${id}` },

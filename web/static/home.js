@@ -62,7 +62,7 @@ function variantCard(v) {
   const opponent = h('select', { 'data-testid': `opponent-${id}`, name: 'opponent' },
     h('option', { value: 'ai' }, 'the AI'), h('option', { value: 'human' }, 'another person'),
     h('option', { value: 'watch' }, 'nobody: watch AI against AI'));
-  const { select: strength, about: levelAbout } = levelSelect(`strength-${id}`);
+  const { select: strength, about: levelAbout } = levelSelect(`strength-${id}`, id);
   const time = h('select', { 'data-testid': `time-${id}`, name: 'time' },
     h('option', { value: '200' }, '200 ms'), h('option', { value: '1000', selected: true }, '1 s'),
     h('option', { value: '3000' }, '3 s'));

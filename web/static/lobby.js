@@ -137,7 +137,8 @@ window.CohortChallenges = (function () {
     // Play the AI at a level (docs/engine.md, "Levels"): nobody to wait for.
     const aiVariant = el('select', { 'data-testid': 'ai-variant', 'aria-label': 'variant' },
       variants.map((v) => el('option', { value: v.id }, v.name)));
-    const { select: aiLevel, about: aiAbout } = levelSelect('ai-level');
+    const { select: aiLevel, about: aiAbout, follow: aiFollow } = levelSelect('ai-level', aiVariant.value);
+    aiVariant.addEventListener('change', () => aiFollow(aiVariant.value));
     const aiSide = el('select', { 'data-testid': 'ai-side', 'aria-label': 'your side' },
       el('option', { value: 'white' }, 'as White'), el('option', { value: 'black' }, 'as Black'));
     const aiPlay = el('button', { type: 'button', 'data-testid': 'ai-play', onclick: async () => {

@@ -45,7 +45,7 @@ function replayRecord(record, first, viewer) {
   const cache = new Map([[0, first]]);
   let at = 0;
   let shown = -1;
-  const { select: strength, about: levelAbout } = levelSelect('continue-strength');
+  const { select: strength, about: levelAbout } = levelSelect('continue-strength', first.builtin ? first.variant : null);
   const time = h('select', { 'data-testid': 'continue-time' },
     h('option', { value: '200' }, '200 ms'), h('option', { value: '1000', selected: true }, '1 s'));
   const show = async () => {

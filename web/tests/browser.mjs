@@ -1133,7 +1133,8 @@ async function phoneChessma(sc) {
 // lobby plays the AI at a level (the records page's continuation: records.mjs).
 async function aiLevels(sc) {
   const page = await sc.page();
-  const levels = await (await fetch(`${base}/api/ai/levels`)).json();
+  const levels = await (await fetch(`${base}/api/ai/levels?variant=chieftain`)).json();
+  const chessLevels = await (await fetch(`${base}/api/ai/levels?variant=chess`)).json();
   check(levels.levels.length === 8 && levels.default === 3, `the server's levels: ${JSON.stringify(levels)}`);
   await page.goto(base + '/');
   await page.waitForSelector('[data-testid="strength-chieftain"]');
@@ -1161,15 +1162,21 @@ async function aiLevels(sc) {
   await page.goto(`${base}/lobby`);
   await page.waitForSelector('[data-testid=ai-level]');
   await page.waitForFunction(() => document.querySelector('[data-testid=ai-level-about]').textContent.length > 0);
-  await page.selectOption('[data-testid=ai-variant]', 'chesimals-1');
+  // The words follow the variant chosen: chess has its own table (no greedy moves).
   await page.selectOption('[data-testid=ai-level]', 'level5');
-  check(await page.textContent('[data-testid=ai-level-about]') === levels.levels[4].about, 'the lobby says what level 5 is');
+  await page.selectOption('[data-testid=ai-variant]', 'chess');
+  const sayWhen = (want) => page.waitForFunction((w) => document.querySelector('[data-testid=ai-level-about]').textContent === w, want, { timeout: 5000 })
+    .then(() => true, () => false);
+  check(chessLevels.levels[4].about !== levels.levels[4].about && await sayWhen(chessLevels.levels[4].about),
+    `the lobby says what level 5 is in chess: "${await page.textContent('[data-testid=ai-level-about]')}"`);
+  await page.selectOption('[data-testid=ai-variant]', 'chesimals-1');
+  check(await sayWhen(levels.levels[4].about), 'the lobby says what level 5 is in chesimals-1');
   await page.selectOption('[data-testid=ai-side]', 'black');
   await page.click('[data-testid=ai-play]');
   await page.waitForURL(/\/game\/[0-9a-f]+\?token=/);
   const l = await (await fetch(`${base}/api/games/${gameOf(page).id}`)).json();
   check(l.players.white.startsWith('level5 ') && l.players.black === 'human' && l.variant === 'chesimals-1', `the lobby's game: ${JSON.stringify(l.players)}`);
-  return `8 levels offered; games made at levels 1 (home), 2 (analysis) and 5 (lobby)`;
+  return `8 levels offered, their words per variant; games made at levels 1 (home), 2 (analysis) and 5 (lobby)`;
 }
 
 const scenarios = [

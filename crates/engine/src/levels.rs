@@ -2,23 +2,30 @@
 //! notch stronger than the one below.
 //!
 //! A level mixes three ways of choosing a turn: a random turn, the greedy turn (the best
-//! whole turn by one turn's lookahead) and the engine's (`MIXTURES`). Level 1 plays most of
-//! its turns at random, level 2 half of them; from level 3 the engine plays more turns
-//! level by level, held to nodes that double with the level (so that a level is alike on
-//! fast and slow machines; the turn's time still bounds it), and the random and greedy
-//! turns thin out; level 8 is the full engine with the time it is given. Which turns are
-//! which follows from the seed and the game's length, so a game is reproducible. A greedy
-//! turn is the kind of mistake a newcomer makes (it takes what it sees and misses the
-//! reply), a random one the blunder that breaks a locked front; the engine held to fewer
-//! nodes alone shuffled to draws by the quiet-turn rule (docs/engine.md).
+//! whole turn by one turn's lookahead) and the engine's, held to a number of nodes (so that
+//! a level is alike on fast and slow machines; the turn's time still bounds it). Level 8 is
+//! the full engine with the time it is given. Which turns are which follows from the seed
+//! and the game's length, so a game is reproducible.
+//!
+//! Two tables, chosen by what the family says its game is like (`SearchProfile`):
+//! - games of many-step turns (`MANY_STEP`): level 1 plays most of its turns at random,
+//!   level 2 half of them, and the rest greedily; from level 3 the engine plays more turns
+//!   level by level, held to nodes that double with the level. A greedy turn is the kind of
+//!   mistake a newcomer makes (it takes what it sees and misses the reply), a random one the
+//!   blunder that breaks a locked front; the engine held to fewer nodes alone shuffled to
+//!   draws by the quiet-turn rule.
+//! - games of one-step turns (`ONE_STEP`: chess, Chessma 84): no greedy turns. A greedy
+//!   chess move cannot mate: with greedy and random turns levels 1 to 3 drew 35 games in 40
+//!   with each other. The engine plays every turn that is not random, from 200 nodes at
+//!   level 1 (which still mates a lone king) to 30,000 at level 7.
 //!
 //! Agent names: `level1` to `level8`; `mix-R-G-N` plays any mixture (for fitting the
-//! table). Each level's strength, from matches against its neighbours and greedy, is in
+//! tables). Each level's strength, from matches against its neighbours and greedy, is in
 //! docs/engine.md's level tables.
 
 use std::sync::Arc;
 
-use cohort_rules::{Game, Variant};
+use cohort_rules::{Game, SearchHooks, Variant};
 
 use crate::{Agent, EngineAgent, GreedyAgent, Limits, RandomAgent, Rng, TurnChoice};
 
@@ -46,11 +53,11 @@ const fn mix(random: u32, greedy: u32, nodes: u64) -> Mixture {
     }
 }
 
-/// The levels' mixtures, weakest first. Every level below 8 plays some turns at random:
-/// where fronts lock (Chieftain Chess), an engine held to fewer nodes and greedy turns drew
-/// every game with the level above by the quiet-turn rule, and a random turn is what
-/// breaks a wall (docs/engine.md, "Levels").
-const MIXTURES: [Mixture; 8] = [
+/// The levels' mixtures in games of many-step turns, weakest first. Every level below 8
+/// plays some turns at random: where fronts lock (Chieftain Chess), an engine held to fewer
+/// nodes and greedy turns drew every game with the level above by the quiet-turn rule, and a
+/// random turn is what breaks a wall (docs/engine.md, "Levels").
+const MANY_STEP: [Mixture; 8] = [
     mix(80, 20, 0),
     mix(50, 50, 0),
     mix(30, 50, 12_000),
@@ -60,6 +67,28 @@ const MIXTURES: [Mixture; 8] = [
     mix(3, 7, 200_000),
     mix(0, 0, 0),
 ];
+
+/// The levels' mixtures in games of one-step turns (chess, Chessma 84), weakest first: the
+/// engine held to few nodes in place of greedy moves, which cannot mate (docs/engine.md).
+const ONE_STEP: [Mixture; 8] = [
+    mix(80, 0, 200),
+    mix(60, 0, 300),
+    mix(45, 0, 500),
+    mix(32, 0, 1_000),
+    mix(22, 0, 3_000),
+    mix(12, 0, 10_000),
+    mix(6, 0, 30_000),
+    mix(0, 0, 0),
+];
+
+/// The level table of `variant`: by what its family says its game is like.
+fn table(variant: &Arc<Variant>) -> &'static [Mixture; 8] {
+    if variant.start().search_profile().one_step_turns {
+        &ONE_STEP
+    } else {
+        &MANY_STEP
+    }
+}
 
 /// A mixture an agent name spells out, `mix-R-G-N` (R turns in 100 at random, G greedy, the
 /// engine held to N nodes in the others): the fitting of the level table tries these.
@@ -77,14 +106,17 @@ pub fn level_of(name: &str) -> Option<u8> {
     LEVELS.contains(&n).then_some(n)
 }
 
-/// The mixture of a level (1 to 8).
-pub fn mixture(level: u8) -> Mixture {
-    MIXTURES[(level.clamp(1, 8) - 1) as usize]
+/// The mixture of a level (1 to 8) in `variant`.
+pub fn mixture(level: u8, variant: &Arc<Variant>) -> Mixture {
+    table(variant)[(level.clamp(1, 8) - 1) as usize]
 }
 
-/// What a player reads about a level (1 to 8), from the level's mixture.
-pub fn describe(level: u8) -> String {
-    let m = mixture(level);
+/// What a player reads about a level (1 to 8) in `variant`, from the level's mixture.
+pub fn describe(level: u8, variant: &Arc<Variant>) -> String {
+    describe_mixture(mixture(level, variant))
+}
+
+fn describe_mixture(m: Mixture) -> String {
     let engine = 100 - m.random - m.greedy;
     if engine == 100 && m.nodes == 0 {
         return "the full engine, with all its time".into();
@@ -96,10 +128,15 @@ pub fn describe(level: u8) -> String {
             m.random, m.greedy
         );
     }
-    let mut words = format!(
-        "the engine in {engine} turns of 100 (held to {}k nodes)",
-        m.nodes / 1000
-    );
+    let nodes = match m.nodes {
+        0 => "with all its time".to_string(),
+        n if n < 1000 => format!("held to {n} nodes"),
+        n => format!("held to {}k nodes", n / 1000),
+    };
+    let mut words = format!("the engine in {engine} turns of 100 ({nodes})");
+    if m.random >= 50 {
+        words.insert_str(0, "a beginner: ");
+    }
     if m.greedy > 0 {
         words += &format!(", {} {greedy}", m.greedy);
     }
@@ -122,7 +159,7 @@ impl LevelAgent {
     pub fn new(level: u8, variant: &Arc<Variant>) -> Option<LevelAgent> {
         LEVELS
             .contains(&level)
-            .then(|| LevelAgent::mixed(format!("level{level}"), mixture(level), variant))
+            .then(|| LevelAgent::mixed(format!("level{level}"), mixture(level, variant), variant))
     }
 
     /// An agent playing `mixture`, named `name`.
@@ -174,17 +211,31 @@ mod tests {
         for bad in ["level0", "level9", "level", "levelx", "engine", "level-1"] {
             assert_eq!(level_of(bad), None, "{bad}");
         }
+        let chesimals = cohort_rules::builtin("chesimals-1").unwrap();
+        let chess = cohort_rules::builtin("chess").unwrap();
+        let chessma = cohort_rules::builtin("chessma-84").unwrap();
         assert_eq!(
-            describe(1),
+            describe(1, &chesimals),
             "a beginner: 80 turns in 100 at random, 20 greedy (the best its own turn can do, \
              blind to the reply)"
         );
         assert_eq!(
-            describe(4),
+            describe(4, &chesimals),
             "the engine in 38 turns of 100 (held to 25k nodes), 42 greedy (the best its own \
              turn can do, blind to the reply), 20 at random"
         );
-        assert!(describe(8).contains("full engine"));
+        // Games of one-step turns have their own table: no greedy moves.
+        assert_eq!(
+            describe(1, &chess),
+            "a beginner: the engine in 20 turns of 100 (held to 200 nodes), 80 at random"
+        );
+        assert_eq!(
+            describe(5, &chessma),
+            "the engine in 78 turns of 100 (held to 3k nodes), 22 at random"
+        );
+        for v in [&chesimals, &chess] {
+            assert_eq!(describe(8, v), "the full engine, with all its time");
+        }
         // Stronger level by level: no more random turns, no more turns off the engine,
         // no fewer nodes for the engine's turns (0: only the time bounds them), and one of
         // them strictly.
@@ -193,16 +244,19 @@ mod tests {
             (_, 0) => u64::MAX,
             (_, n) => n,
         };
-        for i in 1..8 {
-            let (lo, hi) = (MIXTURES[i - 1], MIXTURES[i]);
-            assert!(
-                hi.random <= lo.random
-                    && hi.random + hi.greedy <= lo.random + lo.greedy
-                    && nodes(hi) >= nodes(lo)
-                    && hi != lo,
-                "level {} is no stronger than level {i}",
-                i + 1
-            );
+        for (name, table) in [("many-step", &MANY_STEP), ("one-step", &ONE_STEP)] {
+            for i in 1..8 {
+                let (lo, hi) = (table[i - 1], table[i]);
+                assert!(
+                    hi.random <= lo.random
+                        && hi.random + hi.greedy <= lo.random + lo.greedy
+                        && nodes(hi) >= nodes(lo)
+                        && hi != lo,
+                    "{name}: level {} is no stronger than level {i}",
+                    i + 1
+                );
+            }
+            assert_eq!(table[7], mix(0, 0, 0), "{name}: level 8 is the full engine");
         }
         assert_eq!(mixture_of("mix-5-10-80000"), Some(mix(5, 10, 80_000)));
         for bad in [
@@ -218,7 +272,13 @@ mod tests {
 
     #[test]
     fn a_level_plays_a_legal_turn_and_the_same_one_for_the_same_seed() {
-        let v = cohort_rules::builtin("chesimals-1").unwrap();
+        for id in ["chesimals-1", "chess"] {
+            let v = cohort_rules::builtin(id).unwrap();
+            levels_play_legal_turns(&v);
+        }
+    }
+
+    fn levels_play_legal_turns(v: &Arc<Variant>) {
         let game = Game::new(v.start());
         let limits = Limits {
             time: None,
@@ -228,9 +288,9 @@ mod tests {
             clock: None,
         };
         for level in LEVELS {
-            let mut a = LevelAgent::new(level, &v).unwrap();
+            let mut a = LevelAgent::new(level, v).unwrap();
             let t1 = a.choose_turn(&game, &limits);
-            let t2 = LevelAgent::new(level, &v)
+            let t2 = LevelAgent::new(level, v)
                 .unwrap()
                 .choose_turn(&game, &limits);
             assert!(!t1.steps.is_empty(), "level {level}");
@@ -240,6 +300,6 @@ mod tests {
                 assert!(g.play(*s).is_ok(), "level {level}: {s:?} is legal");
             }
         }
-        assert!(LevelAgent::new(9, &v).is_none());
+        assert!(LevelAgent::new(9, v).is_none());
     }
 }

@@ -222,6 +222,7 @@ pub fn variant_json(v: &Arc<Variant>) -> Value {
             "units": cohort_rules::all_units(&start).count(),
             "first_steps": start.count_steps(),
             "pieces": pieces,
+            "ai_levels": crate::ai_levels::levels_json(v),
         }),
     )
 }

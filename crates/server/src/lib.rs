@@ -3,6 +3,7 @@
 
 pub mod accounts;
 mod admission;
+mod ai_levels;
 pub mod analysis;
 mod analysis_api;
 mod api;

@@ -580,3 +580,40 @@ async fn steps_posted_by_their_index_in_the_view() {
     assert!(v["version"].as_i64().unwrap() > version);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `GET /api/ai/levels`: eight levels per variant in the engine's words; games of one-step
+/// turns (chess) have their own table, with no greedy moves; a bad variant or parameter is
+/// an error that names it.
+#[tokio::test(flavor = "multi_thread")]
+async fn ai_levels_are_per_variant() {
+    let (dir, url) = temp_db("ai-levels");
+    let app = App::open(&url).await.unwrap();
+    let about = |v: &Value| -> Vec<String> {
+        let levels = v["levels"].as_array().unwrap();
+        assert_eq!(levels.len(), 8, "{v}");
+        assert_eq!(v["default"], 3, "{v}");
+        for (i, l) in levels.iter().enumerate() {
+            assert_eq!(l["agent"], format!("level{}", i + 1), "{l}");
+        }
+        levels
+            .iter()
+            .map(|l| l["about"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let chess = about(&get(&app, "/api/ai/levels?variant=chess").await);
+    let chesimals = about(&get(&app, "/api/ai/levels?variant=chesimals-1").await);
+    assert_eq!(about(&get(&app, "/api/ai/levels").await), chesimals);
+    assert!(chesimals[0].contains("greedy"), "{}", chesimals[0]);
+    assert!(chess.iter().all(|a| !a.contains("greedy")), "{chess:?}");
+    assert!(chess[0].contains("200 nodes"), "{}", chess[0]);
+    assert_ne!(chess[..7], chesimals[..7]);
+    assert_eq!(chess[7], chesimals[7]);
+    let (s, e) = call(&app, "GET", "/api/ai/levels?variant=nope", Body::empty()).await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "{e}");
+    assert!(e.to_string().contains("nope"), "{e}");
+    let (s, e) = call(&app, "GET", "/api/ai/levels?colour=red", Body::empty()).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{e}");
+    assert!(e.to_string().contains("colour"), "{e}");
+    app.store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -225,6 +225,10 @@ async fn a_good_file_shows_its_start_pieces_and_warnings() {
         .map(|p| p["letter"].as_str().unwrap())
         .collect();
     assert_eq!(letters, ["C", "H", "S", "N", "M"]);
+    // The AI levels a game of it may ask for, in the engine's words (a game of many-step
+    // turns: the same table as Chesimals I's).
+    let builtin = get(&app, "/api/ai/levels?variant=chieftain").await;
+    assert_eq!(t["ai_levels"], builtin, "{}", t["ai_levels"]);
     // The Knight from c3 (the middle of 6x6) on an empty board.
     let n = &pieces[3];
     assert_eq!(

@@ -3,24 +3,30 @@
 
 use axum::Json;
 use cohort_rules::{builtin, builtin_variants};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::error::{Answer, ApiError, ApiPath};
+use crate::error::{Answer, ApiError, ApiPath, ApiQuery};
 use crate::view::{board_view, with_variant_head};
 
-/// `GET /api/ai/levels`: the AI levels a game may ask for (`ai.agent` `level1` to `level8`),
-/// each with what it is (cohort_engine::levels), and the level pages offer first.
-pub(super) async fn levels() -> Json<Value> {
-    let levels: Vec<Value> = cohort_engine::levels::LEVELS
-        .map(|n| {
-            json!({
-                "level": n,
-                "agent": format!("level{n}"),
-                "about": cohort_engine::levels::describe(n),
-            })
-        })
-        .collect();
-    Json(json!({"levels": levels, "default": cohort_engine::levels::DEFAULT}))
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct LevelsQuery {
+    variant: Option<String>,
+}
+
+/// `GET /api/ai/levels?variant=<id>`: the AI levels a game of that built-in variant may ask
+/// for (`ai.agent` `level1` to `level8`), each with what it is there (cohort_engine::levels:
+/// games of one-step turns have their own table), and the level pages offer first. Without
+/// a variant: the table of games of many-step turns (Chesimals I's).
+pub(super) async fn levels(ApiQuery(q): ApiQuery<LevelsQuery>) -> Answer {
+    let id = q.variant.as_deref().unwrap_or("chesimals-1");
+    let v = builtin(id).ok_or_else(|| {
+        ApiError::not_found(format!(
+            "variant: unknown variant '{id}' (GET /api/variants lists them)"
+        ))
+    })?;
+    Ok(Json(crate::ai_levels::levels_json(&v)))
 }
 
 pub(super) async fn list() -> Json<Value> {
