@@ -62,9 +62,8 @@ pub struct Judged {
 /// and horizons, and in games of many-step turns that difference alone marked the engine's
 /// own turns as mistakes). The position after `best` is searched for `time`; the position
 /// after `played` then to the depth that search reached (at most `NODE_FACTOR` times its
-/// nodes, so a harder position cannot run away). The loss is taken at the last depth both
-/// searches finished and at the one before, and the smaller stands (`steadier`). Scores
-/// are for the side that moved. None when a turn is not legal here.
+/// nodes, so a harder position cannot run away). Scores are for the side that moved.
+/// None when a turn is not legal here.
 pub fn judge(
     engine: &crate::EngineAgent,
     game: &cohort_rules::Game,
@@ -105,23 +104,14 @@ pub fn judge(
             -score
         }
     };
-    // Each side's score at every depth its search finished: the loss is taken at the last
-    // depth both finished and at the one before, and the smaller one stands, so that a
-    // loss one step of horizon shows and the next hides (the turn's last step, or the
-    // reply's first) does not mark the turn (issue 46: a deeper search confirmed fewer
-    // than half of the marks taken at one depth).
-    let mut best_at: Vec<(u32, i32)> = Vec::new();
     let (best_after, depth, nodes) = match over(&gb) {
         Some(s) => (s, 0, 0),
         None => {
             let (out, stats) =
-                engine.think(gb.position(), &limits(Some(time), None), None, |o, _| {
-                    best_at.push((o.depth, for_mover(&gb, o.score)))
-                });
+                engine.think(gb.position(), &limits(Some(time), None), None, |_, _| {});
             (for_mover(&gb, out.score), out.depth, stats.nodes)
         }
     };
-    let mut played_at: Vec<(u32, i32)> = Vec::new();
     let played_after = match over(&gp) {
         Some(s) => s,
         None if depth == 0 => {
@@ -135,41 +125,16 @@ pub fn judge(
                 &limits(None, Some(cap)),
                 depth,
                 None,
-                |o, _| played_at.push((o.depth, for_mover(&gp, o.score))),
+                |_, _| {},
             );
             for_mover(&gp, out.score)
         }
     };
-    Some(steadier(
-        Judged {
-            best_after,
-            played_after,
-            depth,
-        },
-        &best_at,
-        &played_at,
-    ))
-}
-
-/// `judged` (at the last depth both searches finished), or the same two searches' scores at
-/// the depth before, `best_at` and `played_at` (depth, score for the mover), where the turn
-/// loses less there.
-fn steadier(judged: Judged, best_at: &[(u32, i32)], played_at: &[(u32, i32)]) -> Judged {
-    let at = |list: &[(u32, i32)], d: u32| list.iter().find(|e| e.0 == d).map(|e| e.1);
-    let earlier = judged
-        .depth
-        .checked_sub(1)
-        .filter(|&d| d > 0)
-        .and_then(|d| Some((d, at(best_at, d)?, at(played_at, d)?)))
-        .map(|(depth, best_after, played_after)| Judged {
-            best_after,
-            played_after,
-            depth,
-        });
-    match earlier {
-        Some(e) if judged_mark(&e).0 < judged_mark(&judged).0 => e,
-        _ => judged,
-    }
+    Some(Judged {
+        best_after,
+        played_after,
+        depth,
+    })
 }
 
 /// How many times the nodes of the best turn's search the played turn's may take.
@@ -273,39 +238,6 @@ mod tests {
         // Not a turn of this position: no judgement.
         let wrong = steps_of(&g, &["e7-e5".to_string()]);
         assert!(wrong.is_none());
-    }
-
-    #[test]
-    fn a_loss_stands_only_where_it_holds_at_the_last_two_depths() {
-        let at_last = Judged {
-            best_after: 100,
-            played_after: -300,
-            depth: 6,
-        };
-        // One depth sees the loss and the one before does not: the smaller loss stands.
-        let best = [(4, 90), (5, 120), (6, 100)];
-        let played = [(4, -50), (5, 110), (6, -300)];
-        let e = steadier(at_last, &best, &played);
-        assert_eq!(
-            e,
-            Judged {
-                best_after: 120,
-                played_after: 110,
-                depth: 5
-            }
-        );
-        assert_eq!(judged_mark(&e).1, None);
-        assert_eq!(judged_mark(&at_last).1, Some("blunder"));
-        // Both depths see it: the last depth's (the smaller) loss stands.
-        let played = [(5, -400), (6, -300)];
-        assert_eq!(steadier(at_last, &best, &played), at_last);
-        // The played turn's search did not finish the depth before (or it ended the game).
-        assert_eq!(steadier(at_last, &best, &[(6, -300)]), at_last);
-        let over = Judged {
-            depth: 0,
-            ..at_last
-        };
-        assert_eq!(steadier(over, &[], &[]), over);
     }
 
     #[test]
