@@ -469,8 +469,7 @@ async function analysisPage() {
     // not for a custom variant, nor in the middle of a turn).
     if (!STATIC_SITE && !st.custom && !v.result && !v.can_end) {
       if (!st.level) st.level = levelSelect('play-level', v.variant);
-      else if (st.level.variant !== v.variant) st.level.follow(v.variant);
-      st.level.variant = v.variant;
+      else st.level.follow(v.variant);
       const go = h('button', { 'data-testid': 'play-from-here-go', onclick: async () => {
         const me = v.to_move;
         go.disabled = true;

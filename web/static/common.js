@@ -68,7 +68,7 @@ function legend(names, letters) {
 // level1 to level8) and a line saying what the chosen one is there. `variant` is a
 // built-in variant's id, or a custom variant's `ai_levels` (POST /api/variants/check).
 // Built at once; the words come when the list does. `follow(variant)` says them for
-// another variant (the lobby's variant select).
+// another variant (the lobby's variant select; the same variant again changes nothing).
 const levelLists = new Map();
 function levelsOf(variant) {
   if (typeof variant === 'object' && variant) return Promise.resolve(variant);
@@ -91,7 +91,10 @@ function levelSelect(testid, variant) {
   };
   select.addEventListener('change', () => { select.dataset.touched = '1'; say(); });
   let asked = 0;
+  let shown;
   const follow = (v) => {
+    if (v === shown) return;
+    shown = v;
     const mine = ++asked;
     list = null;
     say();

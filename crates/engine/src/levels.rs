@@ -116,6 +116,13 @@ pub fn describe(level: u8, variant: &Arc<Variant>) -> String {
     describe_mixture(mixture(level, variant))
 }
 
+/// What a player reads about each level (1 to 8, weakest first) in `variant`: its table
+/// looked up once (`GET /api/ai/levels` lists them all).
+pub fn describe_all(variant: &Arc<Variant>) -> impl Iterator<Item = (u8, String)> {
+    let table = table(variant);
+    LEVELS.map(move |n| (n, describe_mixture(table[(n - 1) as usize])))
+}
+
 fn describe_mixture(m: Mixture) -> String {
     let engine = 100 - m.random - m.greedy;
     if engine == 100 && m.nodes == 0 {
@@ -235,6 +242,9 @@ mod tests {
         );
         for v in [&chesimals, &chess] {
             assert_eq!(describe(8, v), "the full engine, with all its time");
+            let all: Vec<(u8, String)> = describe_all(v).collect();
+            assert_eq!(all.len(), 8);
+            assert!(all.iter().all(|(n, about)| *about == describe(*n, v)));
         }
         // Stronger level by level: no more random turns, no more turns off the engine,
         // no fewer nodes for the engine's turns (0: only the time bounds them), and one of

@@ -9,14 +9,8 @@ use serde_json::{json, Value};
 /// The AI levels of `v` (`ai.agent` `level1` to `level8`, each with what it is there) and
 /// the one offered first.
 pub fn levels_json(v: &Arc<Variant>) -> Value {
-    let levels: Vec<Value> = cohort_engine::levels::LEVELS
-        .map(|n| {
-            json!({
-                "level": n,
-                "agent": format!("level{n}"),
-                "about": cohort_engine::levels::describe(n, v),
-            })
-        })
+    let levels: Vec<Value> = cohort_engine::levels::describe_all(v)
+        .map(|(n, about)| json!({"level": n, "agent": format!("level{n}"), "about": about}))
         .collect();
     json!({"levels": levels, "default": cohort_engine::levels::DEFAULT})
 }
